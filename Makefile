@@ -1,0 +1,51 @@
+# Two commands do all the set-up on a fresh Debian machine with Python 3.11:
+#   make demo   runs peirce on the bundled examples, offline
+#   make test   runs lint, type checks and the whole test suite
+# Both install what they need (system packages when absent, a virtual environment, the package)
+# and are fast when run again.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test lint typecheck pytest system venv bench clean
+
+demo: venv
+	$(BIN)/peirce demo
+
+test: lint typecheck pytest
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: venv
+	$(BIN)/mypy
+
+pytest: venv
+	$(BIN)/python -m pytest -q
+
+# System packages, each installed only when its command is absent.
+system:
+	@missing=""; \
+	command -v swipl >/dev/null 2>&1 || missing="$$missing swi-prolog-nox"; \
+	command -v dot   >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v java  >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+venv: system $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The published metrics (ARCHE, ARES, LogicScore, SCORE), computed over the IR."""

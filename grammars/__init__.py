@@ -1,0 +1,1 @@
+"""Lark grammars (package data), read with importlib.resources."""

@@ -1,0 +1,1 @@
+"""Prolog programs and vocabularies (package data), read with importlib.resources."""

@@ -1,0 +1,1 @@
+"""Subcommands of the ``peirce`` command line, one module each."""

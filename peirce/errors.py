@@ -1,0 +1,118 @@
+"""The errors peirce raises.
+
+Every error derives from :class:`PeirceError` and also from the builtin it refines, so generic
+callers can catch ``ValueError`` or ``RuntimeError`` as usual::
+
+    PeirceError(Exception)
+    ├── InputError(PeirceError, ValueError)          bad input, with a Span and a caret view
+    │   ├── ParseError(InputError)                   text that does not parse
+    │   └── UnsafeInputError(InputError)             text that tries to run code
+    ├── ConfigError(PeirceError, ValueError)         bad option, unknown backend name
+    ├── CapabilityError(PeirceError, ValueError)     a backend asked for what it cannot do
+    └── BackendError(PeirceError, RuntimeError)      a backend is missing or broke
+        ├── MissingDependencyError(BackendError, ImportError)
+        ├── BackendTimeout(BackendError, TimeoutError)
+        └── LLMError(BackendError)                   the LLM endpoint failed after retries
+
+"Not proven" is never an error: it is a result with verdict UNKNOWN and a reason.
+"""
+
+from __future__ import annotations
+
+from peirce.span import Span, caret_context
+
+__all__ = [
+    "BackendError",
+    "BackendTimeout",
+    "CapabilityError",
+    "ConfigError",
+    "InputError",
+    "LLMError",
+    "MissingDependencyError",
+    "ParseError",
+    "PeirceError",
+    "UnsafeInputError",
+]
+
+
+class PeirceError(Exception):
+    """Root of every error peirce raises."""
+
+
+class InputError(PeirceError, ValueError):
+    """Input that peirce cannot accept; points at the offending place.
+
+    >>> err = InputError("expected a sentence", text="a\\nbc!", span=Span.at("a\\nbc!", 4))
+    >>> print(err)
+    line 2, column 3: expected a sentence
+      bc!
+        ^
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str | None = None,
+        span: Span | None = None,
+        expected: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.message = message
+        self.text = text
+        self.span = span
+        self.expected = expected
+        self.source = source
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.source:
+            where = f"{self.source}: "
+        if self.span is not None:
+            where += f"line {self.span.line}, column {self.span.column}: "
+        msg = where + self.message
+        if self.expected:
+            msg += f" (expected {self.expected})"
+        if self.text is not None and self.span is not None:
+            msg += "\n" + caret_context(self.text, self.span)
+        return msg
+
+
+class ParseError(InputError):
+    """Text that does not parse."""
+
+
+class UnsafeInputError(InputError):
+    """Text that would run code if it were treated as code (it never is)."""
+
+
+class ConfigError(PeirceError, ValueError):
+    """A bad option or an unknown backend name."""
+
+
+class CapabilityError(PeirceError, ValueError):
+    """A backend was asked for something outside what it declares it can do."""
+
+
+class BackendError(PeirceError, RuntimeError):
+    """A backend is missing or failed."""
+
+
+class MissingDependencyError(BackendError, ImportError):
+    """An optional package is not installed; the message names the install command."""
+
+    def __init__(self, package: str, extra: str | None = None, purpose: str = "") -> None:
+        self.package = package
+        self.extra = extra
+        how = f"pip install 'peirce[{extra}]'" if extra else f"pip install {package}"
+        what = f" for {purpose}" if purpose else ""
+        super().__init__(f"the package {package!r} is needed{what}: install it with {how}")
+
+
+class BackendTimeout(BackendError, TimeoutError):
+    """A backend did not answer within its time limit."""
+
+
+class LLMError(BackendError):
+    """The LLM endpoint failed after the bounded retries."""

@@ -1,0 +1,118 @@
+"""First-order terms and Horn clauses: the formal side of the IR.
+
+Terms are data, never code. A backend builds its own terms from these values (the Prolog engine
+receives them as JSON and builds terms inside Prolog; nothing here is ever read as Prolog text).
+
+Strong (explicit) negation is a flag on a literal:
+``Literal("sour", (Const("max"),), negated=True)`` says "Max is not sour". A query about a
+literal is True when it is proved, False when its complement is proved, Unknown otherwise (open
+world).
+
+>>> rule = Clause(Literal("smart", (Var("X"),)), (Literal("quiet", (Var("X"),)),))
+>>> str(rule)
+'smart(X) :- quiet(X)'
+>>> str(Literal("sour", (Const("max"),), negated=True))
+'¬sour(max)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from peirce.span import Span
+
+__all__ = ["Clause", "Compound", "Const", "Literal", "Term", "Var", "is_ground"]
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A logic variable, scoped to the clause it appears in."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A constant: an atom (``str``) or a number."""
+
+    value: str | int | float
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Compound:
+    """A compound term ``functor(arg, ...)``."""
+
+    functor: str
+    args: tuple[Term, ...]
+
+    def __str__(self) -> str:
+        return f"{self.functor}({', '.join(map(str, self.args))})"
+
+
+Term = Union[Var, Const, Compound]
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A predicate applied to terms, possibly strongly negated."""
+
+    predicate: str
+    args: tuple[Term, ...] = ()
+    negated: bool = False
+
+    def __str__(self) -> str:
+        core = (
+            f"{self.predicate}({', '.join(map(str, self.args))})" if self.args else self.predicate
+        )
+        return ("¬" if self.negated else "") + core
+
+    def complement(self) -> Literal:
+        """The same literal with the opposite sign."""
+        return Literal(self.predicate, self.args, not self.negated)
+
+    @property
+    def key(self) -> tuple[str, int, bool]:
+        """(predicate, arity, negated): the relation this literal belongs to."""
+        return (self.predicate, len(self.args), self.negated)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A Horn clause ``head :- body``; a fact has an empty body.
+
+    Attributes:
+        head: the literal the clause concludes.
+        body: the literals that must all hold.
+        label: a name for the clause (shown in proofs), e.g. the sentence it came from.
+        span: where in the source text the clause came from.
+    """
+
+    head: Literal
+    body: tuple[Literal, ...] = ()
+    label: str | None = None
+    span: Span | None = field(default=None, compare=False)
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body
+
+    def __str__(self) -> str:
+        if not self.body:
+            return str(self.head)
+        return f"{self.head} :- {', '.join(map(str, self.body))}"
+
+
+def is_ground(term: Term | Literal) -> bool:
+    """True when ``term`` has no variables."""
+    if isinstance(term, Var):
+        return False
+    if isinstance(term, Const):
+        return True
+    return all(is_ground(a) for a in term.args)

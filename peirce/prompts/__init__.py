@@ -1,0 +1,1 @@
+"""Versioned prompt templates (package data)."""

@@ -1,0 +1,1 @@
+"""Translators from text (controlled English, DOT, protocols, answers) to the IR."""
