@@ -1,0 +1,362 @@
+"""ARCHE source coordinates, edge roles, and grounding of RLT nodes in their article.
+
+An RLT node label starts with a source coordinate ``(x,y,z)``:
+
+- ``(x,0,0)``: sentence ``x`` of the introduction;
+- ``(x,y,0)``: viewpoint ``y`` of sentence ``x``;
+- ``(x,y,z)``: viewpoint ``z`` of reference ``y`` cited in sentence ``x``;
+- ``(0,0,0)``: implicit knowledge (added by the model, grounded in no source).
+
+The older two-number form ``(x,y)`` maps to ``(x,y,0)``. Reference ``y`` is the citation number
+the article uses (``[12]`` gives reference 12); when a sentence does not cite ``y`` but cites at
+least ``y`` references, ``y`` is read as a position among them and a warning says so.
+
+>>> parse_coordinate("(3, 1, 0) Seawater is a carbon sink.").coordinate
+(3, 1, 0)
+>>> parse_coordinate("(4,2) legacy form").coordinate
+(4, 2, 0)
+>>> normalize_role("Deduction_Rule"), normalize_role("ICa"), normalize_role("deduction-knowledge")
+('deduction-rule', 'induction-case', None)
+>>> art = Article.from_obj({"introduction": {"content": "S1. S2 [7].", "sentences": [
+...     {"idx": 1, "sentence": "S1.", "viewpoints": ["V1"], "references": {}},
+...     {"idx": 2, "sentence": "S2 [7].", "viewpoints": [], "references": {"7": {"1": "R7.1"}}}]}})
+>>> [resolve(art, c).text for c in [(1, 0, 0), (1, 1, 0), (2, 7, 1), (0, 0, 0)]]
+['S1.', 'V1', 'R7.1', None]
+>>> resolve(art, (1, 3, 0)).problem
+'sentence 1 has 1 viewpoint(s), not 3'
+
+References:
+    Li et al., "ARCHE: A Novel Task to Evaluate LLMs on Latent Reasoning Chain Extraction"
+    (Appendix A, coordinate system; Appendix B, node format).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from peirce.errors import InputError
+from peirce.ir import Argument, InferenceMode
+from peirce.results import Diagnostic, Severity
+
+__all__ = [
+    "EDGE_ROLES",
+    "ROLE_MODE",
+    "Article",
+    "ArticleSentence",
+    "CoordinateParse",
+    "GroundedClaims",
+    "Grounding",
+    "ground",
+    "load_article",
+    "normalize_role",
+    "parse_coordinate",
+    "resolve",
+]
+
+#: The six edge types of an RLT, in the paper's order.
+EDGE_ROLES: tuple[str, ...] = (
+    "deduction-rule",
+    "deduction-case",
+    "induction-common",
+    "induction-case",
+    "abduction-knowledge",
+    "abduction-phenomenon",
+)
+
+#: The inference mode each edge type belongs to.
+ROLE_MODE: dict[str, InferenceMode] = {
+    r: InferenceMode(r.split("-")[0].replace("ive", "ion")) for r in EDGE_ROLES
+}
+
+_ABBREVIATIONS = {
+    "dr": "deduction-rule",
+    "dc": "deduction-case",
+    "ico": "induction-common",
+    "ica": "induction-case",
+    "ak": "abduction-knowledge",
+    "ap": "abduction-phenomenon",
+}
+_MODE_WORDS = {
+    "deduction": "deduction",
+    "deductive": "deduction",
+    "induction": "induction",
+    "inductive": "induction",
+    "abduction": "abduction",
+    "abductive": "abduction",
+}
+_ROLE_WORDS = {
+    "rule": "rule",
+    "rules": "rule",
+    "case": "case",
+    "cases": "case",
+    "common": "common",
+    "commons": "common",
+    "knowledge": "knowledge",
+    "phenomenon": "phenomenon",
+    "phenomena": "phenomenon",
+    "phenomenons": "phenomenon",
+}
+
+
+def normalize_role(label: str | None) -> str | None:
+    """The standard edge type a label spells, or ``None`` for a missing or non-standard label.
+
+    Case, separators (``-``, ``_``, spaces, dashes), camel case, plurals, the adjective forms
+    (``deductive-rule``) and the paper's abbreviations (DR, DC, ICo, ICa, AK, AP) are accepted;
+    a pair that is not one of the six (``deduction-knowledge``) is not.
+    """
+    if label is None:
+        return None
+    text = re.sub(r"([a-z])([A-Z])", r"\1-\2", label.strip().strip("'\"`"))
+    text = text.lower()
+    if text in _ABBREVIATIONS:
+        return _ABBREVIATIONS[text]
+    words = [w for w in re.split(r"[\s_\-‐‑‒–—:/.]+", text) if w]
+    if len(words) != 2:
+        return None
+    mode, role = _MODE_WORDS.get(words[0]), _ROLE_WORDS.get(words[1])
+    if mode is None or role is None:
+        return None
+    name = f"{mode}-{role}"
+    return name if name in ROLE_MODE else None
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinateParse:
+    """What the start of a node label says about its source.
+
+    Attributes:
+        coordinate: ``(x, y, z)``, or ``None`` when the label starts with none.
+        text: the label after the coordinate, whitespace collapsed.
+        legacy: the label used the older two-number form.
+        extra: how many further coordinates followed the first (a node has one source).
+    """
+
+    coordinate: tuple[int, int, int] | None
+    text: str
+    legacy: bool = False
+    extra: int = 0
+
+
+_COORD = re.compile(r"\s*[(\[]\s*(\d{1,9})\s*[,;]\s*(\d{1,9})\s*(?:[,;]\s*(\d{1,9})\s*)?[)\]]\s*:?")
+
+
+def parse_coordinate(label: str) -> CoordinateParse:
+    """Split a node label into its leading source coordinate and the transcription."""
+    m = _COORD.match(label)
+    if m is None:
+        return CoordinateParse(None, _clean(label))
+    x, y, z = m.group(1), m.group(2), m.group(3)
+    coordinate = (int(x), int(y), int(z) if z is not None else 0)
+    rest, extra = label[m.end() :], 0
+    while (more := _COORD.match(rest)) is not None:
+        extra += 1
+        rest = rest[more.end() :]
+    return CoordinateParse(coordinate, _clean(rest), legacy=z is None, extra=extra)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleSentence:
+    """One introduction sentence: its text, its viewpoints, and its references' viewpoints."""
+
+    idx: int
+    text: str
+    viewpoints: tuple[str, ...] = ()
+    references: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def reference(self, number: int) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+        """The reference with this citation number, else ``None``."""
+        for key, views in self.references:
+            if key == str(number):
+                return key, views
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    """An ARCHE Bench article: introduction sentences with viewpoints and reference viewpoints."""
+
+    sentences: tuple[ArticleSentence, ...]
+    content: str = ""
+    id: str = ""
+    category: str = ""
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_obj(cls, obj: Any, source: str | None = None) -> Article:
+        """Read the ARCHE JSON layout; an unexpected shape raises :class:`InputError`."""
+        try:
+            intro = obj["introduction"]
+            rows = intro["sentences"]
+            sentences = tuple(_sentence(row, i) for i, row in enumerate(rows, 1))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"not an ARCHE article: {exc!r}", source=source) from None
+        info = obj.get("file_info", {}) if isinstance(obj, Mapping) else {}
+        info = info if isinstance(info, Mapping) else {}
+        return cls(
+            sentences=sentences,
+            content=str(intro.get("content", "")),
+            id=str(info.get("base_id", "")),
+            category=str(info.get("assigned_category", "")),
+        )
+
+    def sentence(self, idx: int) -> ArticleSentence | None:
+        for s in self.sentences:
+            if s.idx == idx:
+                return s
+        return None
+
+
+def _sentence(row: Mapping[str, Any], position: int) -> ArticleSentence:
+    refs = row.get("references") or {}
+    references: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    if isinstance(refs, Mapping):
+        for key, views in refs.items():
+            if isinstance(views, Mapping):
+                pairs = tuple((str(k), str(v)) for k, v in views.items())
+            else:  # a list of viewpoints (some files use lists, mostly empty)
+                pairs = tuple((str(i), str(v)) for i, v in enumerate(views or (), 1))
+            references.append((str(key), pairs))
+    return ArticleSentence(
+        idx=int(row.get("idx", position)),
+        text=str(row["sentence"]),
+        viewpoints=tuple(str(v) for v in row.get("viewpoints") or ()),
+        references=tuple(references),
+    )
+
+
+def load_article(path: str | Path) -> Article:
+    """Read an article JSON file."""
+    p = Path(path)
+    try:
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg} at line {exc.lineno}", source=str(p)) from None
+    return Article.from_obj(obj, source=str(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """What a coordinate points at.
+
+    Attributes:
+        coordinate: the coordinate asked for.
+        kind: ``sentence``, ``viewpoint``, ``reference``, ``implicit`` or ``unresolved``.
+        text: the source text (``None`` for implicit knowledge and unresolved coordinates).
+        problem: why it could not be resolved (``None`` when it was).
+        note: a remark on how it was resolved (e.g. a reference read by position).
+    """
+
+    coordinate: tuple[int, int, int]
+    kind: str
+    text: str | None = None
+    problem: str | None = None
+    note: str | None = None
+
+
+def resolve(article: Article, coordinate: tuple[int, int, int]) -> Grounding:
+    """The source text ``coordinate`` points at in ``article``."""
+    x, y, z = coordinate
+    if coordinate == (0, 0, 0):
+        return Grounding(coordinate, "implicit")
+    bad = _unresolved(coordinate)
+    if x == 0:
+        return bad("sentence 0 exists only as (0,0,0), implicit knowledge")
+    sent = article.sentence(x)
+    if sent is None:
+        return bad(f"the introduction has {len(article.sentences)} sentence(s), not {x}")
+    if y == 0 and z == 0:
+        return Grounding(coordinate, "sentence", sent.text)
+    if z == 0:
+        if y > len(sent.viewpoints):
+            return bad(f"sentence {x} has {len(sent.viewpoints)} viewpoint(s), not {y}")
+        return Grounding(coordinate, "viewpoint", sent.viewpoints[y - 1])
+    if y == 0:
+        return bad("reference 0 does not exist (a reference viewpoint needs y > 0)")
+    ref, note = sent.reference(y), None
+    if ref is None and 1 <= y <= len(sent.references):
+        ref = sent.references[y - 1]
+        note = f"sentence {x} does not cite [{y}]: read as its reference no. {y}, [{ref[0]}]"
+    if ref is None:
+        cited = ", ".join(f"[{k}]" for k, _ in sent.references) or "nothing"
+        return bad(f"sentence {x} cites {cited}, not [{y}]")
+    for key, text in ref[1]:
+        if key == str(z):
+            return Grounding(coordinate, "reference", text, note=note)
+    return bad(f"reference [{ref[0]}] of sentence {x} has {len(ref[1])} viewpoint(s), not {z}")
+
+
+def _unresolved(coordinate: tuple[int, int, int]) -> Any:
+    def make(problem: str) -> Grounding:
+        return Grounding(coordinate, "unresolved", problem=problem)
+
+    return make
+
+
+@dataclass(frozen=True, slots=True)
+class GroundedClaims:
+    """Every claim of an argument resolved against an article.
+
+    Attributes:
+        groundings: claim id -> :class:`Grounding`, for every claim with a coordinate.
+        diagnostics: one per unresolvable coordinate (``unresolved-coordinate``) and per
+            reference read by position (``coordinate-by-position``).
+    """
+
+    groundings: dict[str, Grounding]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def source_text(self, argument: Argument, claim_id: str) -> str:
+        """The original source text of a claim; its own (transcribed) text as the fallback."""
+        g = self.groundings.get(claim_id)
+        if g is not None and g.text is not None:
+            return g.text
+        return argument.claim(claim_id).text
+
+
+def ground(argument: Argument, article: Article) -> GroundedClaims:
+    """Resolve the coordinate of each claim of ``argument`` in ``article``.
+
+    >>> from peirce.ir import Claim
+    >>> art = Article.from_obj({"introduction": {"sentences": [
+    ...     {"idx": 1, "sentence": "S1.", "viewpoints": [], "references": {}}]}})
+    >>> arg = Argument(claims=(Claim("a", "t", coordinate=(1, 0, 0)), Claim("b", "u",
+    ...     coordinate=(2, 0, 0))))
+    >>> g = ground(arg, art)
+    >>> g.source_text(arg, "a"), [d.code for d in g.diagnostics]
+    ('S1.', ['unresolved-coordinate'])
+    """
+    groundings: dict[str, Grounding] = {}
+    diagnostics: list[Diagnostic] = []
+    for claim in argument.claims:
+        c = claim.coordinate
+        if c is None or len(c) != 3:
+            continue
+        g = resolve(article, (c[0], c[1], c[2]))
+        groundings[claim.id] = g
+        shown = "(" + ",".join(map(str, c)) + ")"
+        if g.problem is not None:
+            diagnostics.append(
+                Diagnostic(
+                    "unresolved-coordinate",
+                    f"node {claim.id!r}: coordinate {shown} points at nothing: {g.problem}",
+                    Severity.ERROR,
+                    claim.span,
+                    claim.id,
+                )
+            )
+        elif g.note is not None:
+            diagnostics.append(
+                Diagnostic("coordinate-by-position", f"node {claim.id!r}: {g.note}",
+                           Severity.WARNING, claim.span, claim.id)
+            )  # fmt: skip
+    return GroundedClaims(groundings, tuple(diagnostics))
