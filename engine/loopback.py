@@ -1,0 +1,368 @@
+"""A loopback OpenAI-compatible HTTP server for tests and benchmarks.
+
+Real HTTP on ``127.0.0.1`` (port chosen by the OS), standard library only. It answers
+``POST /v1/chat/completions`` and ``GET /v1/models`` from a script or an oracle, and it can inject
+the faults a real endpoint shows: 5xx, 429 with ``Retry-After``, slow replies (client timeouts),
+malformed JSON bodies, truncated bodies, dropped connections, and replies cut by ``max_tokens``.
+
+Usage::
+
+    from peirce.engine.llm import LLMClient
+    from peirce.engine.loopback import Fault, LoopbackServer
+
+    # an oracle sees the request's messages and sampling parameters and returns the reply text
+    def oracle(messages, params):
+        return "YES" if "Socrates" in messages[-1]["content"] else "NO"
+
+    with LoopbackServer(oracle=oracle) as srv:
+        client = LLMClient(base_url=srv.base_url, api_key="x", model="loop", cache=False)
+        ...
+        srv.inject(Fault.error(500), Fault.rate_limit(retry_after=0.05))  # the next two requests
+        srv.requests      # every request body received (dicts), in order
+
+Ways to answer, in the order they are tried:
+
+- ``faults`` queued with :meth:`LoopbackServer.inject` (one per request, first in, first out);
+- ``script``: a list of replies used in order (a request past the end gets a 500), or a mapping
+  from the last user message's text to its reply (an unknown prompt gets a 404);
+- ``oracle(messages, params)``: a function returning the reply.
+
+A reply is a string (the message content), a list of strings (one per choice, for ``n > 1``), or a
+:class:`Fault` (so an oracle can inject a fault for a particular prompt).
+
+>>> import json, urllib.request
+>>> with LoopbackServer(script=["hello"]) as srv:
+...     body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+...     req = urllib.request.Request(srv.base_url + "/chat/completions", body.encode(),
+...                                  {"Content-Type": "application/json"})
+...     with urllib.request.urlopen(req) as resp:
+...         json.load(resp)["choices"][0]["message"]["content"]
+'hello'
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Union
+
+__all__ = ["Fault", "LoopbackServer", "Oracle", "Reply"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A fault to inject instead of (or on top of) a normal reply.
+
+    Attributes:
+        kind: ``status`` (an error status), ``slow`` (answer after ``delay`` seconds),
+            ``malformed`` (200 with a body that is not JSON), ``truncated`` (the body stops halfway
+            and the connection closes), ``disconnect`` (close without answering) or ``length``
+            (the reply content is cut and ``finish_reason`` is ``"length"``).
+        status: the HTTP status for ``status`` faults.
+        retry_after: the ``Retry-After`` header value in seconds, when set.
+        delay: seconds to wait for ``slow`` faults.
+        reply: the reply to send after a ``slow`` delay or to cut for ``length`` (default: the
+            scripted or oracle reply).
+    """
+
+    kind: str
+    status: int = 500
+    retry_after: float | None = None
+    delay: float = 0.0
+    reply: str | None = None
+
+    @classmethod
+    def error(cls, status: int = 500, retry_after: float | None = None) -> Fault:
+        """An error status, e.g. ``Fault.error(503)`` or ``Fault.error(429, retry_after=0.1)``."""
+        return cls("status", status=status, retry_after=retry_after)
+
+    @classmethod
+    def rate_limit(cls, retry_after: float | None = None) -> Fault:
+        """A 429 with an optional ``Retry-After`` (seconds)."""
+        return cls("status", status=429, retry_after=retry_after)
+
+    @classmethod
+    def slow(cls, delay: float, reply: str | None = None) -> Fault:
+        return cls("slow", delay=delay, reply=reply)
+
+    @classmethod
+    def malformed(cls) -> Fault:
+        return cls("malformed")
+
+    @classmethod
+    def truncated(cls) -> Fault:
+        return cls("truncated")
+
+    @classmethod
+    def disconnect(cls) -> Fault:
+        return cls("disconnect")
+
+    @classmethod
+    def length(cls, reply: str | None = None) -> Fault:
+        return cls("length", reply=reply)
+
+
+Reply = Union[str, Sequence[str], Fault]
+Oracle = Callable[[list[dict[str, Any]], dict[str, Any]], Reply]
+
+
+@dataclass(frozen=True, slots=True)
+class _Error:
+    status: int
+    message: str
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    owner: LoopbackServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up (a timeout fault) is expected; say nothing."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # pragma: no cover - a bug in a handler
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        return
+
+    def _send_json(self, status: int, obj: Any, headers: Mapping[str, str] | None = None) -> None:
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            model = self.server.owner.model
+            self._send_json(200, {"object": "list", "data": [{"id": model, "object": "model"}]})
+        else:
+            self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            self._send_json(400, {"error": {"message": f"request is not JSON: {exc}"}})
+            return
+        self.server.owner._serve(self, body)
+
+
+class LoopbackServer:
+    """An OpenAI-compatible chat endpoint on ``127.0.0.1`` for tests; a context manager.
+
+    Args:
+        script: replies in order, or a mapping from the last user message to its reply.
+        oracle: ``oracle(messages, params) -> reply``; used when there is no script.
+        model: the model name reported by ``/v1/models`` and in replies.
+    """
+
+    def __init__(
+        self,
+        *,
+        script: Sequence[Reply] | Mapping[str, Reply] | None = None,
+        oracle: Oracle | None = None,
+        model: str = "loopback",
+    ) -> None:
+        if script is None and oracle is None:
+            raise ValueError("give a script or an oracle")
+        self.model = model
+        self._script = script
+        self._oracle = oracle
+        self._position = 0
+        self._faults: deque[Fault] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self.requests: list[dict[str, Any]] = []
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle ------------------------------------------------------------------------
+    def start(self) -> LoopbackServer:
+        httpd = _Server(("127.0.0.1", 0), _Handler)
+        httpd.owner = self
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, args=(0.05,), name="loopback", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("the loopback server is not running")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-style base URL, ending in ``/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # -- control ---------------------------------------------------------------------------
+    def inject(self, *faults: Fault) -> None:
+        """Queue faults for the next requests, one per request."""
+        with self._lock:
+            self._faults.extend(faults)
+
+    @property
+    def hits(self) -> int:
+        """How many chat requests arrived."""
+        with self._lock:
+            return len(self.requests)
+
+    # -- serving ---------------------------------------------------------------------------
+    def _next_reply(self, body: dict[str, Any]) -> Reply | _Error:
+        messages = list(body.get("messages") or [])
+        with self._lock:
+            self.requests.append(body)
+            if self._faults:
+                return self._faults.popleft()
+            script = self._script
+            if isinstance(script, Mapping):
+                prompt = _last_user(messages)
+                if prompt not in script:
+                    return _Error(404, "no scripted reply for this prompt")
+                return script[prompt]
+            if script is not None:
+                if self._position >= len(script):
+                    return _Error(500, "the script is exhausted")
+                reply = script[self._position]
+                self._position += 1
+                return reply
+        oracle = self._oracle
+        if oracle is None:  # pragma: no cover - excluded by __init__
+            return _Error(500, "no oracle")
+        params = {k: v for k, v in body.items() if k != "messages"}
+        try:
+            return oracle(messages, params)
+        except Exception as exc:  # an oracle bug is reported to the client as a 500
+            return _Error(500, f"oracle failed: {exc!r}")
+
+    def _serve(self, handler: _Handler, body: dict[str, Any]) -> None:
+        reply = self._next_reply(body)
+        if isinstance(reply, _Error):
+            handler._send_json(reply.status, {"error": {"message": reply.message}})
+            return
+        if isinstance(reply, Fault):
+            self._fault(handler, body, reply)
+            return
+        self._complete(handler, body, reply)
+
+    def _fault(self, handler: _Handler, body: dict[str, Any], fault: Fault) -> None:
+        if fault.kind == "status":
+            headers = {}
+            if fault.retry_after is not None:
+                headers["Retry-After"] = f"{fault.retry_after:g}"
+            message = {"error": {"message": f"injected {fault.status}", "type": "loopback"}}
+            handler._send_json(fault.status, message, headers)
+        elif fault.kind == "slow":
+            self._stopping.wait(fault.delay)
+            self._complete(handler, body, fault.reply if fault.reply is not None else "slow")
+        elif fault.kind == "malformed":
+            data = b'{"id": "x", "choices": [ this is not json'
+            _raw(handler, 200, data, len(data))
+        elif fault.kind == "truncated":
+            data = json.dumps(_completion(self.model, body, ["cut short"], "stop")).encode()
+            _raw(handler, 200, data[: len(data) // 2], len(data))
+            handler.close_connection = True
+        elif fault.kind == "disconnect":
+            handler.close_connection = True
+        elif fault.kind == "length":
+            text = fault.reply if fault.reply is not None else '{"verdict": "ent'
+            self._send_completion(handler, body, [text], "length")
+        else:
+            handler._send_json(500, {"error": {"message": f"unknown fault {fault.kind!r}"}})
+
+    def _complete(
+        self, handler: _Handler, body: dict[str, Any], reply: str | Sequence[str]
+    ) -> None:
+        texts = [reply] if isinstance(reply, str) else list(reply)
+        n = int(body.get("n") or 1)
+        if len(texts) < n:
+            texts = (texts * n)[:n] if texts else [""] * n
+        self._send_completion(handler, body, texts[:n], "stop")
+
+    def _send_completion(
+        self, handler: _Handler, body: dict[str, Any], texts: list[str], finish: str
+    ) -> None:
+        handler._send_json(200, _completion(self.model, body, texts, finish))
+
+
+def _raw(handler: _Handler, status: int, data: bytes, claimed_length: int) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(claimed_length))
+    handler.end_headers()
+    handler.wfile.write(data)
+    handler.wfile.flush()
+
+
+def _last_user(messages: Sequence[Mapping[str, Any]]) -> str:
+    for m in reversed(messages):
+        if m.get("role") == "user":
+            return str(m.get("content") or "")
+    return ""
+
+
+def _completion(model: str, body: dict[str, Any], texts: list[str], finish: str) -> dict[str, Any]:
+    prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in body.get("messages", []))
+    completion_tokens = sum(len(t.split()) for t in texts)
+    return {
+        "id": f"chatcmpl-loopback-{time.monotonic_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model") or model,
+        "choices": [
+            {
+                "index": i,
+                "message": {"role": "assistant", "content": t},
+                "finish_reason": finish,
+            }
+            for i, t in enumerate(texts)
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
