@@ -1,0 +1,592 @@
+"""SCORE: the structured component-based reward and metric for lab protocols (Thoth).
+
+``score(prediction, gold)`` takes a model's Sketch-and-Fill reply and a gold protocol and returns
+every component of SCORE, formula by formula, with the paper's section for each:
+
+- **Format gate** (§3.3.2): four sections ``<think>``, ``<key>``, ``<orc>``, ``<note>`` in order and
+  every ``<key>`` line ``Step n: {json}`` with ``action``, ``objects``, ``parameters``
+  (:mod:`peirce.translators.protocol` reports each defect with its line and column).
+- **Consistency gate** (App. C.1, eq. 7-8): as many ``<key>`` steps as ``<orc>`` steps, both
+  numbered exactly 1..N, and for every step i the coverage cov_i of the tokens T_i (the action, each
+  object, each parameter) in the ``<orc>`` text of step i is at least τ. A token counts as covered
+  when all its sub-words (after :func:`~peirce.evaluators.score_units.normalize`: case folding,
+  unit standardisation, sub/superscripts; then light stemming; ``a``/``an``/``the`` ignored) occur
+  in that step's text. (Eq. 8 names the step counts N̂ and N; we read them, as §C.1's prose says,
+  as the counts in ``<key>`` and ``<orc>``; the gold count enters only the step scale.)
+- **Step scale** (§3.3.2, eq. 3): d = |N_pred - N_gold|, M = max(1, ⌊0.6·N_gold⌋),
+  f(d) = cos(π d / 2M) for d < M else 0; L̄ = mean number of words per predicted step (its
+  ``<orc>`` text); g(L̄) = 1 for L̄ ≤ L, else L̄ / L ("the score is proportionally reduced"; eq. 3
+  literally writes g = L̄, available as ``verbosity="paper"``); r_scale = f(d) / g(L̄).
+- **Order** (App. C.2, F): ``order_strict`` = 1 when one action sequence is a subsequence of the
+  other (eq. 9); ``order_s`` = 1 when they are equal (Order-S, eq. 16); ``order_lcs`` = L/m
+  (eq. 10) and ``order_lcs_sym`` = 2L/(n+m) (Order-LCS, eq. 17), L the LCS length.
+- **Order-Tau** (App. F, eq. 18), our definition: the greedy anchors of App. C.3 are monotone by
+  construction, so a τ over them is always 1. We align instead the k-th occurrence of each action
+  in the prediction with its k-th occurrence in the gold (a one-to-one, order-free alignment) and
+  take τ = (C - D) / (C + D) over all pairs of aligned steps, C the concordant and D the discordant
+  pairs (gold positions in the same / opposite order as predicted positions); 0 when fewer than
+  two steps align. Identical order gives 1, reversed order -1, each swap lowers it.
+- **Action anchors** (App. C.3): greedy monotone alignment, each predicted action matched to the
+  earliest equal gold action after the previous match; actions compare after normalisation.
+- **Semantic-A** (§3.3.2, eq. 4-5): for each anchor (i, j), Obj = IoU of the object sets, with a
+  sub-word fallback (the IoU of the objects' sub-word sets, when higher); Par = IoU of the
+  parameters' sub-word sets (1 when both are empty, 0 when one is), counted only when Obj ≥ 0.5;
+  m_ij = max(0, 1 - (|i - j| / D)^λ), D = N_gold. ``semantic_a_raw`` = mean over anchors of
+  m_ij (Obj + ½ Par), in [0, 1.5] as in the paper; ``semantic_a`` = raw / 1.5, in [0, 1];
+  0 when there is no anchor.
+- **r_semantics** (eq. 5) = Order + Semantic-A raw, in [0, 2.5] (``r_semantics_raw``); normalised
+  ``r_semantics`` = raw / 2.5. Order is ``order_strict`` (the paper's mode) or ``order_lcs``.
+- **Step-M** (App. F, eq. 15) = 1 when N_pred = N_gold.
+- **SCORE** (eq. 6) = I_format · I_cons · r_scale · r_semantics: ``score`` in [0, 1] (normalised
+  r_semantics; a gold protocol against itself scores 1.0) and ``score_raw`` in [0, 2.5] (the
+  paper's scale). When a gate fails the score is 0 and ``reason`` says why; the components are
+  still computed from whatever ``<key>`` steps parsed.
+
+Constants (all in :class:`ScoreConfig`): τ = 0.95 (App. C.1), M ratio 0.6 (§3.3.2), L = 30 words
+(§4.1), λ = 1.5 (§3.3.2, §4.1), object threshold 0.5 and parameter weight ½ (§3.3.2, eq. 4-5),
+order mode "strict" (App. C.2).
+
+>>> from peirce.translators.protocol import parse_protocol, render_sketch_and_fill
+>>> gold = parse_protocol(
+...     'Step 1: {"action": "harvest", "objects": ["cells"], "parameters": []}\\n'
+...     'Step 2: {"action": "lyse", "objects": ["cells"], "parameters": ["ripa buffer"]}'
+... )
+>>> result = score(render_sketch_and_fill(gold), gold)
+>>> result.score, result.components.order_tau
+(1.0, 1.0)
+>>> action_anchors(["harvest", "centrifuge", "lyse", "stain", "quantify"],
+...                ["harvest", "lyse", "centrifuge", "quantify"])
+((1, 1), (2, 3), (5, 4))
+
+References:
+    "Unleashing Scientific Reasoning for Bio-experimental Protocol Generation via Structured
+    Component-based Reward Mechanism" (Thoth; SCORE), Section 3.3 and Appendices C and F.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from peirce.evaluators.score_units import subwords, unknown_units
+from peirce.translators.protocol import (
+    FORMAT_CODES,
+    SketchAndFill,
+    parse_protocol,
+    parse_sketch_and_fill,
+)
+
+from peirce import serde
+from peirce.errors import ConfigError, InputError
+from peirce.ir import Protocol, ProtocolStep
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
+
+__all__ = [
+    "Components",
+    "Gate",
+    "ScoreConfig",
+    "ScoreResult",
+    "action_anchors",
+    "compare",
+    "consistency_gate",
+    "format_gate",
+    "kendall_tau",
+    "lcs_length",
+    "occurrence_alignment",
+    "order_exact",
+    "order_strict",
+    "score",
+    "semantic_alignment",
+    "step_scale",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreConfig:
+    """Every constant of SCORE, with the paper's defaults.
+
+    Attributes:
+        tau: consistency-gate coverage threshold τ (App. C.1).
+        scale_ratio: M = max(1, ⌊scale_ratio · N_gold⌋) (§3.3.2).
+        length_limit: L, words per step before the verbosity penalty (§3.3.2, §4.1).
+        verbosity: ``"ratio"`` (g = L̄/L above L) or ``"paper"`` (g = L̄ above L, eq. 3 literally).
+        decay_lambda: λ of the positional decay m_ij (§3.3.2).
+        object_threshold: parameters count only when Obj ≥ this (§3.3.2).
+        parameter_weight: weight of Par in Semantic-A (eq. 5: ½).
+        order_mode: ``"strict"`` (eq. 9) or ``"lcs"`` (eq. 10) as the Order term of r_semantics.
+        subword_fallback: use the sub-word IoU for objects when it is higher (§3.3.2).
+        ignored_words: sub-words that need not be covered in the consistency gate.
+    """
+
+    tau: float = 0.95
+    scale_ratio: float = 0.6
+    length_limit: float = 30.0
+    verbosity: Literal["ratio", "paper"] = "ratio"
+    decay_lambda: float = 1.5
+    object_threshold: float = 0.5
+    parameter_weight: float = 0.5
+    order_mode: Literal["strict", "lcs"] = "strict"
+    subword_fallback: bool = True
+    ignored_words: frozenset[str] = frozenset({"a", "an", "the"})
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.tau <= 1.0:
+            raise ConfigError(f"tau must be in [0, 1], got {self.tau}")
+        if self.scale_ratio <= 0 or self.length_limit <= 0 or self.decay_lambda <= 0:
+            raise ConfigError("scale_ratio, length_limit and decay_lambda must be positive")
+        if self.parameter_weight < 0:
+            raise ConfigError(f"parameter_weight must be >= 0, got {self.parameter_weight}")
+        if self.verbosity not in ("ratio", "paper"):
+            raise ConfigError(
+                f"verbosity: got {self.verbosity!r}, expected one of 'ratio', 'paper'"
+            )
+        if self.order_mode not in ("strict", "lcs"):
+            raise ConfigError(
+                f"order_mode: got {self.order_mode!r}, expected one of 'strict', 'lcs'"
+            )
+
+    @property
+    def semantic_max(self) -> float:
+        """Largest Semantic-A raw value (1 + parameter weight)."""
+        return 1.0 + self.parameter_weight
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> ScoreConfig:
+        """A config from plain values; unknown names raise :class:`ConfigError`."""
+        names = set(cls.__dataclass_fields__)
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise ConfigError(
+                f"unknown SCORE option(s) {unknown}, expected some of {sorted(names)}"
+            )
+        values = dict(values)
+        if "ignored_words" in values:
+            values["ignored_words"] = frozenset(values["ignored_words"])
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """One gate's outcome: passed or not, why, and the per-step coverage (consistency gate)."""
+
+    passed: bool
+    reason: str = ""
+    coverage: tuple[float, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """Every SCORE component for one prediction against one gold protocol (see the module doc)."""
+
+    n_pred: int
+    n_gold: int
+    step_m: float
+    mean_words: float
+    f_count: float
+    g_length: float
+    r_scale: float
+    order_strict: float
+    order_s: float
+    order_lcs: float
+    order_lcs_sym: float
+    order_tau: float
+    anchors: tuple[tuple[int, int], ...]
+    semantic_a_raw: float
+    semantic_a: float
+    r_semantics_raw: float
+    r_semantics: float
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """SCORE with its gates, components and diagnostics.
+
+    Attributes:
+        score: SCORE in [0, 1] (normalised r_semantics); 0 when a gate fails.
+        score_raw: SCORE on the paper's scale, in [0, 2.5].
+        format_gate: the format gate.
+        consistency_gate: the consistency gate.
+        components: every component, computed even when a gate fails.
+        diagnostics: defects of the prediction (parse errors, uncovered tokens, unknown units).
+    """
+
+    score: float
+    score_raw: float
+    format_gate: Gate
+    consistency_gate: Gate
+    components: Components
+    diagnostics: tuple[Diagnostic, ...] = field(default=())
+
+    @property
+    def reason(self) -> str:
+        """Why the score is 0 because of a gate; empty when both gates passed."""
+        for gate in (self.format_gate, self.consistency_gate):
+            if not gate.passed:
+                return gate.reason
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat plain values: the scores, the gates and every component."""
+        out: dict[str, Any] = {"score": self.score, "score_raw": self.score_raw}
+        out["format_gate"] = self.format_gate.passed
+        out["consistency_gate"] = self.consistency_gate.passed
+        out["reason"] = self.reason
+        out["coverage"] = list(self.consistency_gate.coverage)
+        comps = serde.to_json_obj(self.components)
+        comps.pop("type", None)
+        out.update(comps)
+        return out
+
+    def to_json(self) -> str:
+        return serde.dumps(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# Order (App. C.2, C.3, F)
+
+
+def order_strict(pred: Sequence[str], gold: Sequence[str]) -> float:
+    """1.0 when one sequence is a subsequence of the other (eq. 9), else 0.0.
+
+    >>> order_strict(["harvest", "lyse", "quantify"], ["harvest", "lyse", "centrifuge", "quantify"])
+    1.0
+    >>> order_strict(["harvest", "centrifuge", "lyse"], ["harvest", "lyse", "centrifuge"])
+    0.0
+    """
+    short, long_ = (pred, gold) if len(pred) <= len(gold) else (gold, pred)
+    it = iter(long_)
+    return 1.0 if all(any(x == y for y in it) for x in short) else 0.0
+
+
+def order_exact(pred: Sequence[str], gold: Sequence[str]) -> float:
+    """Order-S (eq. 16): 1.0 when the action sequences are equal."""
+    return 1.0 if list(pred) == list(gold) else 0.0
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of a longest common subsequence (eq. 11), bit-parallel: O(n·m / word size).
+
+    >>> lcs_length(["lyse", "harvest", "quantify", "centrifuge"],
+    ...            ["harvest", "lyse", "centrifuge", "quantify"])
+    2
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    if not b:
+        return 0
+    masks: dict[str, int] = {}
+    for idx, sym in enumerate(b):
+        masks[sym] = masks.get(sym, 0) | (1 << idx)
+    full = (1 << len(b)) - 1
+    v = full
+    for sym in a:
+        m = masks.get(sym)
+        if m is not None:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(b) - v.bit_count()
+
+
+def action_anchors(pred: Sequence[str], gold: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """Greedy monotone action anchors (App. C.3), 1-based (i, j) pairs."""
+    positions: dict[str, list[int]] = {}
+    for j, a in enumerate(gold):
+        positions.setdefault(a, []).append(j)
+    out: list[tuple[int, int]] = []
+    last = -1
+    for i, a in enumerate(pred):
+        lst = positions.get(a)
+        if not lst:
+            continue
+        k = bisect.bisect_right(lst, last)
+        if k < len(lst):
+            last = lst[k]
+            out.append((i + 1, last + 1))
+    return tuple(out)
+
+
+def occurrence_alignment(pred: Sequence[str], gold: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """The k-th occurrence of each action in ``pred`` with its k-th in ``gold`` (1-based pairs).
+
+    >>> occurrence_alignment(["b", "a", "a"], ["a", "b", "a"])
+    ((1, 2), (2, 1), (3, 3))
+    """
+    positions: dict[str, list[int]] = {}
+    for j, a in enumerate(gold):
+        positions.setdefault(a, []).append(j)
+    used: dict[str, int] = {}
+    out = []
+    for i, a in enumerate(pred):
+        k = used.get(a, 0)
+        lst = positions.get(a, [])
+        if k < len(lst):
+            out.append((i + 1, lst[k] + 1))
+            used[a] = k + 1
+    return tuple(out)
+
+
+def kendall_tau(pairs: Sequence[tuple[int, int]]) -> float:
+    """τ = (C - D) / (C + D) over aligned (i, j) pairs (eq. 18); 0 with fewer than two pairs.
+
+    >>> kendall_tau([(1, 1), (2, 3), (3, 2), (5, 4)])
+    0.666...
+    """
+    ranks = [j for _, j in sorted(pairs)]
+    total = len(ranks) * (len(ranks) - 1) // 2
+    if total == 0:
+        return 0.0
+    discordant = _inversions(ranks)
+    return (total - 2 * discordant) / total
+
+
+def _inversions(values: list[int]) -> int:
+    """Number of pairs out of order, by merge sort (O(n log n), iterative)."""
+    items, count, width = list(values), 0, 1
+    n = len(items)
+    while width < n:
+        merged: list[int] = []
+        for lo in range(0, n, 2 * width):
+            left, right = items[lo : lo + width], items[lo + width : lo + 2 * width]
+            i = j = 0
+            while i < len(left) and j < len(right):
+                if right[j] < left[i]:
+                    merged.append(right[j])
+                    count += len(left) - i
+                    j += 1
+                else:
+                    merged.append(left[i])
+                    i += 1
+            merged.extend(left[i:])
+            merged.extend(right[j:])
+        items, width = merged, width * 2
+    return count
+
+
+# ---------------------------------------------------------------------------------------------
+# Step scale (§3.3.2, eq. 3)
+
+
+def step_scale(
+    n_pred: int, n_gold: int, mean_words: float, config: ScoreConfig = ScoreConfig()
+) -> tuple[float, float, float]:
+    """(r_scale, f(d), g(L̄)) of eq. 3.
+
+    >>> step_scale(5, 5, 12.0)
+    (1.0, 1.0, 1.0)
+    >>> round(step_scale(4, 5, 12.0)[0], 4)   # M = 3, f = cos(π/6)
+    0.866
+    """
+    d = abs(n_pred - n_gold)
+    m = max(1, math.floor(config.scale_ratio * n_gold))
+    f = math.cos(math.pi * d / (2 * m)) if d < m else 0.0
+    g = 1.0
+    if mean_words > config.length_limit:
+        g = mean_words / config.length_limit if config.verbosity == "ratio" else mean_words
+    return f / g, f, g
+
+
+# ---------------------------------------------------------------------------------------------
+# Semantic-A (§3.3.2, eq. 4-5)
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    actions: tuple[str, ...]
+    objects: tuple[frozenset[str], ...]
+    object_words: tuple[frozenset[str], ...]
+    param_words: tuple[frozenset[str], ...]
+    mean_words: float
+
+
+def _phrase(text: str) -> str:
+    return " ".join(subwords(text))
+
+
+def _prepare(protocol: Protocol, ignored: frozenset[str]) -> _Prepared:
+    actions, objs, obj_words, par_words, words = [], [], [], [], 0
+    for s in protocol.steps:
+        actions.append(_phrase(s.action))
+        objs.append(frozenset(_phrase(o) for o in s.objects) - {""})
+        obj_words.append(frozenset(w for o in s.objects for w in subwords(o)) - ignored)
+        par_words.append(frozenset(w for p in s.parameters for w in subwords(p)) - ignored)
+        words += len(_step_text(s).split())
+    mean = words / len(protocol.steps) if protocol.steps else 0.0
+    return _Prepared(tuple(actions), tuple(objs), tuple(obj_words), tuple(par_words), mean)
+
+
+_prepare_cached = lru_cache(maxsize=4096)(_prepare)
+
+
+def _step_text(step: ProtocolStep) -> str:
+    if step.text is not None:
+        return step.text
+    return " ".join((step.action, *step.objects, *step.parameters))
+
+
+def _iou(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def semantic_alignment(
+    pred: Protocol, gold: Protocol, config: ScoreConfig = ScoreConfig()
+) -> tuple[float, float]:
+    """(Semantic-A raw in [0, 1.5], normalised in [0, 1]) over the action anchors (eq. 4-5)."""
+    p = _prepare(pred, config.ignored_words)
+    g = _prepare_cached(gold, config.ignored_words)
+    return _semantic(p, g, action_anchors(p.actions, g.actions), config)
+
+
+def _semantic(
+    p: _Prepared, g: _Prepared, anchors: Sequence[tuple[int, int]], config: ScoreConfig
+) -> tuple[float, float]:
+    if not anchors:
+        return 0.0, 0.0
+    d = len(g.actions)
+    total = 0.0
+    for i, j in anchors:
+        obj = _iou(p.objects[i - 1], g.objects[j - 1])
+        if obj < 1.0 and config.subword_fallback:
+            obj = max(obj, _iou(p.object_words[i - 1], g.object_words[j - 1]))
+        par = 0.0
+        if obj >= config.object_threshold:
+            par = _iou(p.param_words[i - 1], g.param_words[j - 1])
+        decay = max(0.0, 1.0 - (abs(i - j) / d) ** config.decay_lambda)
+        total += decay * (obj + config.parameter_weight * par)
+    raw = total / len(anchors)
+    return raw, raw / config.semantic_max
+
+
+# ---------------------------------------------------------------------------------------------
+# Putting it together
+
+
+def compare(pred: Protocol, gold: Protocol, config: ScoreConfig = ScoreConfig()) -> Components:
+    """Every component of SCORE for two protocols (no gates: see :func:`score`)."""
+    p = _prepare(pred, config.ignored_words)
+    g = _prepare_cached(gold, config.ignored_words)
+    n, m = len(p.actions), len(g.actions)
+    r_scale, f, gl = step_scale(n, m, p.mean_words, config)
+    strict = order_strict(p.actions, g.actions)
+    lcs = lcs_length(p.actions, g.actions)
+    order_lcs = lcs / m if m else 0.0
+    anchors = action_anchors(p.actions, g.actions)
+    sem_raw, sem = _semantic(p, g, anchors, config)
+    order = strict if config.order_mode == "strict" else order_lcs
+    r_sem_raw = order + sem_raw
+    return Components(
+        n_pred=n,
+        n_gold=m,
+        step_m=1.0 if n == m else 0.0,
+        mean_words=p.mean_words,
+        f_count=f,
+        g_length=gl,
+        r_scale=r_scale,
+        order_strict=strict,
+        order_s=order_exact(p.actions, g.actions),
+        order_lcs=order_lcs,
+        order_lcs_sym=2 * lcs / (n + m) if n + m else 0.0,
+        order_tau=kendall_tau(occurrence_alignment(p.actions, g.actions)),
+        anchors=anchors,
+        semantic_a_raw=sem_raw,
+        semantic_a=sem,
+        r_semantics_raw=r_sem_raw,
+        r_semantics=r_sem_raw / (1.0 + config.semantic_max),
+    )
+
+
+def format_gate(sf: SketchAndFill) -> Gate:
+    """The format gate (§3.3.2): sections in order, every ``<key>`` line a well-typed step."""
+    if sf.format_ok:
+        return Gate(True)
+    first = next(d for d in sf.errors if d.code in FORMAT_CODES)
+    where = f"line {first.span.line}, column {first.span.column}: " if first.span else ""
+    return Gate(False, f"format gate: {where}{first.message} [{first.code}]")
+
+
+def consistency_gate(sf: SketchAndFill, config: ScoreConfig = ScoreConfig()) -> Gate:
+    """The consistency gate (App. C.1, eq. 7-8), with the coverage of every step."""
+    steps, orc = sf.protocol.steps, sf.orc
+    if len(steps) != len(orc):
+        msg = f"consistency gate: <key> has {len(steps)} steps, <orc> has {len(orc)}"
+        return Gate(False, msg)
+    for name, numbers in (("<key>", [s.index for s in steps]), ("<orc>", [o.index for o in orc])):
+        if numbers != list(range(1, len(numbers) + 1)):
+            return Gate(False, f"consistency gate: {name} steps are not numbered 1..N in order")
+    coverage, diags = [], []
+    for step, text in zip(steps, orc, strict=True):
+        have = set(subwords(text.text))
+        tokens = [step.action, *step.objects, *step.parameters]
+        missing = [t for t in tokens if not set(subwords(t)) - config.ignored_words <= have]
+        coverage.append(1.0 - len(missing) / len(tokens))
+        if missing:
+            msg = f"step {step.index}: <orc> does not mention {', '.join(map(repr, missing))}"
+            diags.append(Diagnostic("uncovered", msg, Severity.WARNING, text.span))
+    worst = min(coverage, default=1.0)
+    if worst < config.tau:
+        at = coverage.index(worst) + 1
+        msg = (
+            f"consistency gate: step {at} covers {worst:.2f} of its <key> tokens (< τ={config.tau})"
+        )
+        return Gate(False, msg, tuple(coverage), tuple(diags))
+    return Gate(True, "", tuple(coverage), tuple(diags))
+
+
+@lru_cache(maxsize=4096)
+def _gold_from_text(text: str) -> Protocol:
+    return parse_protocol(text, source="gold")
+
+
+_MAX_UNIT_WARNINGS = 20
+
+
+def _unit_warnings(sf: SketchAndFill) -> list[Diagnostic]:
+    """Warnings for unit-like tokens the normaliser does not know (the first few, then a count)."""
+    found = []
+    for name in ("key", "orc"):
+        section = sf.section(name)
+        if section is not None:
+            base = section.span.start
+            found += [(base + s, base + e, t) for s, e, t in unknown_units(section.content)]
+    out = []
+    for start, end, token in found[:_MAX_UNIT_WARNINGS]:
+        msg = f"unknown unit {token!r}: compared as written"
+        span = Span.at(sf.text, start, end)
+        out.append(Diagnostic("unknown-unit", msg, Severity.WARNING, span))
+    if len(found) > _MAX_UNIT_WARNINGS:
+        msg = f"{len(found) - _MAX_UNIT_WARNINGS} more unknown units not listed"
+        out.append(Diagnostic("unknown-unit", msg, Severity.WARNING))
+    return out
+
+
+def score(
+    prediction: str | SketchAndFill, gold: str | Protocol, config: ScoreConfig = ScoreConfig()
+) -> ScoreResult:
+    """SCORE of a Sketch-and-Fill reply against a gold protocol.
+
+    ``gold`` is a :class:`Protocol` or its text (a Sketch-and-Fill reply or ``Step n: {json}``
+    lines). A gold protocol that does not parse or has no step raises :class:`InputError`: it is
+    the caller's data, not the model's. Any defect of the prediction is a result (score 0 with a
+    reason and diagnostics), never an exception.
+    """
+    sf = prediction if isinstance(prediction, SketchAndFill) else parse_sketch_and_fill(prediction)
+    gold_protocol = gold if isinstance(gold, Protocol) else _gold_from_text(gold)
+    if not gold_protocol.steps:
+        raise InputError("the gold protocol has no step")
+    fmt = format_gate(sf)
+    cons = consistency_gate(sf, config)
+    comps = compare(sf.protocol, gold_protocol, config)
+    passed = fmt.passed and cons.passed
+    value = comps.r_scale * comps.r_semantics if passed else 0.0
+    raw = comps.r_scale * comps.r_semantics_raw if passed else 0.0
+    diags = (*sf.diagnostics, *cons.diagnostics, *_unit_warnings(sf))
+    return ScoreResult(value, raw, fmt, cons, comps, tuple(diags))
