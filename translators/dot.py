@@ -23,6 +23,7 @@ peirce.errors.ParseError: line 1, column 16: expected a node id or a subgraph af
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -91,10 +92,12 @@ class _Tok:
 
 _KEYWORDS = {"strict", "graph", "digraph", "subgraph", "node", "edge"}
 _BARE = re.compile(r"-?(?:\.\d+|\d+(?:\.\d*)?)\w*|[^\W]\w*(?:\.\w+)*")
-_SPACE = re.compile(r"\s+")
+_SPACE = re.compile("[\\s\u200b\ufeff]+")  # zero-width space and BOM count as space
 _HEADER = re.compile(r"(?i)(?<![\w-])(?:strict\s+)?(?:di)?graph\b")
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)```", re.S)
-_ESCAPES = {"n": "\n", "l": "\n", "r": "\n", '"': '"', "\\": "\\"}
+_ESCAPES = {"n": "\n", "l": "\n", "r": "\n", '"': '"', "\\": "\\", "\n": "", "\r\n": ""}
+_QUOTED = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
+_ESCAPE = re.compile(r"\\(\r\n|.)", re.S)  # backslash-newline continues the string
 
 
 def _is(tok: _Tok, punct: str) -> bool:
@@ -107,6 +110,7 @@ class _Lexer:
     def __init__(self, text: str, pos: int) -> None:
         self.text = text
         self.pos = pos
+        self.consumed = pos  # end of the last token handed out
         self._peeked: _Tok | None = None
 
     def error(self, message: str, start: int, end: int | None = None) -> ParseError:
@@ -120,11 +124,15 @@ class _Lexer:
     def next(self) -> _Tok:
         tok = self.peek()
         self._peeked = None
+        self.consumed = tok.end
         return tok
 
     def _skip(self) -> None:
         text, n = self.text, len(self.text)
         while self.pos < n:
+            ch = text[self.pos]
+            if not (ch.isspace() or ch in "/#\u200b\ufeff"):
+                return
             m = _SPACE.match(text, self.pos)
             if m:
                 self.pos = m.end()
@@ -171,25 +179,12 @@ class _Lexer:
         raise self.error(f"unexpected character {ch!r}", pos, pos + 1)
 
     def _quoted(self, start: int) -> _Tok:
-        text, i, out = self.text, start + 1, []
-        while i < len(text):
-            ch = text[i]
-            if ch == '"':
-                self.pos = i + 1
-                return _Tok("str", "".join(out), start, i + 1)
-            if ch == "\\" and i + 1 < len(text):
-                nxt = text[i + 1]
-                if nxt == "\n":
-                    pass  # a backslash-newline continues the string
-                elif nxt == "\r" and text.startswith("\r\n", i + 1):
-                    i += 1
-                else:
-                    out.append(_ESCAPES.get(nxt, "\\" + nxt))
-                i += 2
-                continue
-            out.append(ch)
-            i += 1
-        raise self.error("unterminated string: no closing '\"'", start, start + 1)
+        m = _QUOTED.match(self.text, start)
+        if m is None:
+            raise self.error("unterminated string: no closing '\"'", start, start + 1)
+        self.pos = m.end()
+        value = _ESCAPE.sub(lambda e: _ESCAPES.get(e.group(1), e.group()), m.group(1))
+        return _Tok("str", value, start, m.end())
 
     def _html(self, start: int) -> _Tok:
         text, depth, i = self.text, 0, start
@@ -227,6 +222,7 @@ class _Parser:
         self.node_spans: dict[str, Span] = {}
         self.edges: list[DotEdge] = []
         self.graph_attrs: list[tuple[str, str]] = []
+        self._lines: list[int] | None = None
 
     def _expect(self, value: str, what: str) -> _Tok:
         tok = self.lx.next()
@@ -239,7 +235,12 @@ class _Parser:
         return self.lx.error(f"expected {expected}, got {got}", tok.start, tok.end)
 
     def _span(self, start: int, end: int) -> Span:
-        return Span.at(self.lx.text, start, end)
+        """``Span.at`` in O(log n): line starts are indexed once per text."""
+        if self._lines is None:
+            text = self.lx.text
+            self._lines = [0] + [m.end() for m in re.finditer("\n", text)]
+        line = bisect.bisect_right(self._lines, start)
+        return Span(start, max(start, end), line, start - self._lines[line - 1] + 1)
 
     def graph(self) -> DotGraph:
         lx = self.lx
@@ -317,7 +318,7 @@ class _Parser:
                 attrs = self.attr_lists(required=False)
                 self.nodes[tok.value].extend(attrs)
                 if attrs:
-                    self.node_spans[tok.value] = self._span(tok.start, lx.pos)
+                    self.node_spans[tok.value] = self._span(tok.start, lx.consumed)
                 return
             left = [tok.value]
         elif _is(tok, "{") or (tok.kind == "kw" and tok.value == "subgraph"):
@@ -369,7 +370,7 @@ class _Parser:
             hops.append((left, right, op.value))
             left = right
         attrs = tuple(scope.edge_defaults + self.attr_lists(required=False))
-        span = self._span(start, lx.pos)
+        span = self._span(start, lx.consumed)
         for src, dst, op_value in hops:
             for s in src:
                 for d in dst:
