@@ -1,0 +1,335 @@
+"""Z3 over inference-step types: which premise roles a well-formed step may have, and repairs.
+
+A :class:`StepSchema` says, for each inference mode, how many premise edges of each role a step
+of that mode needs (``PEIRCE``: Peirce's three modes with ARCHE's six edge types). The encoding is
+general: every edge of a step is an integer variable ranging over the schema's roles, the step has
+one mode variable, and for each mode ``mode = m`` implies the role counts that ``m`` allows (roles
+of other modes count zero, so mixing modes is unsatisfiable). On top of it:
+
+- :func:`admissible_modes` asks Z3 which modes a step with fixed roles satisfies;
+- :func:`repair` asks Z3's MaxSMT (``Optimize`` with weighted soft constraints) for the smallest
+  set of edge relabelings that makes every step well-formed, preferring a relabeling inside the
+  edge's own mode, and reports the steps no relabeling can fix, and why.
+
+Every call has a timeout; a step Z3 cannot settle in time is reported with status ``unknown``,
+never guessed.
+
+>>> steps = [StepEdges("s1", (("e1", "deduction-case"), ("e2", "deduction-case")))]
+>>> result = repair(steps)
+>>> [(r.old, r.new) for r in result.relabelings], result.steps[0].mode
+([('deduction-case', 'deduction-rule')], 'deduction')
+>>> one = repair([StepEdges("s2", (("e3", "deduction-rule"),))])
+>>> one.unfixable[0].reason
+'1 premise edge(s): every mode needs at least 2 (add a premise)'
+>>> admissible_modes(["induction-common", "induction-case", "induction-case"])
+('induction',)
+
+References:
+    Li et al., "ARCHE: A Novel Task to Evaluate LLMs on Latent Reasoning Chain Extraction"
+    (Appendix B, strict edge pairing). de Moura and Bjørner, "Z3: An Efficient SMT Solver"
+    (TACAS 2008); Bjørner, Phan and Fleckenstein, "νZ - An Optimizing SMT Solver" (TACAS 2015).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from peirce.translators.dot_rlt import RLT
+
+from peirce import serde
+from peirce.errors import ConfigError
+
+__all__ = [
+    "PEIRCE",
+    "ModeSchema",
+    "Relabeling",
+    "RepairResult",
+    "StepEdges",
+    "StepSchema",
+    "StepVerdict",
+    "Unfixable",
+    "admissible_modes",
+    "encode_step",
+    "repair",
+    "repair_rlt",
+    "rlt_steps",
+]
+
+DEFAULT_TIMEOUT_MS = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class ModeSchema:
+    """One inference mode: ``(role, fewest, most)`` per role (``most`` ``None``: unbounded)."""
+
+    mode: str
+    bounds: tuple[tuple[str, int, int | None], ...]
+
+    @property
+    def min_premises(self) -> int:
+        return sum(low for _, low, _ in self.bounds)
+
+    @property
+    def max_premises(self) -> int | None:
+        highs = [high for _, _, high in self.bounds]
+        return None if any(h is None for h in highs) else sum(h for h in highs if h is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class StepSchema:
+    """Roles an edge may take and the modes a step may have."""
+
+    modes: tuple[ModeSchema, ...]
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return tuple(r for m in self.modes for r, _, _ in m.bounds)
+
+    def satisfied(self, roles: Sequence[str | None]) -> tuple[str, ...]:
+        """The modes these roles satisfy, by counting (the fast path; Z3 agrees, see tests)."""
+        out = []
+        for m in self.modes:
+            allowed = {r: (low, high) for r, low, high in m.bounds}
+            if any(r not in allowed for r in roles):
+                continue
+            counts = {r: sum(1 for x in roles if x == r) for r in allowed}
+            if all(
+                counts[r] >= low and (high is None or counts[r] <= high)
+                for r, (low, high) in allowed.items()
+            ):
+                out.append(m.mode)
+        return tuple(out)
+
+    def mode_of(self, role: str | None) -> str | None:
+        for m in self.modes:
+            if any(r == role for r, _, _ in m.bounds):
+                return m.mode
+        return None
+
+
+#: Peirce's three modes with ARCHE's pairing rules.
+PEIRCE = StepSchema(
+    (
+        ModeSchema("deduction", (("deduction-rule", 1, 1), ("deduction-case", 1, 1))),
+        ModeSchema("abduction", (("abduction-phenomenon", 1, 1), ("abduction-knowledge", 1, 1))),
+        ModeSchema("induction", (("induction-common", 1, 1), ("induction-case", 1, None))),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StepEdges:
+    """A step to check or repair: its id and its premise edges as ``(edge id, role)`` pairs.
+
+    A role outside the schema (a non-standard label) or ``None`` (no label) must be relabeled.
+    """
+
+    step: str
+    edges: tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Relabeling:
+    """Change edge ``edge`` of step ``step`` from ``old`` (as written) to ``new``."""
+
+    step: str
+    edge: str
+    old: str | None
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unfixable:
+    """A step no relabeling makes well-formed, and why (or why Z3 could not tell)."""
+
+    step: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepVerdict:
+    """The repair of one step: ``status`` is ``well-formed``, ``repaired``, ``unfixable`` or
+    ``unknown`` (Z3 ran out of time); ``mode`` is the mode after the repair."""
+
+    step: str
+    status: str
+    mode: str | None = None
+    changes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RepairResult:
+    """The smallest relabeling found for a set of steps.
+
+    Attributes:
+        relabelings: every edge to relabel (empty when nothing needs it or nothing can be done).
+        unfixable: the steps no relabeling repairs, with reasons.
+        steps: one verdict per step given, in order.
+        seconds: wall time spent.
+    """
+
+    relabelings: tuple[Relabeling, ...]
+    unfixable: tuple[Unfixable, ...]
+    steps: tuple[StepVerdict, ...]
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every step is well-formed after the relabelings."""
+        return all(s.status in ("well-formed", "repaired") for s in self.steps)
+
+    def to_json(self) -> str:
+        return serde.dumps(self)
+
+
+def _z3() -> Any:
+    try:
+        import z3
+    except ImportError as exc:  # pragma: no cover - z3-solver is a core dependency
+        from peirce.errors import MissingDependencyError
+
+        raise MissingDependencyError("z3-solver", purpose="step-type constraints") from exc
+    return z3
+
+
+def encode_step(z3: Any, edge_vars: Sequence[Any], mode_var: Any, schema: StepSchema) -> Any:
+    """The constraint "the edges ``edge_vars`` (role indices) form a step of mode ``mode_var``".
+
+    Roles are indexed by their position in ``schema.roles``, modes by their position in
+    ``schema.modes``. Reusable: add it to any solver alongside other constraints.
+    """
+    roles = schema.roles
+    parts = [z3.And(v >= 0, v < len(roles)) for v in edge_vars]
+    parts.append(z3.And(mode_var >= 0, mode_var < len(schema.modes)))
+    for mi, mode in enumerate(schema.modes):
+        allowed = {r: (low, high) for r, low, high in mode.bounds}
+        conds = []
+        for ri, role in enumerate(roles):
+            count = z3.Sum([z3.If(v == ri, 1, 0) for v in edge_vars]) if edge_vars else 0
+            low, high = allowed.get(role, (0, 0))
+            conds.append(count >= low)
+            if high is not None:
+                conds.append(count <= high)
+        parts.append(z3.Implies(mode_var == mi, z3.And(conds)))
+    return z3.And(parts)
+
+
+def admissible_modes(
+    roles: Sequence[str | None], schema: StepSchema = PEIRCE, timeout_ms: int = DEFAULT_TIMEOUT_MS
+) -> tuple[str, ...]:
+    """The modes a step whose premise edges have exactly these roles satisfies (Z3 decides)."""
+    z3 = _z3()
+    index = {r: i for i, r in enumerate(schema.roles)}
+    if any(r not in index for r in roles):
+        return ()
+    vs = [z3.Int(f"e{i}") for i in range(len(roles))]
+    mode = z3.Int("mode")
+    out = []
+    for mi, m in enumerate(schema.modes):
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        s.add(encode_step(z3, vs, mode, schema), mode == mi)
+        s.add([v == index[r] for v, r in zip(vs, roles, strict=True) if r is not None])
+        if s.check() == z3.sat:
+            out.append(m.mode)
+    return tuple(out)
+
+
+def repair(
+    steps: Sequence[StepEdges],
+    schema: StepSchema = PEIRCE,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+) -> RepairResult:
+    """The fewest edge relabelings that make every step of ``steps`` well-formed.
+
+    Each edge belongs to one step, so the problem splits by step; a well-formed step is left as
+    it is, each other step is one MaxSMT problem. Soft constraints: keep each standard label
+    (weight ``k + 1`` for a step of ``k`` edges), else stay in the label's mode (weight 1), so the
+    number of relabelings is minimised first. ``timeout_ms`` bounds each step's Optimize call.
+    """
+    if timeout_ms <= 0:
+        raise ConfigError(f"timeout_ms must be positive, got {timeout_ms}")
+    started = time.perf_counter()
+    relabelings: list[Relabeling] = []
+    unfixable: list[Unfixable] = []
+    verdicts: list[StepVerdict] = []
+    for step in steps:
+        modes = schema.satisfied([r for _, r in step.edges])
+        if modes:
+            verdicts.append(StepVerdict(step.step, "well-formed", modes[0]))
+            continue
+        verdict, changes, why = _repair_step(step, schema, timeout_ms)
+        verdicts.append(verdict)
+        relabelings.extend(changes)
+        if why is not None:
+            unfixable.append(Unfixable(step.step, why))
+    seconds = time.perf_counter() - started
+    return RepairResult(tuple(relabelings), tuple(unfixable), tuple(verdicts), seconds)
+
+
+def _repair_step(
+    step: StepEdges, schema: StepSchema, timeout_ms: int
+) -> tuple[StepVerdict, list[Relabeling], str | None]:
+    k = len(step.edges)
+    fewest = min(m.min_premises for m in schema.modes)
+    if k < fewest:
+        why = f"{k} premise edge(s): every mode needs at least {fewest} (add a premise)"
+        return StepVerdict(step.step, "unfixable"), [], why
+    z3 = _z3()
+    roles = schema.roles
+    index = {r: i for i, r in enumerate(roles)}
+    vs = [z3.Int(f"{step.step}/e{i}") for i in range(k)]
+    mode = z3.Int(f"{step.step}/mode")
+    opt = z3.Optimize()
+    opt.set("timeout", timeout_ms)
+    opt.add(encode_step(z3, vs, mode, schema))
+    for v, (_, old) in zip(vs, step.edges, strict=True):
+        if old in index:
+            opt.add_soft(v == index[old], k + 1)
+            same = [i for i, r in enumerate(roles) if schema.mode_of(r) == schema.mode_of(old)]
+            opt.add_soft(z3.Or([v == i for i in same]), 1)
+    outcome = opt.check()
+    if outcome == z3.unsat:
+        most = [m.max_premises for m in schema.modes]
+        why = f"{k} premise edges: no mode admits that many"
+        if all(h is not None for h in most):
+            why += f" (at most {max(h for h in most if h is not None)})"
+        return StepVerdict(step.step, "unfixable"), [], why
+    if outcome != z3.sat:
+        why = f"Z3 could not decide within {timeout_ms} ms ({opt.reason_unknown()})"
+        return StepVerdict(step.step, "unknown"), [], why
+    model = opt.model()
+    changes = []
+    for v, (edge, old) in zip(vs, step.edges, strict=True):
+        new = roles[model.eval(v, model_completion=True).as_long()]
+        if new != old:
+            changes.append(Relabeling(step.step, edge, old, new))
+    chosen = schema.modes[model.eval(mode, model_completion=True).as_long()].mode
+    return StepVerdict(step.step, "repaired", chosen, len(changes)), changes, None
+
+
+def rlt_steps(rlt: RLT) -> list[StepEdges]:
+    """The steps of an RLT as :class:`StepEdges`; edge ids read ``"source -> target"``."""
+    by_target: dict[str, list[tuple[str, str | None]]] = {}
+    seen: dict[str, int] = {}
+    for e in rlt.edges:
+        edge_id = f"{e.source} -> {e.target}"
+        seen[edge_id] = seen.get(edge_id, 0) + 1
+        if seen[edge_id] > 1:
+            edge_id += f" #{seen[edge_id]}"
+        by_target.setdefault(e.target, []).append((edge_id, e.role if e.role else e.label))
+    return [StepEdges(target, tuple(edges)) for target, edges in by_target.items()]
+
+
+def repair_rlt(rlt: RLT, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> RepairResult:
+    """:func:`repair` over every step of an RLT (step ids are the conclusion nodes).
+
+    >>> from peirce.translators.dot_rlt import read_rlt
+    >>> r = repair_rlt(read_rlt('digraph { a -> c [label="ICa"]; b -> c [label="ICa"] }'))
+    >>> len(r.relabelings), r.steps[0].mode, r.complete
+    (1, 'induction', True)
+    """
+    return repair(rlt_steps(rlt), PEIRCE, timeout_ms)
