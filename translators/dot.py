@@ -223,6 +223,7 @@ class _Parser:
         self.edges: list[DotEdge] = []
         self.graph_attrs: list[tuple[str, str]] = []
         self._lines: list[int] | None = None
+        self.opened = False  # past 'digraph {': an error from here on is about a graph
 
     def _expect(self, value: str, what: str) -> _Tok:
         tok = self.lx.next()
@@ -251,6 +252,7 @@ class _Parser:
             raise self._unexpected(head, "'digraph' or 'graph'")
         name = lx.next().value if lx.peek().kind in ("id", "str", "html") else None
         self._expect("{", "'{' to open the graph body")
+        self.opened = True
         self.stmt_list(_Scope([], [], set(), 1))
         close = self._expect("}", "'}' to close the graph body")
         return self._build(name, head.value == "digraph", strict, first.start, close.end)
@@ -426,10 +428,12 @@ def parse_dot(text: str) -> tuple[DotGraph, ...]:
         m = _HEADER.search(text, pos)
         if m is None:
             break
+        parser = _Parser(_Lexer(text, m.start()))
         try:
-            graph = _Parser(_Lexer(text, m.start())).graph()
+            graph = parser.graph()
         except ParseError as exc:
-            errors.append(exc)
+            if parser.opened:  # the word 'graph' in prose is no graph
+                errors.append(exc)
             pos = m.end()
             continue
         graphs.append(graph)
