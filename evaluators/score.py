@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from peirce.evaluators.score_units import subwords, unknown_units
+from peirce.evaluators.score_units import may_have_unknown_unit, subwords, unknown_units
 from peirce.translators.protocol import (
     FORMAT_CODES,
     SketchAndFill,
@@ -92,6 +92,7 @@ __all__ = [
     "ScoreConfig",
     "ScoreResult",
     "action_anchors",
+    "clear_caches",
     "compare",
     "consistency_gate",
     "format_gate",
@@ -472,8 +473,11 @@ def _semantic(
 
 def compare(pred: Protocol, gold: Protocol, config: ScoreConfig = ScoreConfig()) -> Components:
     """Every component of SCORE for two protocols (no gates: see :func:`score`)."""
-    p = _prepare(pred, config.ignored_words)
     g = _prepare_cached(gold, config.ignored_words)
+    return _compare(_prepare(pred, config.ignored_words), g, config)
+
+
+def _compare(p: _Prepared, g: _Prepared, config: ScoreConfig) -> Components:
     n, m = len(p.actions), len(g.actions)
     r_scale, f, gl = step_scale(n, m, p.mean_words, config)
     strict = order_strict(p.actions, g.actions)
@@ -542,8 +546,21 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = ScoreConfig()) -> 
 
 
 @lru_cache(maxsize=4096)
-def _gold_from_text(text: str) -> Protocol:
-    return parse_protocol(text, source="gold")
+def _gold_from_text(text: str, ignored: frozenset[str]) -> tuple[Protocol, _Prepared]:
+    protocol = parse_protocol(text, source="gold")
+    return protocol, _prepare(protocol, ignored)
+
+
+def clear_caches() -> None:
+    """Empty the caches of parsed gold protocols and normalised text (for timing, or memory)."""
+    from peirce.evaluators import score_units
+
+    _gold_from_text.cache_clear()
+    _prepare_cached.cache_clear()
+    for fn in (score_units.normalize, score_units.stem, score_units.subwords):
+        fn.cache_clear()
+    for fn in (score_units.may_have_unknown_unit,):
+        fn.cache_clear()
 
 
 _MAX_UNIT_WARNINGS = 20
@@ -551,6 +568,9 @@ _MAX_UNIT_WARNINGS = 20
 
 def _unit_warnings(sf: SketchAndFill) -> list[Diagnostic]:
     """Warnings for unit-like tokens the normaliser does not know (the first few, then a count)."""
+    texts = [t for s in sf.protocol.steps for t in s.parameters] + [o.text for o in sf.orc]
+    if not any(may_have_unknown_unit(t) for t in texts):
+        return []
     found = []
     for name in ("key", "orc"):
         section = sf.section(name)
@@ -579,12 +599,15 @@ def score(
     reason and diagnostics), never an exception.
     """
     sf = prediction if isinstance(prediction, SketchAndFill) else parse_sketch_and_fill(prediction)
-    gold_protocol = gold if isinstance(gold, Protocol) else _gold_from_text(gold)
-    if not gold_protocol.steps:
-        raise InputError("the gold protocol has no step")
+    if isinstance(gold, Protocol):
+        if not gold.steps:
+            raise InputError("the gold protocol has no step")
+        g = _prepare_cached(gold, config.ignored_words)
+    else:
+        g = _gold_from_text(gold, config.ignored_words)[1]
     fmt = format_gate(sf)
     cons = consistency_gate(sf, config)
-    comps = compare(sf.protocol, gold_protocol, config)
+    comps = _compare(_prepare(sf.protocol, config.ignored_words), g, config)
     passed = fmt.passed and cons.passed
     value = comps.r_scale * comps.r_semantics if passed else 0.0
     raw = comps.r_scale * comps.r_semantics_raw if passed else 0.0

@@ -30,11 +30,12 @@ Limits: with case folded, a lower-case ``um`` is a micrometre; a micromolar need
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["KNOWN_UNITS", "normalize", "stem", "subwords", "unknown_units"]
+__all__ = ["KNOWN_UNITS", "may_have_unknown_unit", "normalize", "stem", "subwords", "unknown_units"]
 
 #: surface form (after case folding) -> canonical unit, recognised right after a number.
 _AFTER_NUMBER: dict[str, str] = {}
@@ -106,6 +107,7 @@ _MOLAR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mμµunp]?)M\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"} | {"×": "x", "\u00a0": " ", "·": "."})
 _SPACES = re.compile(r"\s+")
+_DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_][^\W_]*|%")
 _LOOKS_LIKE_UNIT = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s*([°º][^\W\d_]{0,3}|[μµ][^\W\d_]{0,3}|[^\W\d_aeiouy]{1,4})(?![\w/])"
@@ -130,11 +132,14 @@ def _word_unit(m: re.Match[str]) -> str:
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Case-folded text with units in one spelling each (see the module docstring)."""
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
-    text = _THOUSANDS.sub("", text)
-    text = _MOLAR.sub(_molar, text)
+    if not text.isascii():  # ASCII text is already in NFKC and has no dash variants
+        text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    has_digit = _DIGIT.search(text) is not None
+    if has_digit:
+        text = _MOLAR.sub(_molar, _THOUSANDS.sub("", text))
     text = text.casefold()
-    text = _UNIT_AFTER_NUMBER.sub(_unit, text)
+    if has_digit:
+        text = _UNIT_AFTER_NUMBER.sub(_unit, text)
     text = _UNIT_ANYWHERE.sub(_word_unit, text)
     return _SPACES.sub(" ", text).strip()
 
@@ -171,6 +176,29 @@ def stem(word: str) -> str:
 def subwords(text: str) -> tuple[str, ...]:
     """The stemmed word tokens of ``normalize(text)``, in order."""
     return tuple(stem(t) for t in _TOKEN.findall(normalize(text)))
+
+
+_UNIT_LIKE = re.compile(r"[^\W\d_aeiouy]{1,4}")
+_NUMBER_TOKEN = re.compile(r"\d+(?:\.\d+)?")
+
+
+@lru_cache(maxsize=1 << 16)
+def may_have_unknown_unit(text: str) -> bool:
+    """A quick test on the cached sub-words: ``False`` means :func:`unknown_units` finds nothing.
+
+    >>> may_have_unknown_unit("10 µl for 5 min"), may_have_unknown_unit("5 qz")
+    (False, True)
+    """
+    folded = normalize(text)
+    if "°" in folded or "º" in folded or "μ" in folded:
+        return True
+    return any(
+        _NUMBER_TOKEN.fullmatch(a) is not None
+        and _UNIT_LIKE.fullmatch(b) is not None
+        and b not in KNOWN_UNITS
+        and b not in _NOT_UNITS
+        for a, b in itertools.pairwise(subwords(text))
+    )
 
 
 def unknown_units(text: str) -> list[tuple[int, int, str]]:

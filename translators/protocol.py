@@ -106,11 +106,14 @@ _NEWLINE = re.compile("\n")
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """One tagged section: its name, its content and where the content stands."""
+    """One tagged section: its name, its content, where the content stands (``span``), and the
+    offsets of its opening tag (``start``) and just past its closing tag (``end``)."""
 
     name: str
     content: str
     span: Span
+    start: int = 0
+    end: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +182,11 @@ class _Collector:
         self._line_starts: list[int] | None = None
 
     def span(self, start: int, end: int | None = None) -> Span:
-        text = self.text
-        start = max(0, min(start, len(text)))
-        end = start if end is None else max(start, min(end, len(text)))
+        size = len(self.text)
+        start = start if 0 <= start <= size else max(0, min(start, size))
+        end = start if end is None or end < start else min(end, size)
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+            self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
         line = bisect.bisect_right(self._line_starts, start)
         return Span(start, end, line, start - self._line_starts[line - 1] + 1)
 
@@ -247,7 +250,7 @@ def parse_protocol(text: str, *, source: str | None = None) -> Protocol:
                 raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
         return sf.protocol
     diag = _Collector(text)
-    whole = Section("key", text, diag.span(0, len(text)))
+    whole = Section("key", text, diag.span(0, len(text)), 0, len(text))
     steps, n_lines = _parse_key(whole, diag)
     if n_lines == 0:
         diag.add("empty-protocol", "no step", 0, len(text))
@@ -311,57 +314,52 @@ def _split_sections(text: str, diag: _Collector) -> list[Section]:
     sections: list[Section] = []
     open_name: str | None = None
     open_tag = (0, 0)
-    covered: list[tuple[int, int]] = []
     for m in _TAG.finditer(text):
         closing, name = m.group(1) == "/", m.group(2)
         if not closing:
             if open_name is not None:
                 diag.add("unclosed-section", f"<{open_name}> is not closed", *open_tag)
-                sections.append(_section(diag, open_name, open_tag[1], m.start()))
-                covered.append((open_tag[0], m.start()))
+                sections.append(_section(diag, open_name, open_tag, m.start(), m.start()))
             open_name, open_tag = name, (m.start(), m.end())
         elif open_name == name:
-            sections.append(_section(diag, name, open_tag[1], m.start()))
-            covered.append((open_tag[0], m.end()))
+            sections.append(_section(diag, name, open_tag, m.start(), m.end()))
             open_name = None
         else:
             diag.add("stray-close-tag", f"</{name}> closes no open <{name}>", m.start(), m.end())
-            covered.append((m.start(), m.end()))
+            sections.append(_section(diag, "", (m.start(), m.end()), m.end(), m.end()))
     if open_name is not None:
         diag.add("unclosed-section", f"<{open_name}> is not closed", *open_tag)
-        sections.append(_section(diag, open_name, open_tag[1], len(text)))
-        covered.append((open_tag[0], len(text)))
-    _check_order(text, sections, diag)
-    _check_stray(text, covered, diag)
+        sections.append(_section(diag, open_name, open_tag, len(text), len(text)))
+    _check_stray(text, [(s.start, s.end) for s in sections], diag)
+    sections = [s for s in sections if s.name]
+    _check_order(sections, diag)
     return sections
 
 
-def _section(diag: _Collector, name: str, start: int, end: int) -> Section:
-    text = diag.text
-    return Section(name, text[start:end], diag.span(start, end))
+def _section(diag: _Collector, name: str, tag: tuple[int, int], stop: int, end: int) -> Section:
+    """Section ``name`` opened by the tag at ``tag``, content up to ``stop``, closed at ``end``."""
+    return Section(name, diag.text[tag[1] : stop], diag.span(tag[1], stop), tag[0], end)
 
 
-def _check_order(text: str, sections: list[Section], diag: _Collector) -> None:
+def _check_order(sections: list[Section], diag: _Collector) -> None:
     seen: dict[str, Section] = {}
     for s in sections:
         if s.name in seen:
-            diag.add("duplicate-section", f"<{s.name}> appears again", s.span.start)
+            diag.add("duplicate-section", f"<{s.name}> appears again", s.start, s.span.start)
         else:
             seen[s.name] = s
-    first = list(seen)
     last_rank = -1
-    for name in first:
+    for name, s in seen.items():
         rank = SECTIONS.index(name)
         if rank < last_rank:
             expected = " < ".join(f"<{n}>" for n in SECTIONS)
             msg = f"<{name}> comes after <{SECTIONS[last_rank]}> (expected {expected})"
-            diag.add("misordered-section", msg, seen[name].span.start)
+            diag.add("misordered-section", msg, s.start, s.span.start)
         last_rank = max(last_rank, rank)
     for rank, name in enumerate(SECTIONS):
         if name not in seen:
-            after = [seen[n].span.end for n in SECTIONS[:rank] if n in seen]
-            where = max(after) if after else 0
-            diag.add("missing-section", f"<{name}>...</{name}> is missing", where)
+            after = [seen[n].end for n in SECTIONS[:rank] if n in seen]
+            diag.add("missing-section", f"<{name}>...</{name}> is missing", max(after, default=0))
 
 
 def _check_stray(text: str, covered: list[tuple[int, int]], diag: _Collector) -> None:
@@ -414,7 +412,8 @@ def _parse_step(
         diag.add("key-json", f"{where}: JSON rejected: {type(exc).__name__}", offset + at)
         return None
     if body[end:].strip():
-        diag.add("key-json", f"{where}: text after the JSON object", offset + end)
+        extra = end + len(body[end:]) - len(body[end:].lstrip())
+        diag.add("key-json", f"{where}: text after the JSON object", offset + extra)
         return None
     if not isinstance(obj, dict):
         msg = f"{where}: expected a JSON object, got {_kind(obj)}"
