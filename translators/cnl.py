@@ -1,0 +1,314 @@
+"""Controlled English -> Horn clauses with strong negation.
+
+The templated English of reasoning benchmarks (PrOntoQA, ProofWriter, ARES ClaimTrees) is parsed
+with an LALR(1) grammar (``grammars/cnl.lark``) and translated to :class:`peirce.logic.Clause`
+values. "Not" is strong negation (``Literal(..., negated=True)``), so an open-world question is
+True when its literal is proved, False when the complement is proved, Unknown otherwise.
+
+>>> for c in translate("Every yumpus is a dumpus. Max is not sour. Wumpuses are not shy.").clauses:
+...     print(c)
+dumpus(X) :- yumpus(X)
+¬sour(max)
+¬shy(X) :- wumpus(X)
+>>> for c in translate_sentence("If something visits the cat and the cat is not round then it "
+...                             "needs the bald eagle."):
+...     print(c)
+need(X, bald_eagle) :- visit(X, cat), ¬round(cat)
+>>> print(*translate_sentence("Red, cold things are round."))
+round(X) :- red(X), cold(X)
+>>> print(translate_question("Is the following statement true or false? Max is sour.").fact)
+sour(max)
+>>> print(*translate_sentence("sent1: Rule: H3 -> AZ (meaning that if I have H3, I can derive AZ)"))
+az :- h3
+
+A sentence outside the grammar is kept with its span and the reason, never dropped or guessed:
+
+>>> t = translate("Bob is red.\\nBob might be kind.")
+>>> t.untranslated[0].span.line, t.untranslated[0].reason
+(2, "line 2, column 11: unexpected word 'be' (expected 'it', 'something', 'the', a name)")
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from peirce.translators.cnl_build import Builder, Failure, Stmt, clauses_of, derivation_of
+from peirce.translators.cnl_tokens import describe, tokenize
+
+from peirce.errors import ParseError
+from peirce.ir import Sentence, Translation
+from peirce.logic import Clause, Literal
+from peirce.span import Span
+
+__all__ = [
+    "Derivation",
+    "parse_derivation",
+    "split_sentences",
+    "translate",
+    "translate_question",
+    "translate_sentence",
+]
+
+
+# --------------------------------------------------------------------------- sentences
+
+# A boundary: terminal punctuation (with closing quotes/brackets) before a space or the end; a
+# newline; or the start of an ARES-style label ("sent4:") after a space.
+_BOUNDARY = re.compile(r"""[.!?]+["')\]’”]*(?=\s|$)|\n|(?<=\s)(?=[a-z]+[0-9]+:\s)""")
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(])(?:mr|mrs|ms|dr|prof|st|jr|sr|vs|cf|fig|approx|e\.g|i\.e)\.$", re.IGNORECASE
+)
+_ENUMERATION = re.compile(r"(?:^|\n)[ \t]*[0-9]+\.$")
+
+
+def split_sentences(text: str) -> list[tuple[str, Span]]:
+    """The sentences of ``text``, each with its span.
+
+    A sentence ends at ``.``, ``?`` or ``!`` (with any closing quotes or brackets) followed by
+    white space or the end, at a newline, or before an ARES label like ``sent4:``. A period after a
+    common abbreviation ("e.g.", "Dr.") or a list number at the start of a line ("1.") ends
+    nothing; an arrow (``S0 -> S1.``) or a decimal point is not an end either. Every character
+    that is not white space belongs to some sentence, so nothing is dropped.
+
+    >>> [s for s, _ in split_sentences("Rule: S0 -> S1. I have S0.\\n1. Dr. Bob is 2.5 m tall!")]
+    ['Rule: S0 -> S1.', 'I have S0.', '1. Dr. Bob is 2.5 m tall!']
+    >>> split_sentences("  Bob is red.")[0][1]
+    Span(start=2, end=13, line=1, column=3)
+    """
+    out: list[tuple[str, Span]] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        end = m.end()
+        if m.group() == ".":
+            before = text[max(0, m.start() - 12) : end]
+            if _ABBREVIATION.search(before) or _ENUMERATION.search(before):
+                continue
+        if m.group() == "\n":
+            end = m.start()
+        _emit(text, start, end, out)
+        start = m.end()
+    _emit(text, start, len(text), out)
+    return out
+
+
+def _emit(text: str, start: int, end: int, out: list[tuple[str, Span]]) -> None:
+    piece = text[start:end]
+    stripped = piece.strip()
+    if not stripped:
+        return
+    lead = len(piece) - len(piece.lstrip())
+    s = start + lead
+    out.append((stripped, Span.at(text, s, s + len(stripped))))
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    """Why a sentence was not translated (offsets in the sentence)."""
+
+    message: str
+    start: int
+    end: int
+    expected: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    from lark import Lark
+    from lark.lexer import Lexer
+
+    class _Given(Lexer):
+        """The tokens come already made by :func:`tokenize`."""
+
+        def __init__(self, lexer_conf: Any) -> None:
+            pass
+
+        # lark calls a custom lexer with the parse input alone (its "interface 0")
+        def lex(self, data: Any) -> Any:  # type: ignore[override]
+            return iter(data)
+
+    grammar = (resources.files("peirce.grammars") / "cnl.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer=_Given, transformer=Builder())
+
+
+def _expected(names: Any) -> str | None:
+    shown = sorted({describe(n) for n in names if n != "$END"})
+    if not shown:
+        return None
+    return ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
+
+
+def _parse(sentence: str) -> Stmt:
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    toks = tokenize(sentence)
+    if not any(t.type not in ("_END", "LABEL") for t in toks):
+        raise Failure("no statement here", 0, len(sentence))
+    stream = [Token(t.type, t.value, t.start, 1, t.start + 1, end_pos=t.end) for t in toks]
+    try:
+        stmt: Stmt = _parser().parse(stream)
+    except UnexpectedInput as err:
+        tok = getattr(err, "token", None)
+        expected = _expected(getattr(err, "expected", ()) or ())
+        if tok is None or tok.type == "$END":
+            at = len(sentence.rstrip())
+            raise Failure("the sentence ends too early", at, at, expected) from None
+        what = describe(tok.type, tok.value)
+        raise Failure(f"unexpected {what}", tok.start_pos, tok.end_pos, expected) from None
+    return stmt
+
+
+@lru_cache(maxsize=1 << 16)
+def _analyse(sentence: str) -> tuple[Clause, ...] | _Problem:
+    try:
+        return clauses_of(_parse(sentence), sentence.strip())
+    except Failure as f:
+        end = len(sentence) if f.end < 0 else f.end
+        return _Problem(f.message, f.start, end, f.expected)
+
+
+def _error(sentence: str, problem: _Problem, span: Span | None) -> ParseError:
+    """A ParseError whose line, column and caret are those of the source the span points into."""
+    text = sentence
+    offset = 0
+    if span is not None:
+        others = span.start - (span.line - 1) - (span.column - 1)
+        if others >= 0:  # the sentence at its place on an otherwise blank page
+            text = " " * others + "\n" * (span.line - 1) + " " * (span.column - 1) + sentence
+            offset = span.start
+    where = Span.at(text, offset + problem.start, offset + problem.end)
+    return ParseError(problem.message, text=text, span=where, expected=problem.expected)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def translate_sentence(sentence: str, *, span: Span | None = None) -> tuple[Clause, ...]:
+    """The clauses one sentence says; ``ParseError`` (with span and caret) outside the grammar.
+
+    ``span`` says where the sentence stands in a larger text: the clauses carry it and an error
+    reports the line and column in that text.
+
+    >>> print(*translate_sentence("The bald eagle does not eat the mouse."))
+    ¬eat(bald_eagle, mouse)
+    >>> translate_sentence("Bob is red; Bob is big.")
+    Traceback (most recent call last):
+    ...
+    peirce.errors.ParseError: line 1, column 11: unexpected ';' (expected ...)
+      Bob is red; Bob is big.
+                ^
+    """
+    out = _analyse(sentence)
+    if isinstance(out, _Problem):
+        raise _error(sentence, out, span)
+    if span is None:
+        return out
+    return tuple(Clause(c.head, c.body, c.label, span) for c in out)
+
+
+def translate(text: str) -> Translation:
+    """Every sentence of ``text`` with its clauses, or the reason it was not translated.
+
+    >>> t = translate("Bob is red and kind. If someone is kind then they are nice.")
+    >>> [str(c) for c in t.clauses], t.complete
+    (['red(bob)', 'kind(bob)', 'nice(X) :- kind(X)'], True)
+    """
+    return _translate(text)
+
+
+@lru_cache(maxsize=4096)
+def _translate(text: str) -> Translation:
+    sentences = []
+    for sent, span in split_sentences(text):
+        out = _analyse(sent)
+        if isinstance(out, _Problem):
+            at = Span.at(text, span.start + out.start, span.start + out.end)
+            reason = f"line {at.line}, column {at.column}: {out.message}"
+            if out.expected:
+                reason += f" (expected {out.expected})"
+            sentences.append(Sentence(sent, span, (), reason))
+        else:
+            clauses = tuple(Clause(c.head, c.body, c.label, span) for c in out)
+            sentences.append(Sentence(sent, span, clauses))
+    missing = sum(1 for s in sentences if s.reason is not None)
+    notes = (f"{missing} of {len(sentences)} sentences not translated",) if missing else ()
+    return Translation(tuple(sentences), notes)
+
+
+_WRAPPER = re.compile(
+    r"""\s*(?:(?:question|q)\s*:\s*)?
+    (?:based\s+on\s+[^,?]{0,60},\s*)?
+    (?:is\s+the\s+following\s+(?:statement|claim|sentence|conclusion|hypothesis)\s+
+         (?:true|correct)\b[^?]*\?
+     |true\s+or\s+false\s*[:?]
+     |is\s+it\s+true\s+that\b)
+    \s*""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def translate_question(question: str) -> Sentence:
+    """The statement a benchmark question asks about, translated.
+
+    Wrappers like "Is the following statement true or false?" or "Based on the above information,
+    is the following statement true, false, or unknown?" are removed; the statement's span points
+    into ``question``. Use ``.fact`` for the literal to prove, ``.reason`` when it failed.
+
+    >>> s = translate_question("Based on the above information, is the following statement "
+    ...                        "true, false, or unknown? The cat does not see the dog.")
+    >>> s.text, str(s.fact), s.span.start
+    ('The cat does not see the dog.', '¬see(cat, dog)', 84)
+    """
+    m = _WRAPPER.match(question)
+    offset = m.end() if m else 0
+    pieces = split_sentences(question[offset:])
+    if len(pieces) != 1:
+        whole = question.strip()
+        lead = len(question) - len(question.lstrip())
+        span = Span.at(question, lead, lead + len(whole))
+        why = "the question states no statement" if not pieces else "several statements"
+        return Sentence(whole, span, (), why)
+    text, rel = pieces[0]
+    span = Span.at(question, offset + rel.start, offset + rel.end)
+    out = _analyse(text)
+    if isinstance(out, _Problem):
+        at = Span.at(question, span.start + out.start, span.start + out.end)
+        return Sentence(text, span, (), f"line {at.line}, column {at.column}: {out.message}")
+    return Sentence(text, span, tuple(Clause(c.head, c.body, c.label, span) for c in out))
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """An ARES ClaimTrees step: "I have P, I use rule (P -> Q) to derive Q, now I have Q".
+
+    Attributes:
+        premises: what the step says it has.
+        rule: the rule it cites (one clause per conclusion of the rule).
+        conclusion: what it derives (the claim the step makes).
+    """
+
+    premises: tuple[Literal, ...]
+    rule: tuple[Clause, ...]
+    conclusion: tuple[Literal, ...]
+
+
+def parse_derivation(sentence: str) -> Derivation:
+    """The parts of a ClaimTrees derivation step; ``ParseError`` when it is not one.
+
+    >>> d = parse_derivation("int1: I have D8, I use rule (D8 -> U8) to derive U8, now I have U8")
+    >>> [str(p) for p in d.premises], str(d.rule[0]), [str(c) for c in d.conclusion]
+    (['d8'], 'u8 :- d8', ['u8'])
+    """
+    try:
+        have, rule, derived = derivation_of(_parse(sentence), sentence.strip())
+    except Failure as f:
+        end = len(sentence) if f.end < 0 else f.end
+        raise _error(sentence, _Problem(f.message, f.start, end, f.expected), None) from None
+    return Derivation(have, rule, derived)
