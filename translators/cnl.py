@@ -62,7 +62,6 @@ _BOUNDARY = re.compile(r"""[.!?]+["')\]’”]*(?=\s|$)|\n|(?<=\s)(?=[a-z]+[0-9]
 _ABBREVIATION = re.compile(
     r"(?:^|[\s(])(?:mr|mrs|ms|dr|prof|st|jr|sr|vs|cf|fig|approx|e\.g|i\.e)\.$", re.IGNORECASE
 )
-_ENUMERATION = re.compile(r"(?:^|\n)[ \t]*[0-9]+\.$")
 
 
 def split_sentences(text: str) -> list[tuple[str, Span]]:
@@ -70,7 +69,7 @@ def split_sentences(text: str) -> list[tuple[str, Span]]:
 
     A sentence ends at ``.``, ``?`` or ``!`` (with any closing quotes or brackets) followed by
     white space or the end, at a newline, or before an ARES label like ``sent4:``. A period after a
-    common abbreviation ("e.g.", "Dr.") or a list number at the start of a line ("1.") ends
+    common abbreviation ("e.g.", "Dr.") or a list number at the start of a sentence ("1.") ends
     nothing; an arrow (``S0 -> S1.``) or a decimal point is not an end either. Every character
     that is not white space belongs to some sentence, so nothing is dropped.
 
@@ -84,8 +83,9 @@ def split_sentences(text: str) -> list[tuple[str, Span]]:
     for m in _BOUNDARY.finditer(text):
         end = m.end()
         if m.group() == ".":
-            before = text[max(0, m.start() - 12) : end]
-            if _ABBREVIATION.search(before) or _ENUMERATION.search(before):
+            if _ABBREVIATION.search(text[max(0, m.start() - 12) : end]):
+                continue
+            if text[start : m.start()].strip().isdigit():  # "1. Max is a yumpus."
                 continue
         if m.group() == "\n":
             end = m.start()
