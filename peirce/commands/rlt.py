@@ -1,0 +1,209 @@
+"""Reasoning Logic Trees (ARCHE): check, draw, export and extract them.
+
+  peirce rlt check FILE.dot [--article ARTICLE.json] [--json]
+  peirce rlt render FILE.dot -o out.svg [--article ARTICLE.json]
+  peirce rlt export FILE.dot --format turtle|json-ld [-o OUT] [--article ARTICLE.json]
+  peirce rlt extract ARTICLE.json [-o OUT.dot] [--rounds N] [--log DIR]
+
+FILE may be a DOT file or a model's whole reply (prose and code fences around the graph); ``-``
+reads standard input. ``check`` exits with 0 when the tree is structurally valid (and every
+coordinate resolves, with ``--article``), 1 otherwise.
+"""
+
+# ruff: noqa: T201  (a command prints its results by design)
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from peirce.results import Diagnostic
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("file", help="a DOT file or a model's reply ('-': standard input)")
+        p.add_argument("--article", type=Path, help="the ARCHE article JSON to ground nodes in")
+        p.add_argument(
+            "--which",
+            choices=("last", "first", "largest"),
+            default="last",
+            help="the graph to read when the text holds several (default: last)",
+        )
+        p.add_argument("--timeout-ms", type=int, default=5000, help="Z3 time limit per step")
+
+    check = sub.add_parser("check", help="diagnostics and per-step classes")
+    common(check)
+    check.add_argument("--json", action="store_true", help="one JSON object")
+    check.add_argument("--no-repair", action="store_true", help="skip the Z3 repair search")
+    render = sub.add_parser("render", help="draw the tree with Graphviz")
+    common(render)
+    render.add_argument("-o", "--output", type=Path, required=True, help="out.svg/.png/.pdf/.dot")
+    export = sub.add_parser("export", help="RDF (Turtle or JSON-LD) in the peirce vocabulary")
+    common(export)
+    export.add_argument("--format", default="turtle", choices=("turtle", "json-ld", "xml", "nt"))
+    export.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    extract = sub.add_parser("extract", help="ask the configured LLM for an RLT of an article")
+    extract.add_argument("article", type=Path, help="an ARCHE article JSON file")
+    extract.add_argument("-o", "--output", type=Path, help="write the final DOT here")
+    extract.add_argument("--rounds", type=int, default=2, help="repair rounds at most")
+    extract.add_argument("--log", type=Path, help="folder for every prompt and reply (JSONL)")
+    extract.add_argument("--model", help="model name (default: PEIRCE_MODEL)")
+    extract.add_argument("--base-url", help="OpenAI-compatible base URL (default: OPENAI_BASE_URL)")
+
+
+def _read(args: argparse.Namespace) -> tuple[str, Any]:
+    from peirce.translators.dot_rlt import read_rlt
+
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    return text, read_rlt(text, which=args.which)
+
+
+def _analyse(args: argparse.Namespace, with_repair: bool = True) -> dict[str, Any]:
+    from peirce.engine.smt import repair_rlt
+    from peirce.engine.structure import check_structure
+    from peirce.translators.arche_grounding import ground, load_article
+
+    text, rlt = _read(args)
+    report = check_structure(rlt)
+    repair = None
+    if with_repair and not all(s.valid for s in report.steps):
+        repair = repair_rlt(rlt, args.timeout_ms)
+    grounded, article = None, None
+    if args.article is not None:
+        article = load_article(args.article)
+        grounded = ground(rlt.argument, article)
+    return {"text": text, "rlt": rlt, "report": report, "repair": repair,
+            "grounded": grounded, "article": article}  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "extract":
+        return _extract(args)
+    found = _analyse(args, with_repair=not getattr(args, "no_repair", False))
+    if args.action == "check":
+        return _check(args, found)
+    if args.action == "render":
+        return _render(args, found)
+    return _export(args, found)
+
+
+def _diagnostics(found: dict[str, Any]) -> list[Diagnostic]:
+    grounded = found["grounded"]
+    extra = list(grounded.diagnostics) if grounded is not None else []
+    return [*found["rlt"].diagnostics, *found["report"].diagnostics, *extra]
+
+
+def _ok(found: dict[str, Any]) -> bool:
+    grounded = found["grounded"]
+    unresolved = grounded is not None and any(
+        d.code == "unresolved-coordinate" for d in grounded.diagnostics
+    )
+    return bool(found["report"].structurally_valid) and not unresolved
+
+
+def _check(args: argparse.Namespace, found: dict[str, Any]) -> int:
+    rlt, report, repair, grounded = (
+        found["rlt"],
+        found["report"],
+        found["repair"],
+        found["grounded"],
+    )
+    if args.json:
+        from peirce import serde
+
+        out = {
+            "file": args.file,
+            "graph": rlt.name,
+            "structurally_valid": report.structurally_valid,
+            "root": report.root,
+            "n_nodes": report.n_nodes,
+            "n_edges": report.n_edges,
+            "steps": [serde.to_json_obj(s) for s in report.steps],
+            "diagnostics": [serde.to_json_obj(d) for d in _diagnostics(found)],
+            "repair": serde.to_json_obj(repair) if repair is not None else None,
+            "grounding": {k: serde.to_json_obj(g) for k, g in grounded.groundings.items()}
+            if grounded is not None
+            else None,
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0 if _ok(found) else 1
+    print(_table(args.file, rlt, report))
+    for d in _diagnostics(found):
+        print("  " + d.render(found["text"]).replace("\n", "\n  "))
+    if repair is not None:
+        print(_repair_text(repair))
+    if grounded is not None:
+        bad = sum(1 for g in grounded.groundings.values() if g.problem is not None)
+        print(f"grounding: {len(grounded.groundings) - bad} of {len(grounded.groundings)} "
+              f"coordinates resolve in {args.article}")  # fmt: skip
+    print("structurally valid" if report.structurally_valid else "NOT structurally valid")
+    return 0 if _ok(found) else 1
+
+
+def _table(name: str, rlt: Any, report: Any) -> str:
+    valid = sum(s.valid for s in report.steps)
+    lines = [
+        f"{name}: graph {rlt.name!r}, {report.n_nodes} nodes, {report.n_edges} edges, "
+        f"root {report.root!r}",
+        f"steps: {valid} structurally valid, {len(report.steps) - valid} format errors",
+    ]
+    labels = {(e.source, e.target): e.label for e in rlt.edges}
+    for s in report.steps:
+        mark = "ok " if s.valid else "ERR"
+        premises = ", ".join(f"{p} [{labels.get((p, s.conclusion))}]" for p in s.premises)
+        why = "  " + ", ".join(s.reasons) if s.reasons else ""
+        lines.append(f"  {mark} {s.conclusion:<12} {s.mode.value:<10} <- {premises}{why}")
+    return "\n".join(lines)
+
+
+def _repair_text(repair: Any) -> str:
+    lines = [f"Z3 repair: {len(repair.relabelings)} relabeling(s) ({repair.seconds:.2f} s)"]
+    for r in repair.relabelings:
+        lines.append(f"  {r.edge}: {r.old} => {r.new}")
+    for u in repair.unfixable:
+        lines.append(f"  step -> {u.step!r} cannot be fixed by relabeling: {u.reason}")
+    return "\n".join(lines)
+
+
+def _render(args: argparse.Namespace, found: dict[str, Any]) -> int:
+    from peirce.engine.render import render, to_dot
+
+    extra = tuple(found["rlt"].diagnostics)
+    if found["grounded"] is not None:
+        extra += tuple(found["grounded"].diagnostics)
+    dot = to_dot(found["rlt"], found["report"], found["repair"], diagnostics=extra)
+    fmt = args.output.suffix.lstrip(".").lower() or "svg"
+    args.output.write_bytes(render(dot, fmt) if fmt != "dot" else dot.encode())
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _export(args: argparse.Namespace, found: dict[str, Any]) -> int:
+    from peirce.engine.rdf import serialize, to_rdf
+
+    article = found["article"]
+    graph = to_rdf(
+        found["rlt"],
+        found["report"],
+        grounded=found["grounded"],
+        repair=found["repair"],
+        article_id=article.id if article is not None else "",
+    )
+    text = serialize(graph, args.format)
+    if args.output is not None:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from peirce.evaluators.arche_extract import extract_command
+
+    return extract_command(args)
