@@ -25,7 +25,9 @@ every component of SCORE, formula by formula, with the paper's section for each:
   in the prediction with its k-th occurrence in the gold (a one-to-one, order-free alignment) and
   take τ = (C - D) / (C + D) over all pairs of aligned steps, C the concordant and D the discordant
   pairs (gold positions in the same / opposite order as predicted positions); 0 when fewer than
-  two steps align. Identical order gives 1, reversed order -1, each swap lowers it.
+  two steps align. Identical order gives 1, reversed order -1, each swap lowers it. (When a
+  few actions repeat many times, occurrence ranks correlate by themselves, so a random order
+  keeps a positive τ; actions alone cannot tell such steps apart.)
 - **Action anchors** (App. C.3): greedy monotone alignment, each predicted action matched to the
   earliest equal gold action after the previous match; actions compare after normalisation.
 - **Semantic-A** (§3.3.2, eq. 4-5): for each anchor (i, j), Obj = IoU of the object sets, with a
@@ -136,6 +138,10 @@ class ScoreConfig:
     ignored_words: frozenset[str] = frozenset({"a", "an", "the"})
 
     def __post_init__(self) -> None:
+        for name in ("tau", "scale_ratio", "length_limit", "decay_lambda", "parameter_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{name} must be a number, got {value!r}")
         if not 0.0 <= self.tau <= 1.0:
             raise ConfigError(f"tau must be in [0, 1], got {self.tau}")
         if self.scale_ratio <= 0 or self.length_limit <= 0 or self.decay_lambda <= 0:
