@@ -135,6 +135,7 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet

@@ -52,3 +52,9 @@ def resolve(kind: str, spec: Any, **kwargs: Any) -> Any:
     if isinstance(spec, str):
         return load(kind, spec)(**kwargs)
     return spec
+
+
+# Built-in entailment backends (strings only: nothing is imported until one is used).
+register("entailment", "symbolic", "peirce.engine.entailment:SymbolicEntailment")
+register("entailment", "llm", "peirce.engine.entailment:LLMJudge")
+register("entailment", "cascade", "peirce.engine.entailment:Cascade")

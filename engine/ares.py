@@ -1,0 +1,485 @@
+"""ARES: autoregressive reasoning entailment stability, with (ε, δ) certificates.
+
+A chain has base claims ``C_1..C_n`` (with priors ``p_i`` of being sound) and derived claims
+``C_{n+1}..C_{n+m}``. The stability ``τ_k`` of derived claim ``k`` is the expected entailment of
+``C_{n+k}`` by the claims kept so far, where each base claim is kept with its prior and each derived
+claim is kept with the probability that the kept claims before it entail it (Equations 4-6 of the
+paper). Algorithm 1 estimates it with ``N = ceil(ln(2m/δ) / (2ε²))`` sampled trajectories, so that
+with probability at least ``1 - δ`` every estimate is within ``ε`` (Theorem 3.1).
+
+How this implementation spends its calls:
+
+- The trajectories are grouped by their premise set: one entailment call per distinct
+  (premise set, hypothesis), memoised across samples, claims and chains (``Ares.memo``).
+- While the distribution over premise sets has few states (at most ``max_states``, by default
+  ``N``) it is propagated **exactly** and ``τ_k`` is exact (certificate ε = δ = 0). With a
+  deterministic model (answers 0 or 1) and priors of 1 there is a single state, so a chain of ``m``
+  claims costs ``m`` calls. When the states outgrow the bound, ``N`` samples are drawn from the
+  exact distribution reached so far and Algorithm 1 goes on from there.
+- An undecided answer (UNKNOWN without a probability) keeps the claim out of the premises (it is
+  not verified) and its probability mass is reported as ``undecided`` in the certificate; a claim
+  whose every answer is undecided has ``tau=None``.
+
+Baselines of the paper (Section 4): :func:`entail_prev` (all previous claims as premises),
+:func:`entail_base` (base claims only) and :func:`llm_judge` (the whole chain in one prompt).
+
+>>> hoeffding_n(m=10, epsilon=0.1, delta=0.1)
+265
+>>> from peirce.results import Verdict
+>>> class Rules:  # a toy deterministic model: a claim "b<a" needs claim "a"
+...     name, deterministic = "toy", True
+...     def entails(self, premises, hypothesis):
+...         need = hypothesis.split("<")[1]
+...         ok = need in [p.split("<")[0] for p in premises]
+...         return Judgement(Verdict.ENTAILED if ok else Verdict.UNKNOWN, float(ok), "toy")
+>>> r = Ares(Rules()).score(["a<"], ["b<a", "c<x", "d<c", "e<b"])
+>>> [c.tau for c in r.claims], r.entailment_calls, r.claims[0].certificate.method
+([1.0, 0.0, 0.0, 1.0], 4, 'exact')
+
+References:
+    Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
+    Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES): Equations 4-7,
+    Theorem 3.1 and Algorithm 1; baselines Entail-Prev, Entail-Base and LLM-Judge (Section 4).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from peirce import serde
+from peirce.errors import ConfigError, LLMError
+from peirce.results import Judgement
+
+if TYPE_CHECKING:
+    from peirce.engine.entailment import EntailmentModel
+    from peirce.engine.llm import LLMClient
+
+__all__ = [
+    "Ares",
+    "AresResult",
+    "BaselineResult",
+    "Certificate",
+    "ClaimScore",
+    "entail_base",
+    "entail_prev",
+    "hoeffding_epsilon",
+    "hoeffding_n",
+    "llm_judge",
+]
+
+
+def hoeffding_n(m: int, epsilon: float, delta: float) -> int:
+    """Samples for error at most ``epsilon`` on all ``m`` claims with probability ``1 - delta``."""
+    if m < 1 or not 0 < epsilon < 1 or not 0 < delta < 1:
+        raise ConfigError(f"need m >= 1 and epsilon, delta in (0, 1); got {m}, {epsilon}, {delta}")
+    return math.ceil(math.log(2 * m / delta) / (2 * epsilon**2))
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """How far one ``τ_k`` can be trusted.
+
+    Attributes:
+        method: ``"exact"`` (propagated exactly; ε = δ = 0) or ``"sampled"``.
+        epsilon: with probability ``1 - delta`` the estimate is within ``epsilon`` of ``τ_k``.
+        delta: the failure probability (shared by all claims of the chain, Theorem 3.1).
+        n: the Hoeffding sample size ``N`` for the chain.
+        samples: samples drawn for this claim (0 when exact).
+        distinct_calls: distinct (premise set, hypothesis) pairs this claim needed.
+        undecided: probability mass on which the model gave no answer.
+    """
+
+    method: str
+    epsilon: float
+    delta: float
+    n: int
+    samples: int
+    distinct_calls: int
+    undecided: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimScore:
+    """The stability of one derived claim.
+
+    Attributes:
+        index: 1-based position among the derived claims.
+        text: the claim.
+        tau: the entailment stability (``None`` when the model never decided).
+        flagged: ``tau < threshold`` (``None`` when ``tau`` is ``None``).
+        backend: the backend that decided most of this claim's calls.
+        backends: how many of its calls each backend decided.
+        certificate: the guarantee that comes with ``tau``.
+        reason: the reason of the most probable judgement (why it is, or is not, entailed).
+    """
+
+    index: int
+    text: str
+    tau: float | None
+    flagged: bool | None
+    backend: str
+    certificate: Certificate
+    backends: dict[str, int] = field(default_factory=dict)
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AresResult:
+    """Stabilities of every derived claim of a chain, and what computing them cost.
+
+    ``theoretical_calls`` is ``N·m`` (what Algorithm 1 would ask without memoisation);
+    ``entailment_calls`` the calls actually sent to the model (memo misses);
+    ``distinct_calls`` the distinct (premise set, hypothesis) pairs the chain needed.
+    """
+
+    claims: tuple[ClaimScore, ...]
+    epsilon: float
+    delta: float
+    n: int
+    threshold: float
+    theoretical_calls: int
+    entailment_calls: int
+    distinct_calls: int
+    seconds: float
+    priors: tuple[float, ...] = ()
+
+    @property
+    def taus(self) -> tuple[float | None, ...]:
+        return tuple(c.tau for c in self.claims)
+
+    def to_json(self) -> str:
+        return serde.dumps(self)
+
+
+@dataclass(slots=True)
+class _Step:
+    """What one claim's calls added up to."""
+
+    exact: bool
+    tau: float = 0.0
+    decided: float = 0.0
+    undecided: float = 0.0
+    backends: Counter[str] = field(default_factory=Counter)
+    best: tuple[float, str] = (-1.0, "")
+
+    def add(self, weight: float, j: Judgement) -> None:
+        p = j.probability
+        self.backends[j.backend if p is not None else "none"] += 1
+        if p is None:
+            self.undecided += weight
+        else:
+            self.decided += weight
+            self.tau += weight * p
+        if weight > self.best[0]:
+            self.best = (weight, j.reason)
+
+
+def _expected_distinct(dist: dict[int, float], n: int) -> float:
+    """Expected number of distinct states among ``n`` samples drawn from ``dist``."""
+    return sum(1.0 - (1.0 - w) ** n for w in dist.values())
+
+
+def _initial(
+    priors: Sequence[float], n: int, max_states: int | None, rng: random.Random
+) -> tuple[dict[int, float] | None, Counter[int] | None]:
+    """The premise sets of the base claims: exactly (a distribution) or as ``n`` samples."""
+    sure = sum(1 << i for i, p in enumerate(priors) if p >= 1.0)
+    unsure = [i for i, p in enumerate(priors) if 0.0 < p < 1.0]
+    if len(unsure) <= 12:
+        dist = {sure: 1.0}
+        for i in unsure:
+            p, nxt = priors[i], {}
+            for mask, w in dist.items():
+                nxt[mask | 1 << i] = w * p
+                nxt[mask] = w * (1 - p)
+            dist = nxt
+        if _keep_exact(dist, n, max_states):
+            return dist, None
+    counts: Counter[int] = Counter()
+    for _ in range(n):
+        counts[sure | sum(1 << i for i in unsure if rng.random() < priors[i])] += 1
+    return None, counts
+
+
+def _keep_exact(dist: dict[int, float], n: int, max_states: int | None) -> bool:
+    """Exact propagation goes on while it costs no more calls than sampling would."""
+    if max_states is not None:
+        return len(dist) <= max_states
+    return len(dist) <= max(1.0, _expected_distinct(dist, n)) + 1e-9
+
+
+def _draw(dist: dict[int, float], n: int, rng: random.Random) -> Counter[int]:
+    masks = list(dist)
+    return Counter(rng.choices(masks, weights=[dist[m] for m in masks], k=n))
+
+
+def _next_exact(
+    dist: dict[int, float], answers: dict[int, Judgement], k: int, step: _Step
+) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for mask, w in dist.items():
+        j = answers[mask]
+        step.add(w, j)
+        p = j.probability or 0.0  # undecided: the claim is not kept
+        if p > 0.0:
+            out[mask | 1 << k] = out.get(mask | 1 << k, 0.0) + w * p
+        if p < 1.0:
+            out[mask] = out.get(mask, 0.0) + w * (1.0 - p)
+    return out
+
+
+def _next_sampled(
+    counts: Counter[int],
+    answers: dict[int, Judgement],
+    k: int,
+    step: _Step,
+    rng: random.Random,
+) -> Counter[int]:
+    out: Counter[int] = Counter()
+    for mask, c in counts.items():
+        j = answers[mask]
+        step.add(float(c), j)
+        p = j.probability or 0.0
+        kept = c if p >= 1.0 else 0 if p <= 0.0 else sum(rng.random() < p for _ in range(c))
+        if kept:
+            out[mask | 1 << k] += kept
+        if c - kept:
+            out[mask] += c - kept
+    return out
+
+
+class Ares:
+    """Scores chains with ARES; one instance memoises calls across the chains it scores.
+
+    Args:
+        model: an entailment model or a registered name (default ``"cascade"``).
+        epsilon, delta: the tolerance of Theorem 3.1 (the paper uses 0.1 and 0.1).
+        prior: the prior of every base claim (the paper's ``p``; 1.0 by default, e.g. 0.95).
+        threshold: a claim is flagged when ``τ < threshold``.
+        seed: seeds the sampling (each chain draws from its own stream).
+        max_states: most premise sets propagated exactly; by default exact propagation goes on
+            while it needs no more calls than sampling would (in expectation).
+        workers: threads for the distinct calls of one claim (useful for LLM judges).
+    """
+
+    def __init__(
+        self,
+        model: EntailmentModel | str = "cascade",
+        *,
+        epsilon: float = 0.1,
+        delta: float = 0.1,
+        prior: float = 1.0,
+        threshold: float = 0.5,
+        seed: int = 0,
+        max_states: int | None = None,
+        workers: int = 1,
+    ) -> None:
+        from peirce.engine.entailment import make_model
+
+        if not 0.0 <= prior <= 1.0:
+            raise ConfigError(f"a prior is a probability, got {prior}")
+        hoeffding_n(1, epsilon, delta)  # validates the tolerance
+        self.model = make_model(model)
+        self.epsilon, self.delta, self.prior = epsilon, delta, prior
+        self.threshold, self.seed = threshold, seed
+        self.max_states, self.workers = max_states, max(1, workers)
+        self.memo: dict[tuple[frozenset[str], str], Judgement] = {}
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def ask(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        """The model's judgement, memoised on (premise set, hypothesis)."""
+        key = (frozenset(premises), hypothesis)
+        with self._lock:
+            hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        j = self.model.entails(list(premises), hypothesis)
+        with self._lock:
+            if key not in self.memo:
+                self.calls += 1
+                self.memo[key] = j
+            return self.memo[key]
+
+    def _answers(self, texts: Sequence[str], masks: Sequence[int], k: int) -> dict[int, Judgement]:
+        def one(mask: int) -> Judgement:
+            return self.ask([texts[i] for i in range(k) if mask >> i & 1], texts[k])
+
+        if self.workers == 1 or len(masks) == 1:
+            return {m: one(m) for m in masks}
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            return dict(zip(masks, pool.map(one, masks), strict=True))
+
+    def score(
+        self, base: Sequence[str], derived: Sequence[str], *, priors: Sequence[float] | None = None
+    ) -> AresResult:
+        """``τ`` with a certificate for every derived claim of the chain ``base + derived``."""
+        start = time.perf_counter()
+        if not derived:
+            raise ConfigError("a chain needs at least one derived claim")
+        priors = tuple(priors) if priors is not None else (self.prior,) * len(base)
+        if len(priors) != len(base) or any(not 0.0 <= p <= 1.0 for p in priors):
+            raise ConfigError("give one prior in [0, 1] per base claim")
+        texts, m = [*base, *derived], len(derived)
+        n = hoeffding_n(m, self.epsilon, self.delta)
+        rng = random.Random(f"{self.seed}|{len(texts)}|{texts[0]}|{texts[-1]}")
+        calls_before = self.calls
+        dist, counts = _initial(priors, n, self.max_states, rng)
+        pairs = 0
+        scores: list[ClaimScore] = []
+        for j in range(m):
+            k = len(base) + j
+            masks = list(dist) if dist is not None else list(counts or ())
+            answers = self._answers(texts, masks, k)
+            pairs += len(masks)
+            step = _Step(exact=dist is not None)
+            if dist is not None:
+                dist = _next_exact(dist, answers, k, step)
+                if not _keep_exact(dist, n, self.max_states):
+                    counts = _draw(dist, n, rng)
+                    dist = None
+            elif counts is not None:
+                counts = _next_sampled(counts, answers, k, step, rng)
+            scores.append(self._claim(j, texts[k], step, m=m, n=n, states=len(masks)))
+        return AresResult(
+            tuple(scores),
+            self.epsilon,
+            self.delta,
+            n,
+            self.threshold,
+            n * m,
+            self.calls - calls_before,
+            pairs,
+            time.perf_counter() - start,
+            priors,
+        )
+
+    def _claim(self, j: int, text: str, step: _Step, *, m: int, n: int, states: int) -> ClaimScore:
+        total = step.decided + step.undecided
+        tau = min(1.0, max(0.0, step.tau / step.decided)) if step.decided > 0 else None
+        samples = 0 if step.exact else round(step.decided)
+        if step.exact:
+            eps, delta = 0.0, 0.0
+        else:
+            eps, delta = hoeffding_epsilon(m, samples, self.delta), self.delta
+        cert = Certificate(
+            "exact" if step.exact else "sampled",
+            eps,
+            delta,
+            n,
+            samples,
+            states,
+            step.undecided / total if total else 0.0,
+        )
+        backend = step.backends.most_common(1)[0][0] if step.backends else "none"
+        flagged = None if tau is None else tau < self.threshold
+        return ClaimScore(
+            j + 1, text, tau, flagged, backend, cert, dict(step.backends), step.best[1]
+        )
+
+
+def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
+    """The half-width ``sqrt(ln(2m/δ) / (2·samples))`` that ``samples`` draws guarantee.
+
+    >>> round(hoeffding_epsilon(10, 265, 0.1), 5)
+    0.09998
+    """
+    if samples <= 0:
+        return 1.0
+    return min(1.0, math.sqrt(math.log(2 * m / delta) / (2 * samples)))
+
+
+# ------------------------------------------------------------------------------- baselines
+@dataclass(frozen=True, slots=True)
+class BaselineResult:
+    """One score per derived claim from a baseline (``None``: the model gave none).
+
+    Attributes:
+        method: ``entail-prev``, ``entail-base`` or ``llm-judge``.
+        scores: the probability that each derived claim is sound.
+        calls: entailment (or LLM) calls made.
+        reasons: why each score is what it is (or why it is missing).
+    """
+
+    method: str
+    scores: tuple[float | None, ...]
+    calls: int
+    reasons: tuple[str, ...] = ()
+
+    def flags(self, threshold: float = 0.5) -> tuple[bool | None, ...]:
+        return tuple(None if s is None else s < threshold for s in self.scores)
+
+
+def _pairwise(
+    method: str, model: EntailmentModel, base: Sequence[str], derived: Sequence[str], prev: bool
+) -> BaselineResult:
+    scores: list[float | None] = []
+    reasons: list[str] = []
+    for k, claim in enumerate(derived):
+        premises = [*base, *derived[:k]] if prev else list(base)
+        j = model.entails(premises, claim)
+        scores.append(j.probability)
+        reasons.append(j.reason)
+    return BaselineResult(method, tuple(scores), len(derived), tuple(reasons))
+
+
+def entail_prev(
+    model: EntailmentModel, base: Sequence[str], derived: Sequence[str]
+) -> BaselineResult:
+    """Entail-Prev: each derived claim against the base claims and every claim before it."""
+    return _pairwise("entail-prev", model, base, derived, prev=True)
+
+
+def entail_base(
+    model: EntailmentModel, base: Sequence[str], derived: Sequence[str]
+) -> BaselineResult:
+    """Entail-Base: each derived claim against the base claims only."""
+    return _pairwise("entail-base", model, base, derived, prev=False)
+
+
+def llm_judge(client: LLMClient, base: Sequence[str], derived: Sequence[str]) -> BaselineResult:
+    """LLM-Judge: the whole chain in one prompt, one soundness score per derived claim.
+
+    A reply with the wrong number of scores (the paper notes this happens) or that is not JSON
+    gives no scores (``None``) with the reason and the raw reply kept as the reason's tail.
+    """
+    from peirce.engine.llm import load_prompt
+
+    prompt = load_prompt("chain_judge")
+    m = len(derived)
+    messages = prompt.messages(
+        context="\n".join(f"{i}. {c}" for i, c in enumerate(base, 1)) or "(none)",
+        claims="\n".join(f"{i}. {c}" for i, c in enumerate(derived, 1)),
+        count=str(m),
+    )
+    schema: dict[str, Any] = {
+        "type": "object",
+        "required": ["scores"],
+        "properties": {
+            "scores": {
+                "type": "array",
+                "items": {"type": "number", "minimum": 0, "maximum": 1},
+                "minItems": m,
+                "maxItems": m,
+            }
+        },
+    }
+    try:
+        result = client.chat(
+            messages, template=prompt.name, template_version=prompt.version, json_schema=schema
+        )
+    except LLMError as exc:
+        return BaselineResult("llm-judge", (None,) * m, 1, (f"the LLM call failed: {exc}",) * m)
+    if result.parsed is None:
+        why = f"{result.error}; reply: {result.text[:200]!r}"
+        return BaselineResult("llm-judge", (None,) * m, 1, (why,) * m)
+    scores = tuple(float(s) for s in result.parsed["scores"])
+    return BaselineResult("llm-judge", scores, 1, ("the judge's score",) * m)

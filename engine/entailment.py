@@ -1,0 +1,355 @@
+"""Entailment models: do these premises entail this hypothesis? Symbolic, LLM judge, cascade.
+
+Every model answers with a :class:`~peirce.results.Judgement`: a verdict (ENTAILED / REFUTED /
+UNKNOWN), the probability that the premises entail the hypothesis, the backend that decided, a
+reason and evidence. The probability is what ARES (:mod:`peirce.engine.ares`) consumes:
+
+- ENTAILED carries 1.0 (symbolic) or the judge's probability; REFUTED carries 0.0.
+- UNKNOWN **with** a probability is a decided "not entailed": the symbolic backend searched the
+  complete translation and found no proof (Horn resolution is complete, so the premises do not
+  entail the hypothesis: probability 0.0), or the LLM judge rated it at or below Neutral.
+- UNKNOWN **without** a probability (``None``) is undecided: a premise or the hypothesis could not
+  be translated, a limit was hit, the premises contradict each other, the LLM call failed, or the
+  judge's reply could not be parsed (the raw reply is kept in ``evidence``). Nothing is guessed.
+
+Backends (registered in :mod:`peirce.registry` under the kind ``"entailment"``):
+
+- ``symbolic`` (:class:`SymbolicEntailment`): translates premises and hypothesis with the controlled
+  English translator (or takes clauses given for a text in ``formal``) and proves the hypothesis
+  with the Prolog engine; a rule hypothesis is entailed when its head is provable with its body
+  skolemised as extra facts. Deterministic: its answers are 0 or 1.
+- ``llm`` (:class:`LLMJudge`): asks the LLM client, binary (YES/NO -> 1/0) or on the paper's 7-point
+  Likert scale (:data:`LIKERT`).
+- ``cascade`` (:class:`Cascade`): symbolic first; the LLM only where the symbolic answer is
+  undecided. The deciding backend is the Judgement's ``backend``; :attr:`Cascade.decided` counts
+  them. Without an LLM configured the cascade is purely symbolic (offline).
+
+>>> LIKERT["Somewhat Likely"], parse_label("  very likely. ", "likert")
+(0.6, 1.0)
+>>> parse_label("I think so", "binary") is None
+True
+
+References:
+    Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
+    Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES), Appendix C.1 for the
+    judge's output modes and the Likert mapping.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from peirce import registry
+from peirce.errors import ConfigError, LLMError, ParseError
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.results import Judgement, ProofNode, Verdict
+
+if TYPE_CHECKING:
+    from peirce.engine.llm import LLMClient
+
+__all__ = [
+    "LIKERT",
+    "Cascade",
+    "EntailmentModel",
+    "LLMJudge",
+    "SymbolicEntailment",
+    "make_model",
+    "parse_label",
+]
+
+#: The paper's 7-point Likert labels and the probabilities they map to (Appendix C.1).
+LIKERT: dict[str, float] = {
+    "Very Likely": 1.0,
+    "Likely": 0.8,
+    "Somewhat Likely": 0.6,
+    "Neutral": 0.5,
+    "Somewhat Unlikely": 0.4,
+    "Unlikely": 0.2,
+    "Very Unlikely": 0.0,
+}
+_BINARY = {"YES": 1.0, "NO": 0.0}
+
+
+@runtime_checkable
+class EntailmentModel(Protocol):
+    """What ARES needs: ``entails(premises, hypothesis) -> Judgement``.
+
+    ``deterministic`` is True when every answer is 0 or 1 and the same for the same question.
+    ``name`` names the backend.
+    """
+
+    name: str
+    deterministic: bool
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement: ...
+
+
+def probability(j: Judgement) -> float | None:
+    """The entailment probability a judgement carries (``None``: undecided)."""
+    return j.probability
+
+
+# ---------------------------------------------------------------------------------- symbolic
+@lru_cache(maxsize=65536)
+def _translate(text: str) -> tuple[tuple[Clause, ...], str | None]:
+    """Clauses of a text, or the reason it (or part of it) could not be translated."""
+    from peirce.translators.cnl import translate
+
+    t = translate(text)
+    if t.untranslated:
+        bad = t.untranslated[0]
+        return t.clauses, f"not translated: {bad.text!r} ({bad.reason})"
+    if not t.clauses:
+        return (), f"not translated: {text!r} (no statement found)"
+    return t.clauses, None
+
+
+def _skolemise(term: Term, names: dict[str, Const]) -> Term:
+    if isinstance(term, Var):
+        return names.setdefault(term.name, Const(f"sk_{term.name.lower()}_{len(names)}"))
+    if isinstance(term, Compound):
+        return Compound(term.functor, tuple(_skolemise(a, names) for a in term.args))
+    return term
+
+
+def _ground(lit: Literal, names: dict[str, Const]) -> Literal:
+    return Literal(lit.predicate, tuple(_skolemise(a, names) for a in lit.args), lit.negated)
+
+
+class SymbolicEntailment:
+    """Entailment by proof: translated premises prove the hypothesis (or its negation).
+
+    Args:
+        formal: clauses already known for some texts (e.g. built from structured data); a text
+            found here is not sent to the translator.
+        limits: Prolog limits (:class:`peirce.engine.prolog.Limits`), default limits when None.
+    """
+
+    name = "symbolic"
+    deterministic = True
+
+    def __init__(
+        self, *, formal: Mapping[str, Sequence[Clause]] | None = None, limits: Any = None
+    ) -> None:
+        self.formal = {k: tuple(v) for k, v in (formal or {}).items()}
+        self.limits = limits
+        self.calls = 0
+
+    def clauses(self, text: str) -> tuple[tuple[Clause, ...], str | None]:
+        """The clauses of one claim, or why it could not be translated."""
+        if text in self.formal:
+            return self.formal[text], None
+        try:
+            return _translate(text)
+        except ParseError as exc:
+            return (), f"not translated: {exc}"
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        self.calls += 1
+        goals, why = self.clauses(hypothesis)
+        if why is not None or not goals:
+            return Judgement(Verdict.UNKNOWN, None, self.name, f"hypothesis {why}")
+        kb_clauses: list[Clause] = []
+        gaps: list[str] = []
+        for p in premises:
+            cs, reason = self.clauses(p)
+            kb_clauses.extend(cs)
+            if reason is not None:
+                gaps.append(reason)
+        from peirce.engine.prolog import KnowledgeBase
+
+        kwargs = {} if self.limits is None else {"limits": self.limits}
+        with KnowledgeBase(kb_clauses, **kwargs) as kb:
+            return self._decide(kb, goals, gaps)
+
+    def _decide(self, kb: Any, goals: Sequence[Clause], gaps: list[str]) -> Judgement:
+        proofs: list[ProofNode] = []
+        open_reasons: list[str] = []
+        limited = False
+        for goal in goals:
+            names: dict[str, Const] = {}
+            head = _ground(goal.head, names)
+            extra = tuple(Clause(_ground(b, names), label="assumed") for b in goal.body)
+            proof = kb.prove(head, extra=extra)
+            if proof.proved:
+                proofs.append(proof.proof or ProofNode(str(head)))
+                continue
+            limited = limited or proof.limit_hit
+            if not goal.body:
+                refuted = kb.prove(head.complement())
+                if refuted.proved:
+                    return Judgement(
+                        Verdict.REFUTED,
+                        0.0,
+                        self.name,
+                        f"the premises prove {head.complement()}",
+                        refuted.proof,
+                    )
+                limited = limited or refuted.limit_hit
+            open_reasons.append(proof.reason or f"no proof of {head}")
+        if not open_reasons:
+            tree = proofs[0] if len(proofs) == 1 else ProofNode("and", None, None, tuple(proofs))
+            return Judgement(Verdict.ENTAILED, 1.0, self.name, "proved", tree)
+        reason = "; ".join(open_reasons)
+        if limited or gaps:
+            why = "; ".join(gaps) if gaps else reason
+            return Judgement(Verdict.UNKNOWN, None, self.name, f"undecided: {why}")
+        return Judgement(
+            Verdict.UNKNOWN,
+            0.0,
+            self.name,
+            f"not entailed: {reason} (complete search over the translated premises)",
+            evidence={"complete": True},
+        )
+
+
+# ------------------------------------------------------------------------------------- LLM
+def parse_label(text: str, mode: str) -> float | None:
+    """The probability a bare label means (``None`` when the text is not exactly one label)."""
+    core = text.strip().strip('"').strip().rstrip(".").strip().casefold()
+    table = LIKERT if mode == "likert" else _BINARY
+    for label, value in table.items():
+        if core == label.casefold():
+            return value
+    return None
+
+
+_SCHEMAS: dict[str, dict[str, Any]] = {
+    "binary": {
+        "type": "object",
+        "required": ["answer"],
+        "properties": {"answer": {"type": "string"}},
+    },
+    "likert": {
+        "type": "object",
+        "required": ["label"],
+        "properties": {"label": {"type": "string"}},
+    },
+}
+
+
+class LLMJudge:
+    """An LLM asked whether the premises entail the hypothesis.
+
+    Args:
+        client: the :class:`~peirce.engine.llm.LLMClient` (default: configured from the
+            environment; :class:`~peirce.errors.ConfigError` when there is none).
+        mode: ``"binary"`` (YES/NO -> 1/0; deterministic at temperature 0) or ``"likert"``.
+        temperature: sampling temperature (part of the cache key).
+    """
+
+    name = "llm"
+
+    def __init__(
+        self, client: LLMClient | None = None, *, mode: str = "likert", temperature: float = 0.0
+    ) -> None:
+        if mode not in ("binary", "likert"):
+            raise ConfigError(
+                f"got {mode!r} for the judge's mode, expected one of 'binary', 'likert'"
+            )
+        from peirce.engine.llm import LLMClient, load_prompt
+
+        self.client = client if client is not None else LLMClient.from_env()
+        self.mode = mode
+        self.temperature = temperature
+        self.prompt = load_prompt(f"entail_judge_{mode}")
+        self.deterministic = mode == "binary" and temperature == 0.0
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        listed = "\n".join(f"{i}. {p}" for i, p in enumerate(premises, 1)) or "(no premises)"
+        messages = self.prompt.messages(premises=listed, hypothesis=hypothesis)
+        try:
+            result = self.client.chat(
+                messages,
+                template=self.prompt.name,
+                template_version=self.prompt.version,
+                temperature=self.temperature,
+                json_schema=_SCHEMAS[self.mode],
+            )
+        except LLMError as exc:
+            return Judgement(Verdict.UNKNOWN, None, self.name, f"the LLM call failed: {exc}")
+        return self.judgement(result.text, result.parsed, cached=result.cached)
+
+    def judgement(self, text: str, parsed: Any = None, *, cached: bool = False) -> Judgement:
+        """The judgement a reply means; an unparseable reply is UNKNOWN with the reply kept."""
+        field = "answer" if self.mode == "binary" else "label"
+        value = None
+        if isinstance(parsed, dict) and isinstance(parsed.get(field), str):
+            value = parse_label(parsed[field], self.mode)
+        if value is None:
+            value = parse_label(text, self.mode)
+        evidence = {"reply": text, "mode": self.mode, "cached": cached}
+        if value is None:
+            return Judgement(
+                Verdict.UNKNOWN,
+                None,
+                self.name,
+                f"the judge's reply is not one {self.mode} label",
+                evidence=evidence,
+            )
+        if value > 0.5:
+            return Judgement(
+                Verdict.ENTAILED, value, self.name, "the judge finds it entailed", evidence=evidence
+            )
+        return Judgement(
+            Verdict.UNKNOWN, value, self.name, "the judge finds it not entailed", evidence=evidence
+        )
+
+
+# --------------------------------------------------------------------------------- cascade
+class Cascade:
+    """Backends asked in order; the first that decides (gives a probability) answers.
+
+    Args:
+        backends: entailment models or registered names, in order (default: symbolic, then the
+            LLM judge when an LLM is configured in the environment).
+    """
+
+    name = "cascade"
+
+    def __init__(self, backends: Sequence[EntailmentModel | str] | None = None) -> None:
+        if backends is None:
+            from peirce.config import llm_settings
+
+            backends = ["symbolic", "llm"] if llm_settings().configured else ["symbolic"]
+        self.backends: tuple[EntailmentModel, ...] = tuple(
+            registry.resolve("entailment", b) for b in backends
+        )
+        if not self.backends:
+            raise ConfigError("a cascade needs at least one backend")
+        self.deterministic = all(b.deterministic for b in self.backends)
+        self.decided: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        trail: list[dict[str, Any]] = []
+        last: Judgement | None = None
+        for backend in self.backends:
+            last = backend.entails(premises, hypothesis)
+            trail.append(
+                {"backend": last.backend, "verdict": last.verdict.value, "reason": last.reason}
+            )
+            if last.probability is not None:
+                break
+        if last is None:  # pragma: no cover - excluded by __init__
+            raise ConfigError("a cascade needs at least one backend")
+        decider = last.backend if last.probability is not None else "none"
+        with self._lock:
+            self.decided[decider] += 1
+        evidence = dict(last.evidence)
+        evidence["cascade"] = trail
+        return Judgement(
+            last.verdict, last.probability, last.backend, last.reason, last.proof, evidence
+        )
+
+
+def make_model(spec: EntailmentModel | str = "cascade", **kwargs: Any) -> EntailmentModel:
+    """An entailment model from a registered name (``symbolic``, ``llm``, ``cascade``) or as is."""
+    model = registry.resolve("entailment", spec, **kwargs)
+    if not isinstance(model, EntailmentModel):
+        raise ConfigError(f"{spec!r} is not an entailment model (it needs entails/deterministic)")
+    return model

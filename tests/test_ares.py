@@ -1,0 +1,282 @@
+"""ARES: Hoeffding sizes, exact vs sampled stability, memoisation, certificates, baselines,
+error-detection evaluation, the data generators and the replay of recorded replies."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from peirce.engine.ares import (
+    Ares,
+    entail_base,
+    entail_prev,
+    hoeffding_epsilon,
+    hoeffding_n,
+    llm_judge,
+)
+from peirce.engine.entailment import LLMJudge
+from peirce.engine.llm import LLMClient
+from peirce.engine.loopback import LoopbackServer
+from peirce.evaluators.ares import (
+    cross_validate,
+    load_recording,
+    macro_scores,
+    pick_threshold,
+    replay_reference,
+)
+from peirce.evaluators.claimtrees import (
+    claimtrees,
+    claimtrees_entailed,
+    load_recipe_graphs,
+    recipe_chains,
+    simulated_judge,
+)
+
+from peirce.errors import ConfigError, InputError
+from peirce.results import Judgement, Verdict
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ares"
+
+
+class Needs:
+    """A deterministic toy model: claim ``"x<a,b"`` is entailed when claims ``a`` and ``b`` are
+    among the premises (a premise ``"a<..."`` states ``a``)."""
+
+    name = "needs"
+    deterministic = True
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[frozenset[str], str]] = []
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        self.asked.append((frozenset(premises), hypothesis))
+        have = {p.split("<")[0] for p in premises}
+        need = [x for x in hypothesis.split("<")[1].split(",") if x]
+        ok = all(x in have for x in need)
+        return Judgement(Verdict.ENTAILED if ok else Verdict.UNKNOWN, float(ok), self.name)
+
+
+class Soft:
+    """A probabilistic toy model: the probability grows with the needed claims present."""
+
+    name = "soft"
+    deterministic = False
+
+    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+        have = {p.split("<")[0] for p in premises}
+        need = [x for x in hypothesis.split("<")[1].split(",") if x]
+        frac = sum(x in have for x in need) / len(need) if need else 1.0
+        p = 0.1 + 0.8 * frac
+        return Judgement(Verdict.ENTAILED if p > 0.5 else Verdict.UNKNOWN, p, self.name)
+
+
+def brute_force_tau(
+    model: Soft, base: list[str], derived: list[str], priors: list[float]
+) -> list[float]:
+    """Equations 4-6 of the paper, summed over every inclusion vector."""
+    n, m = len(base), len(derived)
+    taus = [0.0] * m
+    for alpha_base in itertools.product((0, 1), repeat=n):
+        w0 = math.prod(p if a else 1 - p for a, p in zip(alpha_base, priors, strict=True))
+        frontier = [(list(alpha_base), w0)]
+        for k in range(m):
+            nxt = []
+            for alpha, w in frontier:
+                texts = [*base, *derived[:k]]
+                prem = [t for t, a in zip(texts, alpha, strict=True) if a]
+                e = model.entails(prem, derived[k]).probability or 0.0
+                taus[k] += w * e
+                nxt += [([*alpha, 1], w * e), ([*alpha, 0], w * (1 - e))]
+            frontier = nxt
+    return taus
+
+
+def test_hoeffding_sizes_match_the_paper() -> None:
+    # Table 3: m = 10 needs 265, 67, 30, 17 samples for epsilon 0.1, 0.2, 0.3, 0.4 (delta 0.1)
+    assert [hoeffding_n(10, e, 0.1) for e in (0.1, 0.2, 0.3, 0.4)] == [265, 67, 30, 17]
+    assert hoeffding_epsilon(10, 265, 0.1) <= 0.1
+    with pytest.raises(ConfigError):
+        hoeffding_n(0, 0.1, 0.1)
+
+
+def test_deterministic_chain_is_exact_with_one_call_per_claim() -> None:
+    model = Needs()
+    base = ["a<", "r<"]
+    derived = ["b<a", "c<z", "d<c", "e<b,r"]  # c is ungrounded, d rests on c: propagated
+    result = Ares(model).score(base, derived)
+    assert result.taus == (1.0, 0.0, 0.0, 1.0)
+    assert [c.flagged for c in result.claims] == [False, True, True, False]
+    assert result.entailment_calls == 4 == len(model.asked)
+    assert result.theoretical_calls == hoeffding_n(4, 0.1, 0.1) * 4
+    cert = result.claims[2].certificate
+    assert (cert.method, cert.epsilon, cert.delta, cert.samples) == ("exact", 0.0, 0.0, 0)
+    assert cert.distinct_calls == 1 and cert.n == hoeffding_n(4, 0.1, 0.1)
+    # Entail-Prev accepts d (c is among its premises): the propagated error the paper describes
+    prev = entail_prev(model, base, derived)
+    assert prev.scores == (1.0, 0.0, 1.0, 1.0)
+    assert entail_base(model, base, derived).scores == (1.0, 0.0, 0.0, 0.0)
+
+
+def test_exact_propagation_equals_the_definition() -> None:
+    model = Soft()
+    base, priors = ["a<", "b<"], [0.7, 0.9]
+    derived = ["c<a", "d<c,b", "e<d", "f<a,e"]
+    expected = brute_force_tau(model, base, derived, priors)
+    exact = Ares(model, max_states=10_000).score(base, derived, priors=priors)
+    assert all(c.certificate.method == "exact" for c in exact.claims)
+    for got, want in zip(exact.taus, expected, strict=True):
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_sampled_estimates_stay_within_epsilon_and_certify_it() -> None:
+    model = Soft()
+    base, priors = ["a<", "b<"], [0.7, 0.9]
+    derived = ["c<a", "d<c,b", "e<d", "f<a,e"]
+    expected = brute_force_tau(model, base, derived, priors)
+    for seed in range(5):
+        sampled = Ares(model, max_states=0, seed=seed, epsilon=0.1).score(
+            base, derived, priors=priors
+        )
+        for claim, want in zip(sampled.claims, expected, strict=True):
+            cert = claim.certificate
+            assert cert.method == "sampled" and cert.samples == cert.n == hoeffding_n(4, 0.1, 0.1)
+            assert cert.epsilon <= 0.1 and cert.delta == 0.1
+            assert claim.tau is not None and abs(claim.tau - want) <= cert.epsilon
+        assert sampled.entailment_calls <= sampled.distinct_calls < sampled.theoretical_calls
+
+
+def test_calls_are_memoised_across_samples_claims_and_chains() -> None:
+    model = Needs()
+    ares = Ares(model, prior=0.95, seed=3)
+    first = ares.score(["a<", "b<", "c<"], ["d<a", "e<d,b"])
+    assert first.entailment_calls == len(model.asked) == len(set(model.asked))
+    assert first.entailment_calls <= first.distinct_calls
+    again = ares.score(["a<", "b<", "c<"], ["d<a", "e<d,b"])
+    assert again.entailment_calls == 0 and again.taus == first.taus
+
+
+def test_undecided_answers_are_reported_not_guessed() -> None:
+    class Shy:
+        name, deterministic = "shy", True
+
+        def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
+            if hypothesis == "?":
+                return Judgement(Verdict.UNKNOWN, None, "shy", "cannot tell")
+            return Judgement(Verdict.ENTAILED, 1.0, "shy")
+
+    result = Ares(Shy()).score(["a"], ["b", "?", "c"])
+    middle = result.claims[1]
+    assert middle.tau is None and middle.flagged is None
+    assert middle.certificate.undecided == 1.0 and middle.backend == "none"
+    assert middle.reason == "cannot tell"
+    assert result.taus[2] == 1.0
+
+
+def test_llm_judge_through_loopback_with_noise_is_cheap_and_right(tmp_path: Path) -> None:
+    chains = claimtrees(length=10, count=4, seed=7)
+    oracle = simulated_judge(claimtrees_entailed, mode="likert", noise=0.1, seed=1)
+    with (
+        LoopbackServer(oracle=oracle) as srv,
+        LLMClient(base_url=srv.base_url, model="sim", cache=tmp_path / "c.sqlite3") as client,
+    ):
+        ares = Ares(LLMJudge(client, mode="likert"), workers=4)
+        results = [ares.score(c.base, c.derived) for c in chains]
+        assert client.stats.calls == sum(r.entailment_calls for r in results)
+    for chain, result in zip(chains, results, strict=True):
+        assert [c.flagged for c in result.claims] == list(chain.unsound)
+        assert result.entailment_calls <= result.distinct_calls
+        assert result.entailment_calls <= 0.05 * result.theoretical_calls
+
+
+def test_llm_judge_baseline_whole_chain() -> None:
+    with LoopbackServer(script=['{"scores": [1, 0.2]}', '{"scores": [1]}', "no idea"]) as srv:
+        with LLMClient(base_url=srv.base_url, model="m", cache=False) as client:
+            good = llm_judge(client, ["I have A"], ["x", "y"])
+            short = llm_judge(client, ["I have B"], ["x", "y"])
+            prose = llm_judge(client, ["I have C"], ["x", "y"])
+        assert "exactly 2 numbers" in srv.requests[0]["messages"][0]["content"]
+    assert good.scores == (1.0, 0.2) and good.flags() == (False, True)
+    assert short.scores == (None, None) and "at least 2 items" in short.reasons[0]
+    assert prose.scores == (None, None) and "no idea" in prose.reasons[0]
+
+
+# ---------------------------------------------------------------------------- evaluation
+def test_macro_scores_and_threshold() -> None:
+    m = macro_scores([True, True, False, False], [True, False, False, False])
+    assert m["macro_precision"] == pytest.approx((1 + 2 / 3) / 2)
+    assert m["macro_recall"] == pytest.approx((0.5 + 1) / 2)
+    assert m["macro_f1"] == pytest.approx((2 / 3 + 0.8) / 2)
+    assert pick_threshold([0.0, 0.9, 0.1, 1.0], [True, False, True, False]) == 0.1
+    assert pick_threshold([0.9, 0.8], [False, False]) == -math.inf  # flag nothing
+
+
+def test_cross_validation_over_chains() -> None:
+    scores = [[1.0, 0.0, 0.0], [1.0, 1.0, 0.1], [0.0, 0.0], [1.0, 0.05]] * 3
+    gold = [[False, True, True], [False, False, True], [True, True], [False, True]] * 3
+    cv = cross_validate(scores, gold, folds=5, seed=0)
+    assert cv.macro_f1 == 1.0 and cv.folds == 5 and cv.claims == 30
+    assert all(0.1 <= t < 1.0 for t in cv.thresholds)
+    noisy = cross_validate([[0.6, 0.4]] * 10, [[False, True]] * 5 + [[True, False]] * 5)
+    assert noisy.macro_f1 < 0.8
+    one = cross_validate(scores, gold, pick_on="one")  # thresholds fit on a single fold
+    assert len(one.thresholds) == 5 and 0.5 < one.macro_f1 <= 1.0
+    with pytest.raises(InputError, match="same shape"):
+        cross_validate([[0.1]], [[True, False]])
+
+
+def test_missing_scores_count_as_flagged() -> None:
+    assert pick_threshold([None, 1.0], [True, False]) == -math.inf
+    assert cross_validate([[None, 1.0]] * 5, [[True, False]] * 5).macro_f1 == 1.0
+
+
+# ---------------------------------------------------------------------------------- data
+def test_claimtrees_are_seeded_and_labelled_by_entailment() -> None:
+    a, b = claimtrees(8, 5, seed=2), claimtrees(8, 5, seed=2)
+    assert a == b and a != claimtrees(8, 5, seed=3)
+    for chain in a:
+        kept: list[str] = []
+        for claim, unsound in zip(chain.derived, chain.unsound, strict=True):
+            assert claimtrees_entailed([*chain.base, *kept], claim) == (not unsound)
+            if not unsound:
+                kept.append(claim)
+        assert len(chain.base) == 7  # 7 rules, one of them deleted, plus the start fact
+    wide = claimtrees(5, 1, seed=0, distractors=3)[0]
+    assert len(wide.base) == (4 - 1) + 1 + 3  # rules, start fact, distractor rules
+
+
+def test_recipe_chains_from_a_graph_folder() -> None:
+    chains = {
+        c.meta["deleted_ingredient"]: c
+        for c in recipe_chains(load_recipe_graphs(FIXTURES / "recipes"))
+    }
+    assert set(chains) == {"egg", "salt"}  # "None" is not an ingredient
+    egg = chains["egg"]
+    labels = dict(zip((d.split("do the step ")[1].split(".")[0] for d in egg.derived),
+                      egg.unsound, strict=True))  # fmt: skip
+    assert labels == {
+        "Crack-Crack two eggs into a bowl": True,
+        "Add-Add a pinch of salt": False,
+        "Heat-Heat the pan": False,
+        "Beat-Beat the contents of the bowl": True,
+        "Cook-Cook in a hot pan": True,
+        "END": True,
+    }
+    assert "We have egg." not in egg.base and "We have salt." in egg.base
+    beat = next(d for d in egg.derived if "step Beat" in d)
+    assert [str(c) for c in egg.formal[beat]] == ["done_omelet_3"]
+    with pytest.raises(InputError, match="not a folder"):
+        load_recipe_graphs(FIXTURES / "recipes" / "omelet.json")
+
+
+def test_replay_of_recorded_replies_reproduces_the_recorded_stability() -> None:
+    rec = load_recording(FIXTURES / "reference" / "claimtrees_len3_tiny_0.json")
+    assert rec.tau == pytest.approx((0.92, 0.04))
+    report = replay_reference(FIXTURES / "reference", prior=0.95, seed=0)
+    (chain,) = report["chains"]
+    assert chain["recorded_tau"] == pytest.approx([0.92, 0.04])
+    assert chain["recorded_max_abs_diff"] < 1e-9
+    assert chain["flags_agree"] == 1.0
+    assert report["llm"]["failures"] == 0
