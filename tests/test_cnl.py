@@ -156,8 +156,46 @@ def test_question_wrappers_are_stripped(question: str, statement: str, fact: str
 def test_question_without_statement_or_outside_grammar_has_a_reason() -> None:
     empty = cnl.translate_question("Is the following statement true or false?")
     assert not empty.ok and empty.fact is None and "no statement" in (empty.reason or "")
-    asked = cnl.translate_question("Is Max sour?")
-    assert not asked.ok and asked.clauses == () and "line 1, column 1" in (asked.reason or "")
+    asked = cnl.translate_question("Might Max be sour?")
+    assert not asked.ok and asked.clauses == () and "line 1, column 7" in (asked.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("question", "fact"),
+    [
+        ("Is Max sour?", "sour(max)"),
+        ("Q: Is Max not a yumpus?", "¬yumpus(max)"),
+        ("Is the bald eagle big?", "big(bald_eagle)"),
+        ("Is the bald eagle not big?", "¬big(bald_eagle)"),
+        ("Is the cat a mammal?", "mammal(cat)"),
+        ("Does Bob like the cat?", "like(bob, cat)"),
+        ("Does Bob not like the cat?", "¬like(bob, cat)"),
+        ("Does the bald eagle chase the cat?", "chase(bald_eagle, cat)"),
+    ],
+)
+def test_yes_no_questions_ask_about_the_statement_they_invert(question: str, fact: str) -> None:
+    s = cnl.translate_question(question)
+    assert str(s.fact) == fact
+
+
+def test_a_question_inside_a_text_is_not_a_fact() -> None:
+    t = cnl.translate("Max is sour. Is Max sour?")
+    assert [s.ok for s in t.sentences] == [True, False]
+    assert _strs(t.clauses) == ["sour(max)"]
+
+
+@pytest.mark.parametrize(
+    ("text", "clause"),
+    [
+        ("So Max is a dumpus.", "dumpus(max)"),
+        ("Therefore, Max is not sour.", "¬sour(max)"),
+        ("Thus, red things are big.", "big(X) :- red(X)"),
+        ("Hence Jompuses are shy.", "shy(X) :- jompus(X)"),
+        ("Step 4: So the cat likes the dog.", "like(cat, dog)"),
+    ],
+)
+def test_discourse_markers_are_skipped(text: str, clause: str) -> None:
+    assert _strs(cnl.translate_sentence(text)) == [clause]
 
 
 # --------------------------------------------------------------------------- untranslated

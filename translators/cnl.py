@@ -134,7 +134,9 @@ def _parser() -> Any:
             return iter(data)
 
     grammar = (resources.files("peirce.grammars") / "cnl.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer=_Given, transformer=Builder())
+    return Lark(
+        grammar, parser="lalr", lexer=_Given, transformer=Builder(), start=["start", "question"]
+    )
 
 
 def _expected(names: Any) -> str | None:
@@ -144,7 +146,7 @@ def _expected(names: Any) -> str | None:
     return ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
 
 
-def _parse(sentence: str) -> Stmt:
+def _parse(sentence: str, start: str = "start") -> Stmt:
     from lark import Token
     from lark.exceptions import UnexpectedInput
 
@@ -153,7 +155,7 @@ def _parse(sentence: str) -> Stmt:
         raise Failure("no statement here", 0, len(sentence))
     stream = [Token(t.type, t.value, t.start, 1, t.start + 1, end_pos=t.end) for t in toks]
     try:
-        stmt: Stmt = _parser().parse(stream)
+        stmt: Stmt = _parser().parse(stream, start=start)
     except UnexpectedInput as err:
         tok = getattr(err, "token", None)
         expected = _expected(getattr(err, "expected", ()) or ())
@@ -166,9 +168,9 @@ def _parse(sentence: str) -> Stmt:
 
 
 @lru_cache(maxsize=1 << 16)
-def _analyse(sentence: str) -> tuple[Clause, ...] | _Problem:
+def _analyse(sentence: str, start: str = "start") -> tuple[Clause, ...] | _Problem:
     try:
-        return clauses_of(_parse(sentence), sentence.strip())
+        return clauses_of(_parse(sentence, start), sentence.strip())
     except Failure as f:
         end = len(sentence) if f.end < 0 else f.end
         return _Problem(f.message, f.start, end, f.expected)
@@ -242,9 +244,9 @@ def _translate(text: str) -> Translation:
     return Translation(tuple(sentences), notes)
 
 
+_QUESTION_LABEL = re.compile(r"\s*(?:question|q)\s*:\s*", re.IGNORECASE)
 _WRAPPER = re.compile(
-    r"""\s*(?:(?:question|q)\s*:\s*)?
-    (?:based\s+on\s+[^,?]{0,60},\s*)?
+    r"""\s*(?:based\s+on\s+[^,?]{0,60},\s*)?
     (?:is\s+the\s+following\s+(?:statement|claim|sentence|conclusion|hypothesis)\s+
          (?:true|correct)\b[^?]*\?
      |true\s+or\s+false\s*[:?]
@@ -254,20 +256,29 @@ _WRAPPER = re.compile(
 )
 
 
+_YES_NO = re.compile(r"(?:is|does|do)\s", re.IGNORECASE)
+
+
 def translate_question(question: str) -> Sentence:
     """The statement a benchmark question asks about, translated.
 
     Wrappers like "Is the following statement true or false?" or "Based on the above information,
     is the following statement true, false, or unknown?" are removed; the statement's span points
-    into ``question``. Use ``.fact`` for the literal to prove, ``.reason`` when it failed.
+    into ``question``. A plain yes/no question ("Is the bald eagle big?", "Does Bob like the
+    cat?") asks about the statement it inverts. Use ``.fact`` for the literal to prove,
+    ``.reason`` when it failed.
 
     >>> s = translate_question("Based on the above information, is the following statement "
     ...                        "true, false, or unknown? The cat does not see the dog.")
     >>> s.text, str(s.fact), s.span.start
     ('The cat does not see the dog.', '¬see(cat, dog)', 84)
+    >>> str(translate_question("Is the bald eagle not big?").fact)
+    '¬big(bald_eagle)'
     """
-    m = _WRAPPER.match(question)
-    offset = m.end() if m else 0
+    label = _QUESTION_LABEL.match(question)
+    offset = label.end() if label else 0
+    m = _WRAPPER.match(question, offset)
+    offset = m.end() if m else offset
     pieces = split_sentences(question[offset:])
     if len(pieces) != 1:
         whole = question.strip()
@@ -278,6 +289,8 @@ def translate_question(question: str) -> Sentence:
     text, rel = pieces[0]
     span = Span.at(question, offset + rel.start, offset + rel.end)
     out = _analyse(text)
+    if isinstance(out, _Problem) and _YES_NO.match(text):
+        out = _analyse(text, "question")
     if isinstance(out, _Problem):
         at = Span.at(question, span.start + out.start, span.start + out.end)
         return Sentence(text, span, (), f"line {at.line}, column {at.column}: {out.message}")

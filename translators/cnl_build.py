@@ -202,6 +202,45 @@ class Builder:
     def plural_rule(self, c: list[Any]) -> Stmt:
         return self._class((Literal(ident(singular(str(c[0]))), (X,)),), c[1:])
 
+    # ----- yes/no questions (the "question" start symbol)
+    def question(self, c: list[Any]) -> Stmt:
+        stmt: Stmt = c[0]
+        return stmt
+
+    def q_name(self, c: list[Any]) -> Stmt:
+        return Stmt("facts", (Item(self.name(c[1:2]), c[2]),))
+
+    def q_the_adj(self, c: list[Any]) -> Stmt:
+        words = c[1:]
+        if len(words) < 2:
+            raise Failure("a name and an adjective are needed", c[0].start_pos, words[-1].end_pos)
+        adj = self.adj(words[-1:])
+        return Stmt("facts", (Item(self.the_name(words[:-1]), adj),))
+
+    def q_the_neg_adj(self, c: list[Any]) -> Stmt:
+        adj = self.adj(c[-2:])
+        return Stmt("facts", (Item(self.the_name(c[1:-2]), adj),))
+
+    def art_noun(self, c: list[Any]) -> Pred:
+        words = tuple(str(t) for t in c)
+        return Pred("cop", words, False, c[0].start_pos, c[-1].end_pos, article=True)
+
+    def q_the_noun(self, c: list[Any]) -> Stmt:
+        noun: Pred = c[-1]
+        neg = c[-2].type == "NOT"
+        words = c[1:-2] if neg else c[1:-1]
+        pred = Pred("cop", noun.words, neg, noun.start, noun.end, article=True)
+        return Stmt("facts", (Item(self.the_name(words), pred),))
+
+    def q_does_name(self, c: list[Any]) -> Stmt:
+        neg = len(c) == 4
+        verb, obj = c[-2], c[-1]
+        pred = Pred("rel", (str(verb),), neg, verb.start_pos, obj.end, obj=obj)
+        return Stmt("facts", (Item(self.name(c[:1]), pred),))
+
+    def q_does_the(self, c: list[Any]) -> Stmt:
+        return Stmt("facts", (self.the_rel_item(c),))
+
     # ----- ARES ClaimTrees
     def prop(self, c: list[Any]) -> str:
         return ident(str(c[0]))

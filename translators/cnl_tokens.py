@@ -59,6 +59,10 @@ _KEYWORDS = {
     "she": "PRON",
     "things": "_GROUP",
     "people": "_GROUP",
+    "so": "_SO",
+    "therefore": "_SO",
+    "thus": "_SO",
+    "hence": "_SO",
 }
 
 _ARES_KEYWORDS = {
@@ -166,10 +170,10 @@ def tokenize(sentence: str) -> list[Tok]:
             tokens.append(Tok("NUMBER", value, start, end))
         else:
             tokens.append(Tok(_PUNCT.get(value, "CHAR"), value, start, end))
-    return _tidy(tokens, 1 if label else 0)
+    return _tidy(tokens)
 
 
-def _tidy(tokens: list[Tok], first: int) -> list[Tok]:
+def _tidy(tokens: list[Tok]) -> list[Tok]:
     """Drop a comma before and/then; read a leading capitalised common word as a WORD."""
     kept = [
         t
@@ -178,6 +182,9 @@ def _tidy(tokens: list[Tok], first: int) -> list[Tok]:
             t.type == "_COMMA" and i + 1 < len(tokens) and tokens[i + 1].type in ("_AND", "_THEN")
         )
     ]
+    first = 0
+    while first < len(kept) and kept[first].type in ("LABEL", "_SO", "_COMMA"):
+        first += 1
     if len(kept) > first + 1:
         head, nxt = kept[first], kept[first + 1]
         if head.type == "CAPWORD" and nxt.type in _COMMON_AFTER and not _is_symbol(head.value):
