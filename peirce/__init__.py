@@ -38,6 +38,7 @@ from peirce.ir import (
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.results import (
     Answer,
+    AskResult,
     Diagnostic,
     Judgement,
     ProofNode,
@@ -74,6 +75,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Answer",
     "Argument",
+    "AskResult",
     "BackendError",
     "BackendTimeout",
     "CapabilityError",

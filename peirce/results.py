@@ -18,6 +18,7 @@ from peirce.span import Span, caret_context
 
 __all__ = [
     "Answer",
+    "AskResult",
     "Diagnostic",
     "Judgement",
     "ProofNode",
@@ -219,3 +220,29 @@ class ProofReport:
     @classmethod
     def from_json(cls, text: str) -> ProofReport:
         return serde.loads(cls, text)
+
+
+@dataclass(frozen=True, slots=True)
+class AskResult:
+    """The answer to a yes/no question under the open-world assumption.
+
+    Attributes:
+        question: the question as asked.
+        answer: True, False or Unknown.
+        reason: why (for Unknown: what is missing or what stopped the search).
+        proof: the proof of the statement (True) or of its negation (False).
+        goal: the statement as a literal, when the question was translated.
+        judgement: the underlying judgement, when a backend was asked.
+        diagnostics: context sentences that could not be translated, and similar findings.
+    """
+
+    question: str
+    answer: Answer
+    reason: str = ""
+    proof: ProofNode | None = None
+    goal: str | None = None
+    judgement: Judgement | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def to_json(self) -> str:
+        return serde.dumps(self)

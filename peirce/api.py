@@ -1,0 +1,264 @@
+"""The proof-checking API: judge the steps of a chain, answer a question, translate a text.
+
+``check_proof(context, steps)`` judges each step in the spirit of ARES: a step is judged only from
+the context and the earlier steps that were judged sound, so an error is caught where it is made
+and everything built on it is marked as propagated rather than valid.
+
+>>> report = check_proof(
+...     "Every wumpus is an impus. Impuses are not sour. Max is a wumpus.",
+...     ["Max is an impus.", "Max is not sour.", "Max is a yumpus."],
+... )
+>>> [s.status.value for s in report.steps]
+['valid', 'valid', 'ungrounded']
+>>> ask("Every wumpus is an impus. Max is a wumpus.", "Is it true? Max is an impus.").answer.value
+'True'
+
+Statuses (see :class:`~peirce.results.StepStatus`):
+
+- ``valid``: every clause the step states is provable from the context and earlier sound steps; the
+  proof names the rules and premises.
+- ``propagated``: provable only when unsound earlier steps are taken as given.
+- ``invalid``: its negation is provable (it contradicts what is known), or a rule concludes it but
+  no derivation exists.
+- ``ungrounded``: nothing known could conclude it: it asserts a new fact or rule.
+- ``unknown``: the step could not be translated, or a limit stopped the search, or it cannot be
+  proved while some context sentences could not be translated (the missing knowledge might decide
+  it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from peirce.engine.prolog import KnowledgeBase, Limits, Proof
+from peirce.ir import Sentence, Translation
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.results import (
+    Answer,
+    AskResult,
+    Diagnostic,
+    ProofNode,
+    ProofReport,
+    Severity,
+    StepResult,
+    StepStatus,
+    Verdict,
+)
+from peirce.translators import cnl
+
+__all__ = ["ask", "check_proof", "context_diagnostics", "translate"]
+
+Context = str | Translation | Sequence[Clause]
+
+
+def translate(text: str) -> Translation:
+    """Translate controlled English into Horn clauses, sentence by sentence."""
+    return cnl.translate(text)
+
+
+def context_diagnostics(translation: Translation) -> tuple[Diagnostic, ...]:
+    """One ``untranslated`` diagnostic per context sentence the translator could not read."""
+    return tuple(
+        Diagnostic(
+            "untranslated",
+            f"context sentence not translated ({s.reason}): {s.text!r}",
+            Severity.WARNING,
+            span=s.span,
+            location="context",
+        )
+        for s in translation.untranslated
+    )
+
+
+def _context(context: Context) -> tuple[tuple[Clause, ...], tuple[Diagnostic, ...]]:
+    if isinstance(context, str):
+        context = translate(context)
+    if isinstance(context, Translation):
+        return context.clauses, context_diagnostics(context)
+    return tuple(context), ()
+
+
+@dataclass(slots=True)
+class _Judged:
+    status: StepStatus
+    reason: str
+    proof: ProofNode | None = None
+
+
+def _skolemise(clause: Clause, tag: str) -> tuple[Literal, tuple[Clause, ...]]:
+    """The head and body facts of ``clause`` with each variable replaced by a fresh constant."""
+
+    def term(t: Term) -> Term:
+        if isinstance(t, Var):
+            return Const(f"sk_{tag}_{t.name.lower()}")
+        if isinstance(t, Compound):
+            return Compound(t.functor, tuple(term(a) for a in t.args))
+        return t
+
+    def lit(x: Literal) -> Literal:
+        return Literal(x.predicate, tuple(term(a) for a in x.args), x.negated)
+
+    body = tuple(Clause(lit(b), label=f"assumed: {lit(b)}") for b in clause.body)
+    return lit(clause.head), body
+
+
+def _prove_clause(
+    kb: KnowledgeBase, clause: Clause, tag: str, extra: Sequence[Clause] = ()
+) -> tuple[Literal, Proof]:
+    """Prove a fact directly, a rule by the deduction theorem (skolemised body as assumptions)."""
+    if clause.is_fact:
+        return clause.head, kb.prove(clause.head, extra=tuple(extra))
+    head, body = _skolemise(clause, tag)
+    return head, kb.prove(head, extra=tuple(extra) + body)
+
+
+def _judge_step(
+    kb: KnowledgeBase,
+    clauses: Sequence[Clause],
+    unsound: Sequence[Clause],
+    tag: str,
+    context_incomplete: bool,
+) -> _Judged:
+    proofs: list[ProofNode] = []
+    for n, clause in enumerate(clauses):
+        goal, proof = _prove_clause(kb, clause, f"{tag}_{n}")
+        if proof.proved and proof.proof is not None:
+            proofs.append(proof.proof)
+            continue
+        if proof.limit_hit:
+            return _Judged(StepStatus.UNKNOWN, f"search stopped for {goal}: {proof.reason}")
+        if unsound:
+            _, through = _prove_clause(kb, clause, f"{tag}_{n}", unsound)
+            if through.proved and through.proof is not None:
+                used = [r for r in through.proof.rules() if r in {u.label for u in unsound}]
+                via = "; ".join(dict.fromkeys(used)) or "an unsound earlier step"
+                return _Judged(StepStatus.PROPAGATED, f"{goal} follows only through {via}")
+        if clause.is_fact:
+            contra = kb.prove(goal.complement())
+            if contra.proved and contra.proof is not None:
+                return _Judged(
+                    StepStatus.INVALID,
+                    f"contradicts what is known: {goal.complement()} is provable",
+                    contra.proof,
+                )
+        if context_incomplete:
+            return _Judged(
+                StepStatus.UNKNOWN,
+                f"{goal} is not provable from the translated context, but some context sentences "
+                "could not be translated",
+            )
+        if clause.is_fact and kb.has_head(goal):
+            return _Judged(
+                StepStatus.INVALID,
+                f"{goal} does not follow: rules conclude it but their conditions are not met",
+            )
+        what = "fact" if clause.is_fact else "rule"
+        return _Judged(
+            StepStatus.UNGROUNDED,
+            f"states a {what} ({clause}) that neither the context nor sound steps give",
+        )
+    if len(proofs) == 1:
+        return _Judged(StepStatus.VALID, "follows", proofs[0])
+    return _Judged(
+        StepStatus.VALID, "follows", ProofNode("all of the step", children=tuple(proofs))
+    )
+
+
+def _premises(proof: ProofNode | None) -> tuple[str, ...]:
+    if proof is None:
+        return ()
+    return tuple(dict.fromkeys(r for r in proof.rules() if not r.startswith("assumed: ")))
+
+
+def check_proof(
+    context: Context, steps: Iterable[str], *, limits: Limits | None = None
+) -> ProofReport:
+    """Judge each step of a chain of reasoning against a context.
+
+    Args:
+        context: controlled-English text, a :class:`~peirce.ir.Translation`, or clauses.
+        steps: the chain, one statement per step (a step may hold several sentences; all must hold).
+        limits: bounds on every proof search (inferences, seconds, depth).
+
+    Returns:
+        A :class:`~peirce.results.ProofReport` with one :class:`~peirce.results.StepResult` per
+        step, and diagnostics for context sentences that could not be translated.
+    """
+    clauses, diagnostics = _context(context)
+    incomplete = any(d.code == "untranslated" for d in diagnostics)
+    results: list[StepResult] = []
+    unsound: list[Clause] = []
+    with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
+        for index, text in enumerate(steps, start=1):
+            tr = translate(text)
+            label = f"step {index}: {text.strip()}"
+            step_clauses = tuple(
+                Clause(c.head, c.body, label=label, span=c.span) for c in tr.clauses
+            )
+            if not tr.sentences:
+                judged = _Judged(StepStatus.UNKNOWN, "the step is empty")
+            elif not tr.complete:
+                bad = tr.untranslated[0]
+                judged = _Judged(
+                    StepStatus.UNKNOWN, f"could not translate {bad.text!r}: {bad.reason}"
+                )
+            else:
+                judged = _judge_step(kb, step_clauses, unsound, f"s{index}", incomplete)
+            if judged.status is StepStatus.VALID:
+                kb.add(step_clauses)
+            else:
+                unsound.extend(step_clauses)
+            results.append(
+                StepResult(
+                    index=index,
+                    text=text,
+                    status=judged.status,
+                    reason=judged.reason,
+                    proof=judged.proof,
+                    premises=_premises(judged.proof) if judged.status.sound else (),
+                )
+            )
+    return ProofReport(tuple(results), diagnostics)
+
+
+_VERDICT_ANSWER = {
+    Verdict.ENTAILED: Answer.TRUE,
+    Verdict.REFUTED: Answer.FALSE,
+    Verdict.UNKNOWN: Answer.UNKNOWN,
+}
+
+
+def ask(context: Context, question: str, *, limits: Limits | None = None) -> AskResult:
+    """Answer a yes/no question True / False / Unknown (open world), with a proof.
+
+    The question may carry a benchmark wrapper ("Is the following statement true or false? ...").
+    True needs a proof of the statement, False a proof of its negation; otherwise Unknown, with the
+    reason (nothing concludes it, a limit stopped the search, the context is contradictory, or
+    some sentences could not be translated).
+    """
+    clauses, diagnostics = _context(context)
+    sentence: Sentence = cnl.translate_question(question)
+    goal = sentence.fact
+    if goal is None:
+        reason = sentence.reason or "the question does not state a single fact"
+        return AskResult(
+            question,
+            Answer.UNKNOWN,
+            f"could not translate the question: {reason}",
+            diagnostics=diagnostics,
+        )
+    with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
+        judgement = kb.ask(goal)
+    reason = judgement.reason
+    if judgement.verdict is Verdict.UNKNOWN and diagnostics:
+        reason += f"; {len(diagnostics)} context sentence(s) could not be translated"
+    return AskResult(
+        question,
+        _VERDICT_ANSWER[judgement.verdict],
+        reason,
+        proof=judgement.proof,
+        goal=str(goal),
+        judgement=judgement,
+        diagnostics=diagnostics,
+    )

@@ -1,0 +1,44 @@
+"""Answer a question True / False / Unknown from a context, with the proof.
+
+The context is controlled English, given inline (--context) or in a file (--context-file). Exit
+status 0 whatever the answer; 1 when the input could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from peirce import serde
+from peirce.errors import InputError
+from peirce.records import read_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "question", help='e.g. "Is the following statement true or false? Max is sour."'
+    )
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--context", help="the context as text")
+    group.add_argument("--context-file", help="a file holding the context")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from peirce.api import ask
+
+    context = args.context if args.context is not None else read_text(args.context_file)
+    if not context.strip():
+        raise InputError("the context is empty", expected="controlled-English sentences")
+    result = ask(context, args.question)
+    if args.json:
+        print(json.dumps(serde.to_json_obj(result), ensure_ascii=False))
+        return 0
+    print(f"{result.answer.value}  ({result.goal or 'untranslated'})")
+    if result.proof is not None:
+        print(result.proof.render("  "))
+    elif result.reason:
+        print(f"  {result.reason}")
+    for d in result.diagnostics:
+        print(f"  ! {d.render(context)}")
+    return 0

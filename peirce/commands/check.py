@@ -1,0 +1,97 @@
+"""Check chains of reasoning against their context, step by step.
+
+FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (text) and ``steps``
+(a list of statements). A record that cannot be read is reported with its place, and the others are
+still checked. Exit status: 0 when every record was read, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from peirce import serde
+from peirce.errors import PeirceError
+from peirce.records import read_records, read_text
+from peirce.results import ProofReport
+
+_MARK = {
+    "valid": "ok ",
+    "ungrounded": "UNG",
+    "invalid": "BAD",
+    "propagated": "PRP",
+    "unknown": "???",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", help="JSON or JSONL records with 'context' and 'steps' ('-': stdin)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object per record")
+    parser.add_argument("--proofs", action="store_true", help="print the proof tree of each step")
+
+
+def _check(value: Any) -> ProofReport:
+    from peirce.api import check_proof
+    from peirce.errors import InputError
+
+    if not isinstance(value, dict):
+        raise InputError("a record must be a JSON object with 'context' and 'steps'")
+    context, steps = value.get("context"), value.get("steps")
+    if not isinstance(context, str):
+        raise InputError("'context' must be a string", expected="text")
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        raise InputError("'steps' must be a list of strings", expected="a list of statements")
+    return check_proof(context, steps)
+
+
+def render(report: ProofReport, *, proofs: bool = False) -> str:
+    """A readable table of a report."""
+    lines = []
+    for d in report.diagnostics:
+        lines.append(f"  ! {d.render()}")
+    for s in report.steps:
+        lines.append(f"  {s.index:>3} {_MARK[s.status.value]} {s.status.value:<10} {s.text}")
+        if s.status.value != "valid" and s.reason:
+            lines.append(f"      {'':<10} {s.reason}")
+        elif s.premises:
+            lines.append(f"      {'':<10} by: {' | '.join(s.premises)}")
+        if proofs and s.proof is not None:
+            lines.append(s.proof.render("        "))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    source = "<stdin>" if args.file == "-" else args.file
+    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    failures = 0
+    for record in read_records(text, source=source):
+        rid = record.index
+        if isinstance(record.value, dict) and "id" in record.value:
+            rid = record.value["id"]
+        report: ProofReport | None = None
+        error = record.error
+        if error is None:
+            try:
+                report = _check(record.value)
+            except PeirceError as exc:
+                error = f"{source}: record {record.index}: {exc}"
+        if error is not None:
+            failures += 1
+        if args.json:
+            out: dict[str, Any] = {"record": rid}
+            if report is not None:
+                out["report"] = serde.to_json_obj(report)
+            out["error"] = error
+            print(json.dumps(out, ensure_ascii=False))
+            continue
+        if report is None:
+            print(f"record {rid}: error\n  {error}")
+            continue
+        valid = sum(s.status.value == "valid" for s in report.steps)
+        print(f"record {rid}: {valid}/{len(report.steps)} steps valid")
+        print(render(report, proofs=args.proofs))
+    return 1 if failures else 0

@@ -1,0 +1,118 @@
+"""The peirce command line, run as a user runs it (a real process)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def peirce(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "peirce.cli", *args],
+        capture_output=True,
+        check=False,
+        text=True,
+        input=stdin,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+def test_help_lists_commands() -> None:
+    out = peirce("--help")
+    assert out.returncode == 0
+    for name in ("check", "ask", "console", "bench", "demo"):
+        assert name in out.stdout
+
+
+def test_unknown_command_names_the_choices() -> None:
+    out = peirce("chek")
+    assert out.returncode == 2
+    assert "got 'chek', expected one of 'demo', 'check'" in out.stderr
+
+
+def test_check_table_and_json() -> None:
+    out = peirce("check", "examples/chains.jsonl")
+    assert out.returncode == 0, out.stderr
+    assert "record sound-chain: 7/7 steps valid" in out.stdout
+    assert "ungrounded" in out.stdout
+    lines = peirce("check", "examples/chains.jsonl", "--json").stdout.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [r["record"] for r in records] == [
+        "sound-chain",
+        "invented-rule",
+        "relations",
+        "untranslatable",
+    ]
+    statuses = [s["status"] for s in records[1]["report"]["steps"]]
+    assert statuses == ["valid", "valid", "ungrounded", "propagated", "propagated"]
+    assert [s["status"] for s in records[2]["report"]["steps"]] == ["valid", "valid", "invalid"]
+    assert records[3]["report"]["steps"][1]["status"] == "unknown"
+
+
+def test_check_bad_records_keep_the_batch_going(tmp_path: Path) -> None:
+    good = {"context": "Max is a wumpus. Every wumpus is an impus.", "steps": ["Max is an impus."]}
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text(
+        json.dumps(good)
+        + "\n"
+        + '{"context": "x", "steps": [1, 2]}\n'
+        + '{"context": "Max is a wumpus.", "steps": \n'
+        + json.dumps(good)
+        + "\n",
+        encoding="utf-8",
+    )
+    out = peirce("check", str(batch), "--json")
+    assert out.returncode == 1
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(records) == 4
+    assert records[0]["error"] is None and records[3]["error"] is None
+    assert "'steps' must be a list of strings" in records[1]["error"]
+    assert "line 3, column" in records[2]["error"]
+
+
+def test_check_non_utf8_file_points_at_the_byte(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"context": "Max is a w\xffmpus.", "steps": []}\n')
+    out = peirce("check", str(bad))
+    assert out.returncode == 1
+    assert "byte 0xff is not UTF-8" in out.stderr
+    assert "line 1, column 25" in out.stderr
+
+
+def test_ask_prints_answer_and_proof() -> None:
+    out = peirce(
+        "ask", "--context", "Every wumpus is an impus. Max is a wumpus.", "Max is an impus."
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("True")
+    assert "Every wumpus is an impus." in out.stdout
+    data = json.loads(
+        peirce("ask", "--context", "Max is a wumpus.", "Max is an impus.", "--json").stdout
+    )
+    assert data["answer"] == "Unknown"
+
+
+def test_demo_runs_offline() -> None:
+    out = peirce("demo")
+    assert out.returncode == 0, out.stderr
+    assert "propagated" in out.stdout
+    assert "ungrounded" in out.stdout
+
+
+def test_examples_run() -> None:
+    for script in sorted((ROOT / "examples").glob("*.py")):
+        out = subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            check=False,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert out.returncode == 0, f"{script.name}: {out.stderr}"
+        assert out.stdout.strip(), f"{script.name} printed nothing"
