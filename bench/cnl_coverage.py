@@ -26,8 +26,8 @@ Fact = tuple[str, tuple[str, ...], bool]
 
 
 def _ground(lit: Literal, x: str | None) -> Fact:
-    args = tuple(x if isinstance(a, Var) else str(a) for a in lit.args)
-    return (lit.predicate, args, lit.negated)  # type: ignore[return-value]
+    args = tuple(x if isinstance(a, Var) and x is not None else str(a) for a in lit.args)
+    return (lit.predicate, args, lit.negated)
 
 
 def closure(clauses: tuple[Clause, ...]) -> set[Fact]:

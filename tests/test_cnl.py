@@ -432,8 +432,8 @@ def test_importing_the_translator_does_not_load_lark() -> None:
 
 
 def _ground(lit: Literal, x: str | None) -> tuple[str, tuple[str, ...], bool]:
-    args = tuple(x if isinstance(a, Var) else str(a) for a in lit.args)
-    return (lit.predicate, args, lit.negated)  # type: ignore[return-value]
+    args = tuple(x if isinstance(a, Var) and x is not None else str(a) for a in lit.args)
+    return (lit.predicate, args, lit.negated)
 
 
 def _answer(clauses: tuple[Clause, ...], question: Sentence) -> str:

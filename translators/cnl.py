@@ -21,6 +21,10 @@ sour(max)
 >>> print(*translate_sentence("sent1: Rule: H3 -> AZ (meaning that if I have H3, I can derive AZ)"))
 az :- h3
 
+The forms follow the templates of PrOntoQA (Saparov & He, "Language Models Are Greedy Reasoners",
+ICLR 2023), ProofWriter (Tafjord et al., "ProofWriter", Findings of ACL 2021) and the ClaimTrees
+chains of ARES (Autoregressive Reasoning Entailment Stability); the grammar file lists each form.
+
 A sentence outside the grammar is kept with its span and the reason, never dropped or guessed:
 
 >>> t = translate("Bob is red.\\nBob might be kind.")
@@ -79,6 +83,7 @@ def split_sentences(text: str) -> list[tuple[str, Span]]:
     Span(start=2, end=13, line=1, column=3)
     """
     out: list[tuple[str, Span]] = []
+    lines = _Lines(text)
     start = 0
     for m in _BOUNDARY.finditer(text):
         end = m.end()
@@ -89,20 +94,49 @@ def split_sentences(text: str) -> list[tuple[str, Span]]:
                 continue
         if m.group() == "\n":
             end = m.start()
-        _emit(text, start, end, out)
+        _emit(text, start, end, out, lines)
         start = m.end()
-    _emit(text, start, len(text), out)
+    _emit(text, start, len(text), out, lines)
     return out
 
 
-def _emit(text: str, start: int, end: int, out: list[tuple[str, Span]]) -> None:
+class _Lines:
+    """Spans for increasing offsets in one text, counting lines incrementally (linear time)."""
+
+    __slots__ = ("line", "pos", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 1
+
+    def span(self, start: int, end: int) -> Span:
+        if start < self.pos:
+            return Span.at(self.text, start, end)
+        self.line += self.text.count("\n", self.pos, start)
+        self.pos = start
+        column = start - (self.text.rfind("\n", 0, start) + 1) + 1
+        return Span(start, end, self.line, column)
+
+
+def _emit(text: str, start: int, end: int, out: list[tuple[str, Span]], lines: _Lines) -> None:
     piece = text[start:end]
     stripped = piece.strip()
     if not stripped:
         return
     lead = len(piece) - len(piece.lstrip())
     s = start + lead
-    out.append((stripped, Span.at(text, s, s + len(stripped))))
+    out.append((stripped, lines.span(s, s + len(stripped))))
+
+
+def _within(sentence: str, span: Span, start: int, end: int) -> Span:
+    """The span of ``sentence[start:end]`` in the text where ``sentence`` stands at ``span``."""
+    newlines = sentence.count("\n", 0, start)
+    if newlines:
+        column = start - sentence.rfind("\n", 0, start)
+    else:
+        column = span.column + start
+    return Span(span.start + start, span.start + end, span.line + newlines, column)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -231,7 +265,7 @@ def _translate(text: str) -> Translation:
     for sent, span in split_sentences(text):
         out = _analyse(sent)
         if isinstance(out, _Problem):
-            at = Span.at(text, span.start + out.start, span.start + out.end)
+            at = _within(sent, span, out.start, out.end)
             reason = f"line {at.line}, column {at.column}: {out.message}"
             if out.expected:
                 reason += f" (expected {out.expected})"
