@@ -132,10 +132,7 @@ def _emit(text: str, start: int, end: int, out: list[tuple[str, Span]], lines: _
 def _within(sentence: str, span: Span, start: int, end: int) -> Span:
     """The span of ``sentence[start:end]`` in the text where ``sentence`` stands at ``span``."""
     newlines = sentence.count("\n", 0, start)
-    if newlines:
-        column = start - sentence.rfind("\n", 0, start)
-    else:
-        column = span.column + start
+    column = start - sentence.rfind("\n", 0, start) if newlines else span.column + start
     return Span(span.start + start, span.start + end, span.line + newlines, column)
 
 
