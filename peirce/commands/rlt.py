@@ -3,14 +3,14 @@
   peirce rlt check FILE.dot [--article ARTICLE.json] [--json]
   peirce rlt render FILE.dot -o out.svg [--article ARTICLE.json]
   peirce rlt export FILE.dot --format turtle|json-ld [-o OUT] [--article ARTICLE.json]
-  peirce rlt extract ARTICLE.json [-o OUT.dot] [--rounds N] [--log DIR]
+  peirce rlt extract ARTICLE.json... [-o OUT] [--rounds N] [--log DIR]
 
 FILE may be a DOT file or a model's whole reply (prose and code fences around the graph); ``-``
 reads standard input. ``check`` exits with 0 when the tree is structurally valid (and every
 coordinate resolves, with ``--article``), 1 otherwise.
 """
 
-# ruff: noqa: T201  (a command prints its results by design)
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--format", default="turtle", choices=("turtle", "json-ld", "xml", "nt"))
     export.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     extract = sub.add_parser("extract", help="ask the configured LLM for an RLT of an article")
-    extract.add_argument("article", type=Path, help="an ARCHE article JSON file")
-    extract.add_argument("-o", "--output", type=Path, help="write the final DOT here")
+    extract.add_argument("article", type=Path, nargs="+", help="ARCHE article JSON file(s)")
+    extract.add_argument("-o", "--output", type=Path, help="write the final DOT here (a folder "
+                         "for several articles)")  # fmt: skip
     extract.add_argument("--rounds", type=int, default=2, help="repair rounds at most")
     extract.add_argument("--log", type=Path, help="folder for every prompt and reply (JSONL)")
     extract.add_argument("--model", help="model name (default: PEIRCE_MODEL)")
