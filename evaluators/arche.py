@@ -3,13 +3,14 @@
 REA (Algorithm 1, lines 2-11). Every step of the RLT is first filtered structurally: a step that
 breaks the Peircean pairing rules is a ``format_error`` (no LLM call). Each structurally valid step
 goes to a panel of judges (any OpenAI-compatible models, each an
-:class:`~peirce.engine.llm.LLMClient`), each asked whether the conclusion follows from the premises given the labelled inference type,
-with the *grounded* source text of each node (its transcribed label when it has no source). The
-majority decides; a tie counts as correct. A judge whose call fails, or whose reply is not valid
-JSON, abstains: the others still decide, and the run goes on. A step on which every judge failed is
-``unknown``, with the reason, never a guess (it counts as not correct in REA and is reported).
-REA = correct / all steps. Per-type accuracy (Table 3) = correct / judged, among structurally valid
-steps of each mode. ATS and AES (Table 4) average the steps and the correct steps over trees.
+:class:`~peirce.engine.llm.LLMClient`), each asked whether the conclusion follows from the premises
+given the labelled inference type, with the *grounded* source text of each node (its transcribed
+label when it has no source). The majority decides; a tie counts as correct. A judge whose call
+fails, or whose reply is not valid JSON, abstains: the others still decide, and the run goes on. A
+step on which every judge failed is ``unknown``, with the reason, never a guess (it counts as not
+correct in REA and is reported). REA = correct / all steps. Per-type accuracy (Table 3) = correct /
+judged, among structurally valid steps of each mode. ATS and AES (Table 4) average the steps and
+the correct steps over trees.
 
 EC (Algorithm 1, lines 1, 12-14). Gold core entities come from a file or from an LLM in two steps
 (the core idea of the introduction, then its entities). The predicted entities live in the nodes of
