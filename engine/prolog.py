@@ -1,0 +1,393 @@
+"""Horn-clause knowledge bases in SWI-Prolog, with proof trees, strong negation and limits.
+
+A :class:`KnowledgeBase` holds :class:`~peirce.logic.Clause` values in a Prolog module of its own
+and answers questions about them by backward chaining (the meta-interpreter in ``kb/meta.pl``).
+Every answer that says "proved" carries the proof tree: which clause (its label) concluded each
+goal, from which sub-proofs. "Not proved" is a result with a reason, never an exception.
+
+>>> from peirce.logic import Clause, Const, Literal, Var
+>>> X = Var("X")
+>>> with KnowledgeBase([
+...     Clause(Literal("wumpus", (Const("max"),)), label="Max is a wumpus."),
+...     Clause(Literal("impus", (X,)), (Literal("wumpus", (X,)),),
+...            label="Every wumpus is an impus."),
+...     Clause(Literal("sour", (X,), negated=True), (Literal("impus", (X,)),),
+...            label="Impuses are not sour."),
+... ]) as kb:
+...     proof = kb.prove(Literal("impus", (Const("max"),)))
+...     print(proof.proof.render())
+...     print(kb.ask(Literal("sour", (Const("max"),))).verdict.value)
+...     print(kb.prove(Literal("shy", (Const("max"),))).reason)
+...     print([str(b["X"]) for b, _ in kb.solve(Literal("impus", (X,)))])
+impus(max)   [Every wumpus is an impus.]
+  wumpus(max)   [Max is a wumpus.]
+refuted
+no clause concludes shy/1
+['max']
+
+Semantics:
+
+- **Strong negation, open world.** A negated literal (``Literal(..., negated=True)``) is a relation
+  of its own: ``¬sour(max)`` holds when some clause proves it, not when ``sour(max)`` fails.
+  :meth:`KnowledgeBase.ask` answers ENTAILED (the goal is provable), REFUTED (its complement is),
+  UNKNOWN (neither; or both, when the knowledge base is contradictory). There is no negation as
+  failure.
+- **Termination.** An ancestor (variant) check stops cyclic rules ("red things are big, big
+  things are red"); every query is bounded by :class:`Limits` (inferences, seconds, depth). A
+  query that reaches a limit is "not proved" with ``limit_hit=True`` and the reason.
+- **Data, never code.** Clauses travel to Prolog as JSON and are built into terms there; a
+  predicate or constant named ``halt`` or ``shell('rm -rf /')`` is plain data. Relations are
+  stored under prefixed names, so they never clash with Prolog's own predicates.
+- **Built-ins** (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ... see
+  :data:`~peirce.engine.prolog_codec.BUILTINS`) run only in a knowledge base created with
+  ``builtins=True`` (the console, ``.pl`` programs); otherwise ``=`` is an ordinary relation.
+
+Threads: one SWI-Prolog engine serves the process; every call holds
+:data:`~peirce.engine.prolog_runtime.LOCK`, so knowledge bases may be used from several threads.
+Prolog starts on first use. Close a knowledge base (or use ``with``) to free its module.
+
+Trusted Prolog programs shipped in ``peirce.kb`` are run with :func:`call_json` (re-exported from
+:mod:`peirce.engine.prolog_runtime`).
+
+Reading Prolog text (``.pl`` files, console queries) is done by :func:`parse_program`,
+:func:`load_pl_text` and :func:`parse_query` in :mod:`peirce.engine.prolog_text`, re-exported here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from peirce.engine.prolog_codec import (
+    decode_literal,
+    decode_proof,
+    encode_clause,
+    encode_query,
+    mangled,
+    relation_text,
+)
+from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
+from peirce.engine.prolog_text import load_pl_text, parse_program, parse_query
+
+from peirce import serde
+from peirce.logic import Clause, Compound, Literal, Term, Var
+from peirce.results import Judgement, ProofNode, Verdict
+
+__all__ = [
+    "Answers",
+    "KnowledgeBase",
+    "Limits",
+    "Proof",
+    "Solution",
+    "call_json",
+    "load_pl_text",
+    "parse_program",
+    "parse_query",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """The result of one proof attempt.
+
+    Attributes:
+        proved: whether the goal was proved.
+        proof: the proof tree when proved (goal text, rule = clause label, clause text, children).
+        reason: why not, when not proved (``no clause concludes sour/1``, ``inference limit
+            2000000 exceeded``, ``time limit 5.0 s exceeded``, ``depth limit 200 exceeded``, ...).
+        limit_hit: True when a limit stopped the search (the goal might still be provable).
+    """
+
+    proved: bool
+    proof: ProofNode | None
+    reason: str = ""
+    limit_hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """One answer to a query: the bindings of its variables and a proof of each goal."""
+
+    bindings: dict[str, Term]
+    proofs: tuple[ProofNode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """The answers to a query with variables.
+
+    Attributes:
+        solutions: distinct answers (by bindings), in the order Prolog found them.
+        complete: False when a limit cut the search short (more answers may exist).
+        reason: which limit, when not complete.
+    """
+
+    solutions: tuple[Solution, ...]
+    complete: bool = True
+    reason: str = ""
+
+
+_POOL: list[str] = []  # modules of closed knowledge bases, emptied and ready for reuse
+_ORPHANS: list[str] = []  # modules of knowledge bases collected without close()
+_COUNTER = itertools.count(1)
+
+
+def _take_module() -> str:
+    while _ORPHANS:
+        _release(_ORPHANS.pop())
+    return _POOL.pop() if _POOL else f"peirce_kb_{next(_COUNTER)}"
+
+
+def _release(module: str) -> None:
+    api("close", [module])
+    _POOL.append(module)
+
+
+def _limit_reason(status: str, limits: Limits) -> str:
+    if status == "inferences":
+        return f"inference limit {limits.inferences} exceeded"
+    if status == "time":
+        return f"time limit {limits.seconds} s exceeded"
+    return f"depth limit {limits.depth} exceeded"
+
+
+class KnowledgeBase:
+    """Clauses in a Prolog module of their own; proofs by backward chaining.
+
+    Args:
+        clauses: the initial clauses.
+        limits: bounds on every query.
+        builtins: let clause bodies and queries call the pure built-ins of
+            :data:`~peirce.engine.prolog_codec.BUILTINS` (for ``.pl`` programs and the console).
+    """
+
+    def __init__(
+        self,
+        clauses: Iterable[Clause] = (),
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        builtins: bool = False,
+    ) -> None:
+        self.limits = limits
+        self.builtins = builtins
+        self._clauses: dict[int, Clause] = {}
+        self._declared: set[tuple[str, int]] = set()
+        self._concluded: Counter[str] = Counter()
+        self._ids = itertools.count(1)
+        with LOCK:
+            self._module: str | None = _take_module()
+        self._finalizer = weakref.finalize(self, _ORPHANS.append, self._module)
+        self.add(clauses)
+
+    # -- building ------------------------------------------------------------------------------
+
+    @property
+    def module(self) -> str:
+        """The name of the Prolog module (raises once closed)."""
+        if self._module is None:
+            raise ValueError("the knowledge base is closed")
+        return self._module
+
+    def _encode(self, clauses: Iterable[Clause]) -> tuple[list[Any], list[Any], dict[int, Clause]]:
+        """Payload, new declarations and id -> clause for ``clauses`` (nothing sent yet)."""
+        payload: list[Any] = []
+        decls: list[Any] = []
+        seen: set[tuple[str, int]] = set()
+        table: dict[int, Clause] = {}
+        for clause in clauses:
+            cid = next(self._ids)
+            payload.append(encode_clause(clause, cid, self.builtins))
+            table[cid] = clause
+            for lit in (clause.head, *clause.body):
+                name = mangled(lit, self.builtins)
+                key = (name, len(lit.args) + 2)
+                if name[0] != "b" and key not in self._declared and key not in seen:
+                    seen.add(key)
+                    decls.append([name, key[1]])
+        return payload, decls, table
+
+    def add(self, clauses: Iterable[Clause]) -> None:
+        """Add clauses (one Prolog call for all of them)."""
+        clauses = list(clauses)
+        if not clauses:
+            return
+        with LOCK:
+            payload, decls, table = self._encode(clauses)
+            api("add", [self.module, decls, payload])
+            self._declared.update((n, a) for n, a in decls)
+            self._clauses.update(table)
+            self._concluded.update(mangled(c.head, False) + f"/{len(c.head.args)}" for c in clauses)
+
+    def clauses(self) -> list[Clause]:
+        """The clauses, in the order they were added."""
+        return list(self._clauses.values())
+
+    def concludes(self, lit: Literal) -> bool:
+        """Whether some clause has a head of ``lit``'s relation (name, arity and sign)."""
+        return self._concluded[mangled(lit, False) + f"/{len(lit.args)}"] > 0
+
+    # -- querying ------------------------------------------------------------------------------
+
+    def _run(
+        self,
+        mode: str,
+        queries: Sequence[Sequence[Literal]],
+        extra: Sequence[Clause],
+        limit: int = 1,
+    ) -> tuple[list[tuple[str, list[Any]]], dict[int, Clause]]:
+        """Run queries in one call; [(status, solutions)] and the clause table for proofs."""
+        payload, decls, table = self._encode(extra) if extra else ([], [], {})
+        lims = self.limits
+        encoded = [encode_query(q, self.builtins)[0] for q in queries]
+        alarm = 1 if self.builtins else 0
+        results = api(
+            "prove",
+            [
+                self.module,
+                [lims.inferences, float(lims.seconds), lims.depth, alarm],
+                [decls, payload],
+                mode,
+                limit,
+                encoded,
+            ],
+        )
+        self._declared.update((n, a) for n, a in decls)
+        if table:
+            table = {**self._clauses, **table}
+            return results, table
+        return results, self._clauses
+
+    def _may_conclude(self, goal: Literal, extra: Sequence[Clause]) -> bool:
+        if self.builtins and mangled(goal, True).startswith("b:"):
+            return True
+        key = mangled(goal, False)
+        return self.concludes(goal) or any(
+            mangled(c.head, False) == key and len(c.head.args) == len(goal.args) for c in extra
+        )
+
+    def prove(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Proof:
+        """Prove ``goal``; ``extra`` clauses hold during this query only.
+
+        A goal with variables is proved when some instance is (the proof shows which).
+        """
+        with LOCK:
+            if not self._may_conclude(goal, extra):
+                return Proof(False, None, f"no clause concludes {relation_text(goal)}")
+            results, table = self._run("first", [[goal]], extra)
+            return self._proof(goal, results[0], table)
+
+    def _proof(self, goal: Literal, result: Any, table: dict[int, Clause]) -> Proof:
+        status, sols = result
+        if sols:
+            return Proof(True, decode_proof(sols[0][1][0], table))
+        if status != "ok":
+            return Proof(False, None, _limit_reason(status, self.limits), limit_hit=True)
+        return Proof(False, None, f"{goal} is not provable")
+
+    def query(
+        self, goals: Sequence[Literal], *, limit: int = 100, extra: Sequence[Clause] = ()
+    ) -> Answers:
+        """All (up to ``limit``) distinct answers to the conjunction ``goals``, with proofs."""
+        goals = list(goals)
+        with LOCK:
+            if not all(self._may_conclude(g, extra) for g in goals):
+                return Answers(())
+            results, table = self._run("all", [goals], extra, limit=limit)
+        status, sols = results[0]
+        solutions = []
+        for inst, proofs in sols:
+            bindings: dict[str, Term] = {}
+            for g, raw in zip(goals, inst, strict=True):
+                _bind(g.args, decode_literal(raw).args, bindings)
+            solutions.append(Solution(bindings, tuple(decode_proof(p, table) for p in proofs)))
+        if status != "ok":
+            return Answers(tuple(solutions), False, _limit_reason(status, self.limits))
+        return Answers(tuple(solutions))
+
+    def solve(
+        self, goal: Literal, *, limit: int = 100, extra: Sequence[Clause] = ()
+    ) -> list[tuple[dict[str, Term], ProofNode]]:
+        """Answers to a goal with variables: the bindings of each distinct answer and its proof."""
+        answers = self.query([goal], limit=limit, extra=extra)
+        return [(s.bindings, s.proofs[0]) for s in answers.solutions]
+
+    def has_head(self, goal: Literal) -> bool:
+        """Whether some clause's head unifies with ``goal``."""
+        with LOCK:
+            if not self.concludes(goal):
+                return False
+            results, _ = self._run("head", [[goal]], ())
+        return bool(results[0][1])
+
+    def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
+        """ENTAILED (``goal`` is provable), REFUTED (its complement is) or UNKNOWN, with proof.
+
+        When both are provable the knowledge base is contradictory: UNKNOWN, both proofs in
+        ``evidence`` (``proof`` and ``complement_proof``, as JSON data).
+        """
+        comp = goal.complement()
+        with LOCK:
+            wanted = [g for g in (goal, comp) if self._may_conclude(g, extra)]
+            results, table = (
+                self._run("first", [[g] for g in wanted], extra) if wanted else ([], {})
+            )
+            got = dict(zip(wanted, results, strict=True))
+            p = self._proof(goal, got[goal], table) if goal in got else self.prove(goal)
+            q = self._proof(comp, got[comp], table) if comp in got else self.prove(comp)
+        if p.proved and q.proved:
+            evidence = {
+                "proof": serde.to_json_obj(p.proof),
+                "complement_proof": serde.to_json_obj(q.proof),
+            }
+            reason = f"contradictory: both {goal} and {comp} are provable"
+            return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
+        if p.proved:
+            return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal} is provable", p.proof)
+        if q.proved:
+            return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp} is provable", q.proof)
+        limited = [r.reason for r in (p, q) if r.limit_hit]
+        if limited:
+            return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
+        reason = f"neither {goal} nor {comp} is provable ({p.reason}; {q.reason})"
+        return Judgement(Verdict.UNKNOWN, None, "prolog", reason)
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Drop every clause and give the module back (idempotent)."""
+        with LOCK:
+            if self._module is None:
+                return
+            module, self._module = self._module, None
+            self._finalizer.detach()
+            _release(module)
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = self._module or "closed"
+        return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
+
+
+def _bind(pattern: Sequence[Term], value: Sequence[Term], out: dict[str, Term]) -> None:
+    """Record in ``out`` what the variables of ``pattern`` stand for in ``value``."""
+    for p, v in zip(pattern, value, strict=False):
+        if isinstance(p, Var):
+            if p.name != "_":
+                out.setdefault(p.name, v)
+        elif isinstance(p, Compound) and isinstance(v, Compound):
+            _bind(p.args, v.args, out)

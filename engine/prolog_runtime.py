@@ -1,0 +1,296 @@
+"""The one SWI-Prolog engine of the process: lazy start, one lock, JSON in and out.
+
+pyswip shares a single Prolog engine per process and is not thread-safe, so every call into
+Prolog goes through :data:`LOCK` (a re-entrant lock). Prolog starts on the first call, never at
+import. Data crosses the boundary only as JSON text carried in a Prolog *atom* built with the
+foreign interface (``PL_put_chars``); Prolog parses that JSON and builds terms from it, so no
+text from outside ever passes through the Prolog reader as code. Answers come back as JSON
+strings written in Prolog and parsed with :mod:`json`.
+
+Two entry points:
+
+- :func:`api` runs an operation of the meta-interpreter ``kb/meta.pl`` (used by
+  :mod:`peirce.engine.prolog`).
+- :func:`call_json` runs a trusted program shipped in ``peirce.kb`` (``procedure.pl``,
+  ``chain.pl``, ...): see its docstring.
+
+>>> LOCK.acquire() and LOCK.release() is None   # a plain RLock, safe to take twice
+True
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.resources
+import json
+import math
+import os
+import re
+import threading
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from peirce.errors import (
+    BackendError,
+    BackendTimeout,
+    ConfigError,
+    InputError,
+    MissingDependencyError,
+)
+
+__all__ = ["DEFAULT_LIMITS", "LOCK", "Limits", "api", "call_json"]
+
+#: Serialises every call into Prolog (pyswip is not thread-safe).
+LOCK = threading.RLock()
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on one query; a query that reaches one is "not proved", with the reason.
+
+    Attributes:
+        inferences: at most this many logical inferences (``call_with_inference_limit/3``).
+        seconds: wall-clock time limit (``call_with_time_limit/2``).
+        depth: at most this many nested rule applications in one branch of a proof.
+
+    >>> Limits(depth=3)
+    Limits(inferences=2000000, seconds=5.0, depth=3)
+    >>> Limits(seconds=0)
+    Traceback (most recent call last):
+      ...
+    peirce.errors.ConfigError: Limits.seconds must be a positive finite number, got 0
+    """
+
+    inferences: int = 2_000_000
+    seconds: float = 5.0
+    depth: int = 200
+
+    def __post_init__(self) -> None:
+        for name in ("inferences", "depth"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"Limits.{name} must be a positive integer, got {value!r}")
+        s = self.seconds
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
+            raise ConfigError(f"Limits.seconds must be a positive finite number, got {s!r}")
+
+
+#: The limits used when none are given.
+DEFAULT_LIMITS = Limits()
+
+
+class _Runtime:
+    """The started engine: handles of the predicates peirce calls, per-thread attachment."""
+
+    def __init__(self) -> None:
+        try:
+            from pyswip import core  # importing pyswip starts Prolog
+        except ImportError as exc:  # pragma: no cover - pyswip is a core dependency
+            raise MissingDependencyError("pyswip", purpose="the Prolog engine") from exc
+        except Exception as exc:  # pragma: no cover - SWI-Prolog missing or broken
+            raise BackendError(f"SWI-Prolog could not be started: {exc}") from exc
+        self.core = core
+        lib = core._lib
+        self.get_nchars = lib.PL_get_nchars
+        self.get_nchars.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_uint,
+        ]
+        self.get_nchars.restype = ctypes.c_int
+        self.put_float = lib.PL_put_float
+        self.put_float.argtypes = [ctypes.c_void_p, ctypes.c_double]
+        self.put_float.restype = ctypes.c_int
+        self.clear_exception = lib.PL_clear_exception
+        self.clear_exception.restype = None
+        self.flags = core.PL_Q_NODEBUG | core.PL_Q_PASS_EXCEPTION
+        self.text_out = core.CVT_ATOM | core.CVT_STRING | core.REP_UTF8 | core.BUF_STACK
+        self.local = threading.local()
+        with ExitStack() as stack:
+            meta = stack.enter_context(
+                importlib.resources.as_file(importlib.resources.files("peirce.kb") / "meta.pl")
+            )
+            self.call(core.PL_predicate("ensure_loaded", 1, "user"), str(meta))
+        self.api = core.PL_predicate("api", 3, "peirce_meta")
+        self.call_json = core.PL_predicate("call_json", 6, "peirce_meta")
+        self.programs: dict[str, str] = {}
+
+    def attach(self) -> None:
+        """Give the calling thread a Prolog engine (threads share the database)."""
+        if getattr(self.local, "attached", False):
+            return
+        if self.core.PL_thread_self() == -1 and self.core.PL_thread_attach_engine(None) < 0:
+            raise BackendError("could not attach a Prolog engine to this thread")
+        self.local.attached = True
+
+    def put(self, ref: int, value: str | int | float) -> None:
+        core = self.core
+        if isinstance(value, str):
+            data = value.encode("utf-8")
+            core.PL_put_chars(ref, core.PL_ATOM | core.REP_UTF8, len(data), data)
+        elif isinstance(value, int):
+            core.PL_put_integer(ref, value)
+        else:
+            self.put_float(ref, value)
+
+    def _exception_text(self) -> str:
+        """The pending exception as text (then cleared), or ``""``."""
+        exc = self.core.PL_exception(0)
+        if not exc:
+            return ""
+        size = ctypes.c_size_t()
+        ptr = ctypes.c_void_p()
+        flags = self.core.CVT_WRITEQ | self.core.REP_UTF8 | self.core.BUF_STACK
+        text = "an exception"
+        if self.get_nchars(exc, ctypes.byref(size), ctypes.byref(ptr), flags):
+            text = ctypes.string_at(ptr.value or 0, size.value).decode("utf-8", "replace")
+        self.clear_exception()
+        return f": {text}"
+
+    def call(self, pred: Any, *args: str | int | float, out: bool = False) -> str:
+        """Call ``pred`` with ``args`` (plus one output argument when ``out``); its text."""
+        core = self.core
+        self.attach()
+        fid = core.PL_open_foreign_frame()
+        try:
+            n = len(args) + (1 if out else 0)
+            refs = core.PL_new_term_refs(n)
+            for i, value in enumerate(args):
+                self.put(refs + i, value)
+            if not core.PL_call_predicate(None, self.flags, pred, refs):
+                detail = self._exception_text()
+                raise BackendError(f"a call into SWI-Prolog failed{detail}")
+            if not out:
+                return ""
+            size = ctypes.c_size_t()
+            ptr = ctypes.c_void_p()
+            if not self.get_nchars(
+                refs + n - 1, ctypes.byref(size), ctypes.byref(ptr), self.text_out
+            ):
+                raise BackendError("SWI-Prolog returned no text")
+            return ctypes.string_at(ptr.value or 0, size.value).decode("utf-8")
+        finally:
+            core.PL_discard_foreign_frame(fid)
+
+
+_STARTED: list[_Runtime] = []  # the runtime, once started
+
+
+def runtime() -> _Runtime:
+    """The started engine (starts it on first use)."""
+    if not _STARTED:
+        with LOCK:
+            if not _STARTED:
+                _STARTED.append(_Runtime())
+    return _STARTED[0]
+
+
+def _dumps(payload: Any) -> str:
+    """Compact JSON (``kb/meta.pl`` reads no white space); text that UTF-8 can carry."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"text with an unpaired surrogate character: {exc.reason}") from None
+    return text
+
+
+def api(op: str, payload: Any) -> Any:
+    """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data); its result, or BackendError."""
+    text = _dumps(payload)
+    with LOCK:
+        rt = runtime()
+        reply = rt.call(rt.api, op, text, out=True)
+    status, value = json.loads(reply)
+    if status != "ok":
+        raise BackendError(f"Prolog: {value}")
+    return value
+
+
+_PROGRAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.pl")
+
+
+def _load_program(rt: _Runtime, program: str, directory: str | os.PathLike[str] | None) -> str:
+    """Consult ``program`` once (from ``peirce.kb`` or ``directory``); the module it lives in."""
+    if not _PROGRAM_NAME.fullmatch(program):
+        raise ConfigError(f"program must be a file name like 'procedure.pl', got {program!r}")
+    key = program if directory is None else str(Path(directory, program).resolve())
+    module = rt.programs.get(key)
+    if module is not None:
+        return module
+    with ExitStack() as stack:
+        if directory is None:
+            resource = importlib.resources.files("peirce.kb") / program
+            if not resource.is_file():
+                raise ConfigError(f"no program {program!r} in peirce.kb")
+            path = stack.enter_context(importlib.resources.as_file(resource))
+        else:
+            path = Path(key)
+            if not path.is_file():
+                raise ConfigError(f"no program {program!r} in {directory}")
+        reply = json.loads(rt.call(rt.api, "load", _dumps([program[:-3], str(path)]), out=True))
+    if reply[0] != "ok":
+        raise BackendError(f"Prolog could not load {program}: {reply[1]}")
+    rt.programs[key] = module = str(reply[1])
+    return module
+
+
+def call_json(
+    program: str,
+    predicate: str,
+    payload: Any,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    directory: str | os.PathLike[str] | None = None,
+) -> Any:
+    """Call ``predicate(+In, -Out)`` of the trusted program ``peirce.kb/program``.
+
+    ``program`` is a file name in the ``peirce.kb`` package (e.g. ``"procedure.pl"``); it is
+    consulted once per process, into its own module named after the file (or the module the file
+    declares with ``:- module(...)``). ``payload`` is JSON-serialisable data; inside Prolog it
+    arrives as a SWI-Prolog dict built by ``atom_json_dict/3`` with default options (JSON objects
+    become dicts with atom keys, strings become SWI strings, numbers stay numbers, lists stay
+    lists, ``true``/``false``/``null`` become those atoms). The predicate binds ``Out`` to a
+    term that ``atom_json_dict/3`` can write (a dict, list, string, atom or number); it comes
+    back as Python data. The call is made under the global lock, with ``limits`` (its
+    ``inferences`` and ``seconds``; ``depth`` does not apply). ``directory`` loads the program
+    from another folder instead of ``peirce.kb`` (tests use it for their fixtures).
+
+    Raises:
+        BackendTimeout: a limit was reached (the message says which).
+        BackendError: the predicate raised an exception (with its message) or failed.
+        ConfigError: ``program`` is not a program of ``peirce.kb``.
+
+    A program ``kb/echo.pl`` with ``double(In, Out) :- X = In.x, Y is 2 * X, Out = _{y: Y}.``
+    is called as ``call_json("echo.pl", "double", {"x": 21})`` and returns ``{"y": 42}``.
+    """
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    with LOCK:
+        rt = runtime()
+        module = _load_program(rt, program, directory)
+        reply = rt.call(
+            rt.call_json,
+            module,
+            predicate,
+            text,
+            limits.inferences,
+            float(limits.seconds),
+            out=True,
+        )
+    status, value = json.loads(reply)
+    where = f"{program}: {predicate}/2"
+    if status == "ok":
+        return value
+    if status == "limit":
+        detail = (
+            f"inference limit {limits.inferences} exceeded"
+            if value.startswith("inference")
+            else f"time limit {limits.seconds} s exceeded"
+        )
+        raise BackendTimeout(f"{where}: {detail}")
+    if status == "fail":
+        raise BackendError(f"{where} failed")
+    raise BackendError(f"{where}: {value}")

@@ -1,0 +1,128 @@
+"""Reading Prolog text (``.pl`` programs, console queries) as data.
+
+Prolog's own reader parses the text (``read_term/3`` on a string stream inside ``kb/meta.pl``)
+and the terms come back as JSON; nothing read is ever called. Directives (``:- ...``) and
+queries (``?- ...``) in a program are reported as skipped, with their line; a syntax error or an
+unsupported construct (``;``, ``->``, ``\\+``, ``!``, ``call/N``, ...) is a diagnostic for that
+clause and the rest of the program is still read. Strong negation is written ``-p(X)``.
+
+>>> prog = parse_program("parent(ann, bob).\\n:- initialization(halt).\\n"
+...                      "grandparent(X, Z) :- parent(X, Y), parent(Y, Z).\\n")
+>>> [str(c) for c in prog.clauses]
+['parent(ann, bob)', 'grandparent(X, Z) :- parent(X, Y), parent(Y, Z)']
+>>> print(prog.diagnostics[0].render())
+info[skipped] line 2, column 1: directive not run: initialization halt
+>>> [str(g) for g in parse_query("grandparent(W, bob), W \\\\= ann")]
+['grandparent(W, bob)', '\\\\=(W, ann)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from peirce.engine.prolog_codec import decode_term
+from peirce.engine.prolog_runtime import api
+
+from peirce.errors import BackendError, ParseError
+from peirce.logic import Clause, Compound, Literal, Term, Var
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
+
+__all__ = ["Program", "load_pl_text", "parse_program", "parse_query"]
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """A Prolog program read as data.
+
+    Attributes:
+        clauses: the clauses, labelled ``source:line`` (or ``line N``), with spans.
+        diagnostics: skipped directives and queries (info), built-ins read as plain relations
+            (warning), syntax errors and unsupported constructs (error).
+    """
+
+    clauses: tuple[Clause, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+
+def _rename(t: Term, names: dict[str, str]) -> Term:
+    if isinstance(t, Var):
+        return Var(names.get(t.name, "_G" + t.name[1:]))
+    if isinstance(t, Compound):
+        return Compound(t.functor, tuple(_rename(a, names) for a in t.args))
+    return t
+
+
+def _literal(raw: Any, names: dict[str, str]) -> Literal:
+    name, args = (raw, []) if isinstance(raw, str) else (raw[0], raw[1:])
+    terms = tuple(_rename(decode_term(a), names) for a in args)
+    if name.startswith("n:"):
+        return Literal(name[2:], terms, negated=True)
+    return Literal(name[2:], terms)  # "p:" relation or "b:" built-in
+
+
+def _names(pairs: Sequence[Any]) -> dict[str, str]:
+    """``[[[I], "X"], ...]`` -> {"_I": "X"} (the decoder names a free variable ``_I``)."""
+    return {f"_{var[0]}": name for var, name in pairs}
+
+
+def parse_program(text: str, *, source: str = "") -> Program:
+    """Read a Prolog program; clauses as data, everything else as diagnostics."""
+    items = api("parse_program", [text])
+    clauses: list[Clause] = []
+    diagnostics: list[Diagnostic] = []
+    warnings: list[tuple[str, Diagnostic]] = []
+    for item in items:
+        kind, line, column, start, end = item[:5]
+        span = Span(start, end, line, column)
+        where = f"{source}:{line}" if source else f"line {line}"
+        if kind == "clause":
+            names = _names(item[5])
+            head = _literal(item[6], names)
+            body = tuple(_literal(b, names) for b in item[7])
+            clauses.append(Clause(head, body, label=where, span=span))
+        elif kind == "skipped":
+            message = f"{item[5]} not run: {item[6]}"
+            diagnostics.append(Diagnostic("skipped", message, Severity.INFO, span, source or None))
+        elif kind == "warning":
+            diag = Diagnostic("builtin", item[5], Severity.WARNING, span, source or None)
+            warnings.append((item[6], diag))
+        else:
+            diagnostics.append(Diagnostic("syntax", item[5], Severity.ERROR, span, source or None))
+    defined = {f"{c.head.predicate}/{len(c.head.args)}" for c in clauses}
+    diagnostics.extend(d for rel, d in warnings if rel not in defined)
+    diagnostics.sort(key=lambda d: d.span.start if d.span else 0)
+    return Program(tuple(clauses), tuple(diagnostics))
+
+
+def load_pl_text(text: str, *, source: str = "") -> tuple[Clause, ...]:
+    """The clauses of a trusted program; raises ParseError at its first error.
+
+    Use ``KnowledgeBase(clauses, builtins=True)`` when the program calls built-ins such as
+    ``\\=`` or ``is``.
+    """
+    program = parse_program(text, source=source)
+    for d in program.errors:
+        raise ParseError(d.message, text=text, span=d.span, source=source or None)
+    return program.clauses
+
+
+def parse_query(text: str) -> tuple[Literal, ...]:
+    """The goals of a query such as ``grandparent(X, bob), X \\= ann`` (``?-`` and ``.`` optional).
+
+    Raises:
+        ParseError: a syntax error, or a construct the meta-interpreter does not run.
+    """
+    try:
+        names_raw, goals_raw = api("parse_query", [text])
+    except BackendError as exc:
+        message = str(exc).removeprefix("Prolog: ")
+        raise ParseError(message, text=text, span=Span.at(text, 0)) from None
+    names = _names(names_raw)
+    return tuple(_literal(raw, names) for raw in goals_raw)

@@ -1,0 +1,543 @@
+/*  peirce meta-interpreter and loader.
+
+    Clauses arrive as JSON *data* (never as Prolog text) and are built into terms here.  Each
+    knowledge base is its own module.  A relation p/N is stored as facts of a mangled predicate
+    with two extra arguments, the clause id and the body:
+
+        'p:smart'(X, Id, ['p:quiet'(X)])        % smart(X) :- quiet(X)
+        'n:sour'(max, Id, [])                    % ¬sour(max)   (strong negation)
+        'p:sib'(X, Y, Id, ['p:par'(P, X), '$b'(X \== Y)])   % a whitelisted built-in
+
+    so the prefix keeps a relation named shell/1 or halt/0 apart from the system predicates, and a
+    negated literal is a relation of its own (strong negation; there is no negation as failure).
+
+    The meta-interpreter proves goals by backward chaining over these facts and returns proof
+    trees n(Id, Goal, SubProofs); an ancestor (variant) check stops cyclic rules, and every query
+    runs under a depth bound, an inference limit and a time limit.
+
+    Python calls a single entry point, api(+Op, +JSONAtom, -JSONString), which always succeeds
+    with ["ok", Result] or ["error", Message].
+
+    Term encoding (JSON):  "bob" -> atom bob ("[]" is the empty list), 3 / 2.5 -> numbers,
+    [I] (one integer) -> the I-th variable of the clause, ["f", A1, ...] -> compound f(A1, ...).
+    A literal is [MangledName, A1, ...] or the string MangledName when it has no arguments;
+    a "b:"-prefixed name is a built-in from the whitelist below.
+*/
+:- module(peirce_meta, [api/3, call_json/6]).
+
+:- use_module(library(http/json)).
+:- use_module(library(time)).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(solution_sequences)).
+
+%!  builtin(?Name, ?Arity) is nondet.
+%   Pure built-ins that a clause body or a console query may call.
+builtin((=), 2).      builtin((\=), 2).     builtin((==), 2).     builtin((\==), 2).
+builtin((@<), 2).     builtin((@>), 2).     builtin((@=<), 2).    builtin((@>=), 2).
+builtin(is, 2).       builtin((=:=), 2).    builtin((=\=), 2).    builtin((<), 2).
+builtin((>), 2).      builtin((=<), 2).     builtin((>=), 2).     builtin(true, 0).
+builtin(member, 2).   builtin(memberchk, 2). builtin(length, 2).  builtin(between, 3).
+builtin(succ, 2).     builtin(plus, 3).     builtin(append, 3).   builtin(nth0, 3).
+builtin(nth1, 3).     builtin(last, 2).     builtin(msort, 2).    builtin(sort, 2).
+builtin(sum_list, 2). builtin(max_list, 2). builtin(min_list, 2). builtin(atom, 1).
+builtin(number, 1).   builtin(integer, 1).  builtin(atomic, 1).   builtin(is_list, 1).
+builtin(var, 1).      builtin(nonvar, 1).   builtin(ground, 1).   builtin(atom_length, 2).
+builtin(atom_concat, 3).
+
+%  ------------------------------------------------------------------------------------------
+%  Entry point
+
+%!  api(+Op, +In, -Out) is det.
+api(Op, In, Out) :-
+    catch(api_(Op, In, Reply), E, error_reply(E, Reply)),
+    catch(write_json(Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+
+api_(Op, In, Reply) :-
+    json_data(In, Args),
+    (   run(Op, Args, Result)
+    ->  Reply = [s(ok), Result]
+    ;   Reply = [s(error), s("operation failed")]
+    ).
+
+error_reply(error(peirce(Msg), _), [s(error), s(Msg)]) :- !.
+error_reply(E, [s(error), s(Msg)]) :- message_text(E, Msg).
+
+run(add, [M, Decls, Clauses], N) :-
+    declare(M, Decls),
+    add_clauses(M, Clauses, 0, N).
+run(prove, [M, Lims, [Decls, Extra], Mode, Limit, Queries], Results) :-
+    declare(M, Decls),
+    setup_call_cleanup(assert_extra(M, Extra, Refs),
+                       maplist(run_query(M, Lims, Mode, Limit), Queries, Results),
+                       maplist(erase, Refs)).
+run(close, [M], 1) :-
+    forall(( current_predicate(M:N/A), functor(H, N, A),
+             \+ predicate_property(M:H, imported_from(_)) ),
+           abolish(M:N/A)).
+run(parse_program, [Text], Items) :-
+    parse_program(Text, Items).
+run(parse_query, [Text], Query) :-
+    parse_query(Text, Query).
+run(load, [Name, Path], s(Module)) :-
+    load_files(Name:Path, [if(not_loaded)]),
+    absolute_file_name(Path, Abs),
+    (   source_file_property(Abs, module(Module)) -> true ; Module = Name ).
+run(export, [Path, Clauses], 1) :-
+    export_program(Path, Clauses).
+
+message_text(E, Msg) :-
+    catch(( phrase('$messages':translate_message(E), Lines),
+            with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
+            split_string(S0, "", "\n ", [Msg]) ),
+          _, format(string(Msg), "~q", [E])).
+
+%  ------------------------------------------------------------------------------------------
+%  Reading the JSON that peirce sends (compact: no white space): arrays, strings (-> atoms) and
+%  numbers.  A small DCG is
+%  several times faster than library(http/json) on the short documents of a proof query.
+
+json_data(Text, T) :-
+    atom_codes(Text, Cs),
+    (   phrase(jv(T), Cs) -> true ; syntax_error(peirce_json) ).
+
+jv(T) --> "[", !, ( "]" -> { T = [] } ; jv(X), jitems(Xs), { T = [X|Xs] } ).
+jv(A) --> "\"", !, jstr(Cs), { atom_codes(A, Cs) }.
+jv(N) --> jnum(Cs), { number_codes(N, Cs) }.
+
+jitems([X|Xs]) --> ",", !, jv(X), jitems(Xs).
+jitems([]) --> "]".
+
+jstr([]) --> "\"", !.
+jstr([C|Cs]) --> "\\", !, jesc(C), jstr(Cs).
+jstr([C|Cs]) --> [C], jstr(Cs).
+
+jesc(0'") --> "\"", !.
+jesc(0'\\) --> "\\", !.
+jesc(0'/) --> "/", !.
+jesc(0'\b) --> "b", !.
+jesc(0'\f) --> "f", !.
+jesc(0'\n) --> "n", !.
+jesc(0'\r) --> "r", !.
+jesc(0'\t) --> "t", !.
+jesc(C) --> "u", hex4(H),
+    (   { H >= 0xD800, H < 0xDC00 }
+    ->  "\\u", hex4(L), { C is 0x10000 + ((H - 0xD800) << 10) + (L - 0xDC00) }
+    ;   { C = H }
+    ).
+
+hex4(V) --> [A, B, C, D], { atom_codes(X, [0'0, 0'x, A, B, C, D]), atom_number(X, V) }.
+
+jnum([C|Cs]) --> [C], { num_code(C) }, jnum_rest(Cs).
+jnum_rest([C|Cs]) --> [C], { num_code(C) }, !, jnum_rest(Cs).
+jnum_rest([]) --> [].
+
+num_code(C) :- ( C >= 0'0, C =< 0'9 -> true ; memberchk(C, `-+.eE`) ).
+
+%  ------------------------------------------------------------------------------------------
+%  Building terms from JSON data
+
+declare(_, []).
+declare(M, [[N, A]|Ds]) :- dynamic(M:N/A), declare(M, Ds).
+
+add_clauses(_, [], N, N).
+add_clauses(M, [C|Cs], N0, N) :-
+    build_clause(C, Fact),
+    assertz(M:Fact),
+    N1 is N0 + 1,
+    add_clauses(M, Cs, N1, N).
+
+assert_extra(M, Clauses, Refs) :-
+    maplist(assert_one(M), Clauses, Refs).
+assert_one(M, C, Ref) :- build_clause(C, Fact), assertz(M:Fact, Ref).
+
+%   [Id, NVars, Head, Body] -> stored fact
+build_clause([Id, NV, Head, Body], Fact) :-
+    length(Vs, NV),
+    dec_goal(Head, Vs, H),
+    (   H = '$b'(_) -> domain_error(relation, Head) ; true ),
+    maplist(dec_goal_(Vs), Body, Gs),
+    stored(H, Id, Gs, Fact).
+
+dec_goal_(Vs, L, G) :- dec_goal(L, Vs, G).
+
+dec_goal(L, Vs, G) :-
+    (   L = [N|As] -> true ; atom(L) -> N = L, As = [] ; type_error(literal, L) ),
+    atom(N),
+    maplist(dec_(Vs), As, Ts),
+    (   sub_atom(N, 0, 2, _, 'b:')
+    ->  sub_atom(N, 2, _, 0, B),
+        length(Ts, Ar),
+        (   builtin(B, Ar) -> true ; permission_error(call, builtin, B/Ar) ),
+        G0 =.. [B|Ts],
+        G = '$b'(G0)
+    ;   G =.. [N|Ts]
+    ).
+
+dec_(Vs, X, T) :- dec(X, Vs, T).
+
+dec(X, _, T) :- atom(X), !, ( X == '[]' -> T = [] ; T = X ).
+dec(X, _, X) :- number(X), !.
+dec([I], Vs, V) :- integer(I), !, nth0(I, Vs, V).
+dec([N|As], Vs, T) :- atom(N), !,
+    maplist(dec_(Vs), As, Ts),
+    compound_name_arguments(T, N, Ts).
+dec(X, _, _) :- type_error(term, X).
+
+stored(G, Id, Body, Fact) :-
+    G =.. [N|As],
+    append(As, [Id, Body], As2),
+    Fact =.. [N|As2].
+
+%  ------------------------------------------------------------------------------------------
+%  The meta-interpreter
+
+%   Lims = [Inferences, Seconds, MaxDepth, Alarm]; a query is [NVars, Literals].
+%   Mode: first (one proof), all (up to Limit distinct answers), head (does a head unify?).
+%   Result = [Status, Solutions], Status in ok / depth / inferences / time,
+%   a solution is [Goals, Proofs] with the goals instantiated.
+%   The time limit is a deadline checked at every step of the meta-interpreter; with Alarm = 1
+%   (queries that may call built-ins) call_with_time_limit/2 guards the built-ins as well.
+run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) :-
+    length(Vs, NV),
+    maplist(dec_goal_(Vs), Lits, Goals),
+    get_time(Now),
+    Deadline is Now + Secs,
+    St = st(false),
+    Acc = acc([]),
+    Ctx = ctx(M, MaxD, St, Deadline),
+    bounded(Alarm, Secs, Inf, collect(Mode, Limit, Goals, Ctx, Acc), R),
+    arg(1, Acc, Found0),
+    reverse(Found0, Found),
+    maplist(solution, Found, Sols),
+    (   R == inference_limit_exceeded -> Status = s(inferences)
+    ;   R == time -> Status = s(time)
+    ;   arg(1, St, true) -> Status = s(depth)
+    ;   Status = s(ok)
+    ).
+
+collect(head, _, [G], ctx(M, _, _, _), Acc) :- !,
+    (   \+ \+ head_unifies(M, G) -> nb_setarg(1, Acc, [[G]-[]]) ; true ).
+collect(first, _, Goals, ctx(M, MaxD, St, Deadline), Acc) :- !,
+    deepen(1, ctx(M, MaxD, St, Deadline), Goals, Acc).
+collect(all, Limit, Goals, Ctx, Acc) :-
+    (   limit(Limit, distinct(Goals, prove_all(Goals, 0, [], Ctx, Proofs))),
+        arg(1, Acc, L0),
+        nb_setarg(1, Acc, [Goals-Proofs|L0]),
+        fail
+    ;   true
+    ).
+
+bounded(0, _, Inf, Goal, R) :- !,
+    catch(call_with_inference_limit(Goal, Inf, R), peirce_time_limit, R = time).
+bounded(_, Secs, Inf, Goal, R) :-
+    catch(call_with_time_limit(Secs, call_with_inference_limit(Goal, Inf, R)), E, timeout(E, R)).
+
+timeout(time_limit_exceeded, time) :- !.
+timeout(peirce_time_limit, time) :- !.
+timeout(E, _) :- throw(E).
+
+%   Iterative deepening: the first proof found is a shallowest one (a fact the knowledge base
+%   states is preferred to a derivation of it).  A bound that cut no branch means the search
+%   was complete; bounds grow by one up to 16, then double, up to the depth limit.
+deepen(D, Ctx, Goals, Acc) :-
+    Ctx = ctx(M, MaxD, St, Deadline),
+    Bound is min(D, MaxD),
+    Cut = st(false),
+    (   prove_all(Goals, 0, [], ctx(M, Bound, Cut, Deadline), Proofs)
+    ->  nb_setarg(1, Acc, [Goals-Proofs])
+    ;   arg(1, Cut, false)
+    ->  true
+    ;   Bound >= MaxD
+    ->  nb_setarg(1, St, true)
+    ;   ( Bound < 16 -> D1 is Bound + 1 ; D1 is Bound * 2 ),
+        deepen(D1, Ctx, Goals, Acc)
+    ).
+
+head_unifies(M, G) :- stored(G, _, _, Fact), M:Fact.
+
+solution(Goals-Proofs, [Gs, Ps]) :-
+    maplist(tag(t), Goals, Gs),
+    maplist(tag(p), Proofs, Ps).
+
+tag(F, X, T) :- T =.. [F, X].
+
+prove_all([], _, _, _, []).
+prove_all([G|Gs], D, Anc, Ctx, [P|Ps]) :-
+    prove(G, D, Anc, Ctx, P),
+    prove_all(Gs, D, Anc, Ctx, Ps).
+
+prove('$b'(G), _, _, _, b(G)) :- !,
+    call(G).
+prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
+    Ctx = ctx(M, MaxD, St, Deadline),
+    (   D >= MaxD
+    ->  nb_setarg(1, St, true),
+        fail
+    ;   true
+    ),
+    get_time(Now),
+    (   Now > Deadline -> throw(peirce_time_limit) ; true ),
+    \+ variant_member(G, Anc),
+    stored(G, Id, Body, Fact),
+    M:Fact,
+    D1 is D + 1,
+    prove_all(Body, D1, [G|Anc], Ctx, Ps).
+
+variant_member(G, [A|As]) :-
+    (   G =@= A -> true ; variant_member(G, As) ).
+
+%  ------------------------------------------------------------------------------------------
+%  Writing JSON (compact and fast).  A reply is built from lists (JSON arrays), integers,
+%  s(Text) (a JSON string), t(Term) (a term in the input encoding; a free variable is [I],
+%  numbered over the whole reply) and p(Proof) ([Id, Goal, Children]; Id -1 for a built-in).
+
+write_json(T, Out) :-
+    term_variables(T, Vs),
+    phrase(wv(T, Vs), Codes),
+    string_codes(Out, Codes).
+
+wv(X, _) --> { integer(X) }, !, num(X).
+wv([], _) --> !, "[]".
+wv([X|Xs], Vs) --> !, "[", wv(X, Vs), wvl(Xs, Vs), "]".
+wv(s(X), _) --> !, str(X).
+wv(t(X), Vs) --> !, wt(X, Vs).
+wv(p(X), Vs) --> !, wp(X, Vs).
+wv(raw(Text), _) --> !, { atom_codes(Text, Cs) }, Cs.
+wv(X, _) --> { type_error(reply, X) }.
+
+wvl([], _) --> [].
+wvl([X|Xs], Vs) --> ",", wv(X, Vs), wvl(Xs, Vs).
+
+wp(n(Id, G, Ps), Vs) --> "[", num(Id), ",", wt(G, Vs), ",[", wpl(Ps, Vs), "]]".
+wp(b(G), Vs) --> "[-1,", wt(G, Vs), ",[]]".
+
+wpl([], _) --> [].
+wpl([P|Ps], Vs) --> wp(P, Vs), ( { Ps == [] } -> [] ; ",", wpl(Ps, Vs) ).
+
+wt(X, Vs) --> { var(X) }, !, { var_index(Vs, X, 0, I) }, "[", num(I), "]".
+wt([], _) --> !, "\"[]\"".
+wt(X, _) --> { atom(X) }, !, str(X).
+wt(X, _) --> { integer(X) }, !, num(X).
+wt(X, _) --> { float(X) }, !,
+    (   { X =:= inf ; X =:= -inf ; X =\= X }
+    ->  { format(string(S), "~w", [X]) }, str(S)
+    ;   num(X)
+    ).
+wt(X, _) --> { string(X) }, !, str(X).
+wt(X, Vs) --> { compound(X) }, !,
+    { compound_name_arguments(X, N, As) },
+    "[", str(N), wtl(As, Vs), "]".
+wt(X, _) --> { format(string(S), "~q", [X]) }, str(S).
+
+wtl([], _) --> [].
+wtl([X|Xs], Vs) --> ",", wt(X, Vs), wtl(Xs, Vs).
+
+num(N, Codes, Tail) :- format(codes(Codes, Tail), "~w", [N]).
+
+%   a JSON string; only ", \\ and control characters are escaped (the text stays UTF-8)
+str(Text) --> { atom_codes(Text, Cs) }, "\"", esc(Cs), "\"".
+
+esc([]) --> [].
+esc([C|Cs]) --> ( { C >= 0x20, C =\= 0'", C =\= 0'\\ } -> [C] ; esc1(C) ), esc(Cs).
+
+esc1(0'") --> !, "\\\"".
+esc1(0'\\) --> !, "\\\\".
+esc1(0'\n) --> !, "\\n".
+esc1(0'\t) --> !, "\\t".
+esc1(0'\r) --> !, "\\r".
+esc1(C) --> { format(codes(Hex), "\\u~|~`0t~16r~4+", [C]) }, Hex.
+
+var_index([V|Vs], X, I0, I) :- ( V == X -> I = I0 ; I1 is I0 + 1, var_index(Vs, X, I1, I) ).
+
+%  ------------------------------------------------------------------------------------------
+%  Reading Prolog text as data (the console's .pl files and queries).  read_term/3 only parses;
+%  nothing read is ever called.  Directives and queries in a file are reported, not run.
+%  Items: ["clause", Line, Col, Start, End, Names, Head, Body]
+%         ["skipped", Line, Col, Start, End, Kind, Text]
+%         ["warning", Line, Col, Start, End, Message, Relation]
+%         ["error", Line, Col, Start, End, Message]
+%  Names pairs each variable with its name: [[Var, "X"], ...].
+
+parse_program(Text, Items) :-
+    setup_call_cleanup(open_string(Text, S), read_items(S, Items), close(S)).
+
+read_items(S, Items) :-
+    catch(( read_term(S, T, [variable_names(Vs), term_position(P)]),
+            Item0 = term(T, Vs, P) ),
+          error(syntax_error(What), Ctx),
+          Item0 = syntax(What, Ctx)),
+    character_count(S, End),
+    (   Item0 = term(end_of_file, _, _)
+    ->  Items = []
+    ;   item(Item0, End, Items, Rest),
+        read_items(S, Rest)
+    ).
+
+item(syntax(What, Ctx), End, [[s(error), L, C, B, End, s(Msg)]|T], T) :- !,
+    (   Ctx = stream(_, L, LP, B) -> C is LP + 1 ; L = 1, C = 1, B = 0 ),
+    format(string(Msg), "syntax error: ~w", [What]).
+item(term(T, Vs, P), End, Items, Tail) :-
+    stream_position_data(char_count, P, B),
+    stream_position_data(line_count, P, L),
+    stream_position_data(line_position, P, LP),
+    C is LP + 1,
+    catch(clause_item(T, Vs, Item, Warnings), error(E, _), bad_item(E, Item, Warnings)),
+    Item =.. [K|Args],
+    append([s(K), L, C, B, End], Args, Fields),
+    findall([s(warning), L, C, B, End, s(W), s(R)], member(W-R, Warnings), Ws),
+    append([Fields|Ws], Tail, Items).
+
+bad_item(peirce(Msg), error(s(Msg)), []) :- !.
+bad_item(E, error(s(Msg)), []) :- message_text(error(E, _), Msg).
+
+clause_item((:- D), Vs, skipped(s(directive), s(Text)), []) :- !, show(D, Vs, Text).
+clause_item((?- Q), Vs, skipped(s(query), s(Text)), []) :- !, show(Q, Vs, Text).
+clause_item((_ --> _), _, _, _) :- !, refuse("grammar rules (-->) are not supported").
+clause_item((H :- B), Vs, clause(Names, t(Head), Body), Ws) :- !,
+    head_literal(H, Head),
+    conj_literals(B, Gs, Ws),
+    maplist(tag(t), Gs, Body),
+    names(Vs, Names).
+clause_item(H, Vs, clause(Names, t(Head), []), []) :-
+    head_literal(H, Head),
+    names(Vs, Names).
+
+show(T, Vs, Text) :-
+    format(string(Text), "~W", [T, [quoted(true), variable_names(Vs), portray(false)]]).
+
+names(Vs, Names) :- maplist(name_pair, Vs, Names).
+name_pair(N=V, [t(V), s(N)]).
+
+refuse(Msg) :- throw(error(peirce(Msg), _)).
+
+head_literal(H, _) :- var(H), !, refuse("a clause head cannot be a variable").
+head_literal(-(G), L) :- !, relation(G, 'n:', L).
+head_literal(G, _) :- control(G, Why), !, refuse(Why).
+head_literal(G, _) :- callable(G), functor(G, N, A), builtin(N, A), !,
+    format(string(M), "cannot redefine the built-in ~q/~d", [N, A]), refuse(M).
+head_literal(G, L) :- relation(G, 'p:', L).
+
+relation(G, _, _) :- \+ callable(G), !,
+    format(string(M), "not a literal: ~q", [G]), refuse(M).
+relation(G, Prefix, L) :-
+    G =.. [N|As],
+    atom_concat(Prefix, N, MN),
+    L =.. [MN|As].
+
+conj_literals(B, Gs, Ws) :- phrase(conj(B, Ws0), Gs), sort(Ws0, Ws).
+
+conj(B, []) --> { var(B) }, !, { refuse("a goal cannot be a variable (call/1 is not supported)") }.
+conj((A, B), Ws) --> !, conj(A, W1), conj(B, W2), { append(W1, W2, Ws) }.
+conj(G, Ws) --> { body_literal(G, L, Ws) }, [L].
+
+body_literal(-(G), L, []) :- !, relation(G, 'n:', L).
+body_literal(G, _, _) :- control(G, Why), !, refuse(Why).
+body_literal(G, L, []) :- callable(G), functor(G, N, A), builtin(N, A), !,
+    G =.. [N|As], atom_concat('b:', N, BN), L =.. [BN|As].
+body_literal(G, L, Ws) :-
+    relation(G, 'p:', L),
+    functor(G, N, A),
+    (   system_predicate(G)
+    ->  format(string(W), "~q/~d is a Prolog built-in that is not allowed here; it is read as an ordinary relation", [N, A]),
+        format(string(R), "~w/~d", [N, A]),
+        Ws = [W-R]
+    ;   Ws = []
+    ).
+
+system_predicate(G) :-
+    catch(predicate_property(system:G, defined), _, fail),
+    \+ catch(predicate_property(system:G, dynamic), _, fail).
+
+control(G, _) :- \+ callable(G), !, fail.
+control((_ ; _), "disjunction (;) is not supported: write one clause per alternative").
+control((_ -> _), "if-then-else (->) is not supported").
+control((_ *-> _), "soft-cut (*->) is not supported").
+control(\+ _, "negation as failure (\\+) is not supported: use strong negation, -p(X)").
+control(!, "the cut (!) is not supported").
+control(G, M) :-
+    functor(G, N, A),
+    memberchk(N/A, [call/_, findall/3, forall/2, not/1, catch/3, (:)/2]),
+    format(string(M), "~q/~d is not supported", [N, A]).
+
+%   parse_query(+Text, -[Names, Goals]): a conjunction of body literals; the full stop is optional
+parse_query(Text, [Names, Goals]) :-
+    (   sub_string(Text, _, _, 0, ".") -> T1 = Text ; string_concat(Text, " .", T1) ),
+    catch(term_string(Q, T1, [variable_names(Vs), syntax_errors(error)]),
+          error(syntax_error(What), _),
+          ( format(string(M), "syntax error: ~w", [What]), refuse(M) )),
+    (   Q = (?- Q1) -> true ; Q1 = Q ),
+    conj_literals(Q1, Gs, _),
+    maplist(tag(t), Gs, Goals),
+    names(Vs, Names).
+
+%   export(+Path, +[[Label, Clause], ...]): a .pl file for SWI-Prolog's own top level
+export_program(Path, Items) :-
+    setup_call_cleanup(open(Path, write, S, [encoding(utf8)]),
+                       write_program(S, Items),
+                       close(S)).
+
+write_program(S, Items) :-
+    format(S, ":- encoding(utf8).~n", []),
+    findall(PI, ( member([_, [_, _, H, B]], Items), member(L, [H|B]), lit_pi(L, PI) ), PIs0),
+    sort(PIs0, PIs),
+    forall(member(PI, PIs), portray_clause(S, (:- dynamic(PI)))),
+    forall(member([Label, C], Items), write_item(S, Label, C)).
+
+lit_pi(L, PI) :-
+    (   L = [MN|As] -> length(As, A) ; MN = L, A = 0 ),
+    sub_atom(MN, 0, 2, _, Prefix),
+    sub_atom(MN, 2, _, 0, N),
+    (   Prefix == 'n:' -> PI = (-)/1
+    ;   Prefix == 'p:' -> PI = N/A
+    ).
+
+write_item(S, Label, [_, NV, H, B]) :-
+    length(Vs, NV),
+    dec_goal(H, Vs, H1), plain(H1, H2),
+    maplist(dec_goal_(Vs), B, B1), maplist(plain, B1, B2),
+    (   Label == '' -> true
+    ;   split_string(Label, "\n", "", Parts), atomic_list_concat(Parts, ' ', L1),
+        format(S, "% ~w~n", [L1])
+    ),
+    (   B2 == [] -> portray_clause(S, H2)
+    ;   list_conj(B2, Body), portray_clause(S, (H2 :- Body))
+    ).
+
+plain('$b'(G), G) :- !.
+plain(G, P) :-
+    G =.. [MN|As],
+    sub_atom(MN, 0, 2, _, Prefix),
+    sub_atom(MN, 2, _, 0, N),
+    P0 =.. [N|As],
+    (   Prefix == 'n:' -> P = -(P0) ; P = P0 ).
+
+list_conj([G], G) :- !.
+list_conj([G|Gs], (G, C)) :- list_conj(Gs, C).
+
+%  ------------------------------------------------------------------------------------------
+%  Trusted programs: call_json(+Module, +Pred, +InJSON, +Inferences, +Seconds, -OutJSON)
+%  Out is ["ok", Result] (Result written as JSON in place), ["limit", Which], ["fail", _] or
+%  ["error", Message].
+
+call_json(M, P, In, Inf, Secs, Out) :-
+    catch(call_json_(M, P, In, Inf, Secs, Reply), E, error_reply(E, Reply)),
+    write_json(Reply, Out).
+
+call_json_(M, P, In, Inf, Secs, Reply) :-
+    atom_json_dict(In, Dict, []),
+    G =.. [P, Dict, Res],
+    (   catch(call_with_time_limit(Secs, call_with_inference_limit(once(M:G), Inf, R)),
+              time_limit_exceeded, R = time)
+    ->  true
+    ;   R = failed
+    ),
+    (   R == failed
+    ->  Reply = [s(fail), s(failed)]
+    ;   R == inference_limit_exceeded
+    ->  Reply = [s(limit), s(inferences)]
+    ;   R == time
+    ->  Reply = [s(limit), s(time)]
+    ;   atom_json_dict(J, Res, [width(0)]),
+        Reply = [s(ok), raw(J)]
+    ).
