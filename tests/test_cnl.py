@@ -143,6 +143,7 @@ def test_parse_derivation_gives_premise_rule_and_conclusion() -> None:
         ),
         ("True or false: Bob is big.", "Bob is big.", "big(bob)"),
         ("Is it true that Bob is not big?", "Bob is not big?", "¬big(bob)"),
+        ("Is it true? Or false? Bob is big.", "Bob is big.", "big(bob)"),
         ("Charlie is kind.", "Charlie is kind.", "kind(charlie)"),
     ],
 )

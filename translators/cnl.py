@@ -294,10 +294,10 @@ def translate_question(question: str) -> Sentence:
     """The statement a benchmark question asks about, translated.
 
     Wrappers like "Is the following statement true or false?" or "Based on the above information,
-    is the following statement true, false, or unknown?" are removed; the statement's span points
-    into ``question``. A plain yes/no question ("Is the bald eagle big?", "Does Bob like the
-    cat?") asks about the statement it inverts. Use ``.fact`` for the literal to prove,
-    ``.reason`` when it failed.
+    is the following statement true, false, or unknown?" are removed, and so is any other question
+    that comes before a statement; the statement's span points into ``question``. A plain yes/no
+    question ("Is the bald eagle big?", "Does Bob like the cat?") asks about the statement it
+    inverts. Use ``.fact`` for the literal to prove, ``.reason`` when it failed.
 
     >>> s = translate_question("Based on the above information, is the following statement "
     ...                        "true, false, or unknown? The cat does not see the dog.")
@@ -311,11 +311,13 @@ def translate_question(question: str) -> Sentence:
     m = _WRAPPER.match(question, offset)
     offset = m.end() if m else offset
     pieces = split_sentences(question[offset:])
+    while len(pieces) > 1 and pieces[0][0].endswith("?") and not pieces[-1][0].endswith("?"):
+        pieces = pieces[1:]  # an unlisted wrapper question before the statement ("Is it true?")
     if len(pieces) != 1:
         whole = question.strip()
         lead = len(question) - len(question.lstrip())
         span = Span.at(question, lead, lead + len(whole))
-        why = "the question states no statement" if not pieces else "several statements"
+        why = "the question holds several statements" if pieces else "no statement in the question"
         return Sentence(whole, span, (), why)
     text, rel = pieces[0]
     span = Span.at(question, offset + rel.start, offset + rel.end)
