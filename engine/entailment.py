@@ -38,7 +38,7 @@ References:
 from __future__ import annotations
 
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -133,11 +133,59 @@ class SymbolicEntailment:
     deterministic = True
 
     def __init__(
-        self, *, formal: Mapping[str, Sequence[Clause]] | None = None, limits: Any = None
+        self,
+        *,
+        formal: Mapping[str, Sequence[Clause]] | None = None,
+        limits: Any = None,
+        cached_kbs: int = 8,
+        max_extra: int = 12,
     ) -> None:
         self.formal = {k: tuple(v) for k, v in (formal or {}).items()}
         self.limits = limits
         self.calls = 0
+        self.kbs_built = 0
+        self._kbs: OrderedDict[frozenset[str], Any] = OrderedDict()
+        self._cached_kbs, self._max_extra = cached_kbs, max_extra
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        """Free the knowledge bases kept for reuse."""
+        with self._lock:
+            kbs, self._kbs = list(self._kbs.values()), OrderedDict()
+        for kb in kbs:
+            kb.close()
+
+    def __enter__(self) -> SymbolicEntailment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _kb_for(self, premises: Sequence[str]) -> tuple[Any, list[str]]:
+        """A knowledge base holding most of ``premises`` and the premises it lacks.
+
+        Premise sets in a chain grow claim by claim, so a knowledge base built for one set
+        serves the next ones with the few new claims passed as extra clauses.
+        """
+        want = frozenset(premises)
+        best: frozenset[str] | None = None
+        for key in self._kbs:
+            if key <= want and (best is None or len(key) > len(best)):
+                best = key
+        if best is not None and len(want) - len(best) <= self._max_extra:
+            self._kbs.move_to_end(best)
+            return self._kbs[best], [p for p in premises if p not in best]
+        from peirce.engine.prolog import KnowledgeBase
+
+        kwargs = {} if self.limits is None else {"limits": self.limits}
+        kb = KnowledgeBase(
+            [c for p in dict.fromkeys(premises) for c in self.clauses(p)[0]], **kwargs
+        )
+        self.kbs_built += 1
+        self._kbs[want] = kb
+        while len(self._kbs) > max(1, self._cached_kbs):
+            self._kbs.popitem(last=False)[1].close()
+        return kb, []
 
     def clauses(self, text: str) -> tuple[tuple[Clause, ...], str | None]:
         """The clauses of one claim, or why it could not be translated."""
@@ -153,34 +201,29 @@ class SymbolicEntailment:
         goals, why = self.clauses(hypothesis)
         if why is not None or not goals:
             return Judgement(Verdict.UNKNOWN, None, self.name, f"hypothesis {why}")
-        kb_clauses: list[Clause] = []
-        gaps: list[str] = []
-        for p in premises:
-            cs, reason = self.clauses(p)
-            kb_clauses.extend(cs)
-            if reason is not None:
-                gaps.append(reason)
-        from peirce.engine.prolog import KnowledgeBase
+        gaps = [why for p in premises if (why := self.clauses(p)[1]) is not None]
+        with self._lock:
+            kb, missing = self._kb_for(premises)
+            extra = tuple(c for p in missing for c in self.clauses(p)[0])
+            return self._decide(kb, goals, gaps, extra)
 
-        kwargs = {} if self.limits is None else {"limits": self.limits}
-        with KnowledgeBase(kb_clauses, **kwargs) as kb:
-            return self._decide(kb, goals, gaps)
-
-    def _decide(self, kb: Any, goals: Sequence[Clause], gaps: list[str]) -> Judgement:
+    def _decide(
+        self, kb: Any, goals: Sequence[Clause], gaps: list[str], given: tuple[Clause, ...]
+    ) -> Judgement:
         proofs: list[ProofNode] = []
         open_reasons: list[str] = []
         limited = False
         for goal in goals:
             names: dict[str, Const] = {}
             head = _ground(goal.head, names)
-            extra = tuple(Clause(_ground(b, names), label="assumed") for b in goal.body)
-            proof = kb.prove(head, extra=extra)
+            assumed = tuple(Clause(_ground(b, names), label="assumed") for b in goal.body)
+            proof = kb.prove(head, extra=given + assumed)
             if proof.proved:
                 proofs.append(proof.proof or ProofNode(str(head)))
                 continue
             limited = limited or proof.limit_hit
             if not goal.body:
-                refuted = kb.prove(head.complement())
+                refuted = kb.prove(head.complement(), extra=given)
                 if refuted.proved:
                     return Judgement(
                         Verdict.REFUTED,

@@ -31,7 +31,7 @@ import math
 import random
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -318,3 +318,69 @@ def _compare(
         "ares_distinct_calls": ours.distinct_calls,
         "theoretical_calls": ours.theoretical_calls,
     }
+
+
+# ------------------------------------------------------------------------- benchmark runs
+METHODS = ("ares", "entail-prev", "entail-base", "llm-judge")
+
+
+@dataclass
+class MethodRun:
+    """Scores of one method over chains, with what they cost."""
+
+    method: str
+    scores: list[list[Score]]
+    gold: list[list[bool]]
+    entailment_calls: int = 0
+    distinct_calls: int = 0
+    theoretical_calls: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+
+def run_method(
+    chains: Sequence[Any],
+    method: str,
+    *,
+    model: Any = None,
+    client: Any = None,
+    **ares_options: Any,
+) -> MethodRun:
+    """Score every chain (``.base``, ``.derived``, ``.unsound``) with ``method``.
+
+    ``model`` is the entailment model (ARES and the pairwise baselines); ``client`` the LLM
+    client (LLM-Judge). ``ares_options`` go to :class:`~peirce.engine.ares.Ares`.
+    """
+    import time
+
+    from peirce.engine.ares import Ares, entail_base, entail_prev, hoeffding_n, llm_judge
+
+    if method not in METHODS:
+        raise InputError(f"got {method!r} for the method, expected one of {', '.join(METHODS)}")
+    if method == "llm-judge" and client is None:
+        raise InputError("the llm-judge method needs an LLM (use --judge llm)")
+    run = MethodRun(method, [], [])
+    ares = Ares(model, **ares_options) if method == "ares" else None
+    eps, delta = ares_options.get("epsilon", 0.1), ares_options.get("delta", 0.1)
+    for chain in chains:
+        start = time.perf_counter()
+        m = len(chain.derived)
+        run.theoretical_calls += hoeffding_n(m, eps, delta) * m
+        if ares is not None:
+            r = ares.score(chain.base, chain.derived)
+            scores = list(r.taus)
+            run.entailment_calls += r.entailment_calls
+            run.distinct_calls += r.distinct_calls
+        else:
+            if method == "llm-judge":
+                b = llm_judge(client, chain.base, chain.derived)
+            elif method == "entail-prev":
+                b = entail_prev(model, chain.base, chain.derived)
+            else:
+                b = entail_base(model, chain.base, chain.derived)
+            scores = list(b.scores)
+            run.entailment_calls += b.calls
+            run.distinct_calls += b.calls
+        run.seconds.append(time.perf_counter() - start)
+        run.scores.append(scores)
+        run.gold.append(list(chain.unsound))
+    return run

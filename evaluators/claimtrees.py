@@ -48,8 +48,13 @@ __all__ = [
     "Chain",
     "claimtrees",
     "claimtrees_entailed",
+    "formal_entailed",
     "load_recipe_graphs",
     "recipe_chains",
+    "rule_text",
+    "simulated_judge",
+    "split_judge_prompt",
+    "step_text",
 ]
 
 
@@ -233,8 +238,8 @@ def _recipe_chain(name: str, graph: dict[str, Any], missing: str, rng: random.Ra
     for a, b in graph["edges"]:
         before[int(b)].append(int(a))
     start = next(s for s, t in steps.items() if t.strip().upper() == "START")
-    done = {s: Literal(f"done_{_slug(name)}_{s}") for s in steps}
     label = _labels(steps)
+    done = {s: _done(label[s]) for s in steps}
     formal: dict[str, tuple[Clause, ...]] = {}
     base: list[str] = []
     for ing in sorted({i for s in steps for i in _ingredients(graph, s)}):
@@ -270,6 +275,15 @@ def _recipe_chain(name: str, graph: dict[str, Any], missing: str, rng: random.Ra
     )
 
 
+def _done(label: str) -> Literal:
+    """The proposition "this step is done", named after the step's text (so the same sentence
+    means the same thing in every recipe)."""
+    import hashlib
+
+    digest = hashlib.sha256(label.encode()).hexdigest()[:6]
+    return Literal(f"done_{_slug(label)[:30]}_{digest}")
+
+
 def _listing(label: dict[int, str], ids: Sequence[int]) -> str:
     return ", and ".join(label[i] for i in sorted(ids))
 
@@ -298,12 +312,7 @@ def split_judge_prompt(messages: Sequence[dict[str, Any]]) -> tuple[list[str], s
     text = str(messages[-1].get("content") or "")
     head, _, hypothesis = text.partition("\n\nHypothesis:\n")
     listed = head.split("Premises:\n", 1)[-1]
-    premises = [
-        re.sub(r"^\d+\.\s", "", line)
-        for line in listed.splitlines()
-        if line.strip() and line.strip() != "(no premises)"
-    ]
-    return premises, hypothesis.strip()
+    return _numbered(listed), hypothesis.strip()
 
 
 _NOISY = {True: ("Likely", "Somewhat Likely"), False: ("Unlikely", "Somewhat Unlikely")}
@@ -319,6 +328,8 @@ def simulated_judge(truth: Any, *, mode: str = "likert", noise: float = 0.0, see
     import hashlib
 
     def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
+        if "\n\nDerived claims:\n" in str(messages[-1].get("content") or ""):
+            return whole_chain(messages)
         premises, hypothesis = split_judge_prompt(messages)
         t = bool(truth(premises, hypothesis))
         digest = hashlib.sha256(f"{seed}|{sorted(premises)}|{hypothesis}".encode()).digest()
@@ -329,4 +340,47 @@ def simulated_judge(truth: Any, *, mode: str = "likert", noise: float = 0.0, see
         label = ("Very Likely" if t else "Very Unlikely") if r >= noise else _NOISY[t][pick]
         return json.dumps({"label": label})
 
+    def whole_chain(messages: list[dict[str, Any]]) -> str:
+        # Like the LLM judges the paper describes, each step is checked against everything
+        # written before it, so an error propagated through valid steps goes unnoticed.
+        text = str(messages[-1].get("content") or "")
+        context, _, claims = text.partition("\n\nDerived claims:\n")
+        base = _numbered(context.split("Context:\n", 1)[-1])
+        derived = _numbered(claims)
+        scores = []
+        for k, claim in enumerate(derived):
+            digest = hashlib.sha256(f"{seed}|chain|{base}|{derived[: k + 1]}".encode()).digest()
+            t = bool(truth([*base, *derived[:k]], claim)) != (digest[0] / 256 < noise)
+            scores.append(1.0 if t else 0.0)
+        return json.dumps({"scores": scores})
+
     return oracle
+
+
+def _numbered(text: str) -> list[str]:
+    return [
+        re.sub(r"^\d+\.\s", "", line)
+        for line in text.splitlines()
+        if line.strip() and line.strip() not in ("(none)", "(no premises)")
+    ]
+
+
+def formal_entailed(formal: dict[str, tuple[Clause, ...]]) -> Any:
+    """Ground truth for questions over claims with known clauses (propositional Horn clauses),
+    by forward chaining; for simulated judges in tests and benchmarks."""
+
+    def truth(premises: Sequence[str], hypothesis: str) -> bool:
+        clauses = [c for p in premises for c in formal.get(p, ())]
+        have = {c.head for c in clauses if not c.body}
+        rules = [c for c in clauses if c.body]
+        changed = True
+        while changed:
+            changed = False
+            for r in rules:
+                if r.head not in have and all(b in have for b in r.body):
+                    have.add(r.head)
+                    changed = True
+        goals = formal.get(hypothesis, ())
+        return bool(goals) and all(g.head in have for g in goals)
+
+    return truth

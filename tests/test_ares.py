@@ -266,7 +266,10 @@ def test_recipe_chains_from_a_graph_folder() -> None:
     }
     assert "We have egg." not in egg.base and "We have salt." in egg.base
     beat = next(d for d in egg.derived if "step Beat" in d)
-    assert [str(c) for c in egg.formal[beat]] == ["done_omelet_3"]
+    (clause,) = egg.formal[beat]
+    assert clause.is_fact and clause.head.predicate.startswith("done_beat_beat_the_contents")
+    rule = next(b for b in egg.base if b.endswith("we can then Beat-Beat the contents of the bowl."))
+    assert [str(x) for x in egg.formal[rule][0].body][:1] == [str(egg.formal[egg.derived[0]][0].head)]
     with pytest.raises(InputError, match="not a folder"):
         load_recipe_graphs(FIXTURES / "recipes" / "omelet.json")
 

@@ -1,0 +1,154 @@
+"""Score each derived claim of a chain with ARES: stability τ, flag, deciding backend, certificate.
+
+FILE holds JSON (one object or a list) or JSONL records, each with ``base`` (the base claims, a list
+of strings) and ``derived`` (the derived claims, in order); optional ``priors`` (one per base claim)
+and ``id``. ``base_claims`` / ``derived_claims`` are accepted too. A record that cannot be read is
+reported with its place and the others are still scored. Exit status: 0 when every record was
+scored, 1 otherwise.
+
+The entailment model is the cascade by default: the symbolic prover first, and the LLM judge
+(``OPENAI_BASE_URL``, ``OPENAI_API_KEY``, ``PEIRCE_MODEL``) only where the prover cannot decide;
+without an LLM configured it runs offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from peirce import serde
+from peirce.errors import InputError, PeirceError
+from peirce.records import read_records, read_text
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="JSON or JSONL chains with 'base' and 'derived' ('-': stdin)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per chain")
+    parser.add_argument(
+        "--judge",
+        choices=("cascade", "symbolic", "llm"),
+        default="cascade",
+        help="entailment model (default: cascade = symbolic, then the LLM where undecided)",
+    )
+    parser.add_argument(
+        "--mode", choices=("likert", "binary"), default="likert", help="the LLM judge's output mode"
+    )
+    parser.add_argument("--epsilon", type=float, default=0.1, help="tolerance ε (default 0.1)")
+    parser.add_argument("--delta", type=float, default=0.1, help="failure probability δ (0.1)")
+    parser.add_argument("--prior", type=float, default=1.0, help="prior of each base claim (1.0)")
+    parser.add_argument("--threshold", type=float, default=0.5, help="flag τ below this (0.5)")
+    parser.add_argument("--seed", type=int, default=0, help="sampling seed")
+    parser.add_argument("--cache", default=None, help="LLM reply cache (SQLite file)")
+
+
+def _out(text: str) -> None:
+    """Write a line to standard output (commands print by design)."""
+    sys.stdout.write(text + "\n")
+
+
+def _strings(value: Any, key: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise InputError(f"{key!r} must be a list of strings", expected="a list of claims")
+    return value
+
+
+def _chain(value: Any) -> tuple[list[str], list[str], list[float] | None]:
+    if not isinstance(value, dict):
+        raise InputError("a record must be a JSON object with 'base' and 'derived'")
+    base = _strings(value.get("base", value.get("base_claims")), "base")
+    derived = _strings(value.get("derived", value.get("derived_claims")), "derived")
+    if not derived:
+        raise InputError("'derived' must hold at least one claim")
+    priors = value.get("priors")
+    if priors is not None and (
+        not isinstance(priors, list)
+        or len(priors) != len(base)
+        or not all(isinstance(p, (int, float)) and 0 <= p <= 1 for p in priors)
+    ):
+        raise InputError("'priors' must hold one probability per base claim")
+    return base, derived, priors
+
+
+def _model(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The entailment model and the LLM client it uses (``None`` offline)."""
+    from peirce.config import llm_settings
+    from peirce.engine.entailment import Cascade, LLMJudge, SymbolicEntailment
+    from peirce.engine.llm import LLMClient
+
+    client = None
+    if args.judge == "llm" or (args.judge == "cascade" and llm_settings().configured):
+        options: dict[str, Any] = {} if args.cache is None else {"cache": args.cache}
+        client = LLMClient.from_env(**options)
+    if args.judge == "symbolic":
+        return SymbolicEntailment(), None
+    judge = LLMJudge(client, mode=args.mode) if client is not None else None
+    if args.judge == "llm":
+        return judge, client
+    backends: list[Any] = [SymbolicEntailment()] + ([judge] if judge is not None else [])
+    return Cascade(backends), client
+
+
+def render(result: Any) -> str:
+    lines = []
+    for c in result.claims:
+        tau = "  -  " if c.tau is None else f"{c.tau:.3f}"
+        flag = "???" if c.flagged is None else "ERR" if c.flagged else "ok "
+        cert = c.certificate
+        how = "exact" if cert.method == "exact" else f"±{cert.epsilon:.3f} (δ={cert.delta:g})"
+        lines.append(f"  {c.index:>3} {flag} τ={tau} {how:<18} [{c.backend}] {c.text}")
+        if c.flagged is not False and c.reason:
+            lines.append(f"      {c.reason}")
+    lines.append(
+        f"  N={result.n}  calls={result.entailment_calls}  distinct={result.distinct_calls}"
+        f"  theoretical={result.theoretical_calls}  {result.seconds * 1000:.1f} ms"
+    )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from peirce.engine.ares import Ares
+
+    source = "<stdin>" if args.file == "-" else args.file
+    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    model, client = _model(args)
+    ares = Ares(
+        model,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        prior=args.prior,
+        threshold=args.threshold,
+        seed=args.seed,
+    )
+    failures = 0
+    try:
+        for record in read_records(text, source=source):
+            rid = record.index
+            if isinstance(record.value, dict) and "id" in record.value:
+                rid = record.value["id"]
+            error, result = record.error, None
+            if error is None:
+                try:
+                    base, derived, priors = _chain(record.value)
+                    result = ares.score(base, derived, priors=priors)
+                except PeirceError as exc:
+                    error = f"{source}: record {record.index}: {exc}"
+            if error is not None:
+                failures += 1
+                _out(json.dumps({"id": rid, "error": error}) if args.json else error)
+                continue
+            if args.json:
+                _out(json.dumps({"id": rid, "ares": serde.to_json_obj(result)}))
+            else:
+                _out(f"chain {rid}:\n{render(result)}")
+    finally:
+        stats = client.stats.as_dict() if client is not None else {}
+        if client is not None:
+            client.close()
+    decided = dict(getattr(model, "decided", {}))
+    summary = {"llm": stats, "decided_by": decided, "failed_records": failures}
+    _out(json.dumps({"summary": summary}) if args.json else f"summary: {json.dumps(summary)}")
+    return 1 if failures else 0
