@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ask": ("peirce.commands.ask", "answer a question True / False / Unknown with a proof"),
     "console": ("peirce.commands.console", "a Prolog query console over a knowledge base"),
     "bench": ("peirce.commands.bench", "run a benchmark on real data"),
+    "ares": ("peirce.commands.ares", "score each claim of a chain with ARES (τ and a certificate)"),
     "rlt": ("peirce.commands.rlt", "check, draw, export or extract Reasoning Logic Trees (ARCHE)"),
 }
 
