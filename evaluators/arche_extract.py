@@ -174,6 +174,8 @@ def extract_rlt(
                            error=str(exc), log_dir=log_dir)  # fmt: skip
         rlt, issues = defects(reply, article)
         done.append(Round(2, tuple(messages), reply, issues))
+        if reply == done[-2].reply:  # the same graph again: another round cannot help
+            break
     return _finish(article, done, reply=reply, triggered=triggered, issues=issues, error=None,
                    log_dir=log_dir)  # fmt: skip
 
