@@ -365,17 +365,18 @@ def _edges(raw: Any, labels: dict[str, str], source: str) -> tuple[tuple[str, st
 def _ingredients(
     data: dict[str, Any], steps: tuple[str, ...], source: str
 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
-    """ARES: ``step_mapped_ingredients[i]`` lists what step ``i`` uses (``"None"``: nothing)."""
+    """ARES: ``step_mapped_ingredients[i]`` lists what the i-th step (ids in numeric order) uses;
+    ``"None"`` means nothing. (Ids may skip numbers: the list follows positions, not ids.)"""
     per_step = data.get("step_mapped_ingredients", data.get("ingredients"))
     if per_step is None:
         return (), ()
     if not isinstance(per_step, list) or len(per_step) != len(steps):
         raise InputError("ingredients must be a list with one entry per step", source=source)
     needs = []
-    for i, items in enumerate(per_step):
+    for step, items in zip(steps, per_step, strict=True):
         for item in items or ():
             if isinstance(item, str) and item.strip() and item != "None":
-                needs.append((str(i), item))
+                needs.append((step, item))
     available = tuple(sorted({o for _, o in needs}))
     return tuple(needs), available
 
@@ -510,7 +511,8 @@ def _recording(
         candidates = nodes[recipe].get(text, [])
         rank = used.get(text, 0)
         if rank >= len(candidates):
-            notes.append(f"{rid}: step id {s.get('step_id')} ({text!r}) is not in {recipe}")
+            how = f"done more often than {recipe} has it" if candidates else f"not in {recipe}"
+            notes.append(f"{rid}: step id {s.get('step_id')} ({text!r}) is {how}; left out")
             continue
         used[text] = rank + 1
         node = candidates[rank]
