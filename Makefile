@@ -21,8 +21,13 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# mypy reads the package through a tree of links laid out as it is installed (engine/ as
+# peirce/engine, ...), since it cannot follow the editable install's import hook.
 typecheck: venv
-	$(BIN)/mypy
+	@rm -rf build/typecheck && mkdir -p build/typecheck/peirce
+	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/typecheck/peirce/; done
+	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
+	MYPYPATH=build/typecheck $(BIN)/mypy
 
 pytest: venv
 	$(BIN)/python -m pytest -q
