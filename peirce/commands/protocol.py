@@ -1,0 +1,209 @@
+"""Lab protocols: score a Sketch-and-Fill reply with SCORE, check a sequence against a procedure.
+
+``peirce protocol score PRED GOLD`` prints every SCORE component (gates, step scale, the order
+modes, action anchors, Semantic-A, Step-M, SCORE). PRED and GOLD are files holding a reply, or
+JSON / JSONL records with the reply under ``response`` (or ``prediction``, ``reply``) and the
+gold under ``response`` (or ``gold``, ``ground_truth``); one gold record serves every prediction.
+A record that cannot be read is reported and the others are still scored. Exit status 0 when
+every record was scored (a failed gate is a score, not an error), 1 otherwise.
+
+``peirce protocol check SEQUENCE --graph GRAPH`` checks executed steps against a precedence
+graph (a CaptainCook4D or ARES task graph, or peirce's procedure JSON) and prints each Order,
+Missing Step and unavailable-object violation with its evidence. SEQUENCE is a JSON list (or
+``{"sequence": [...]}``) or one step a line, by id or by the step's text. Exit status 0 when the
+sequence keeps the procedure, 1 when it does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from peirce.errors import InputError, PeirceError
+
+_PRED_KEYS = ("response", "prediction", "reply")
+_GOLD_KEYS = ("response", "gold", "ground_truth")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    score = sub.add_parser("score", help="SCORE of a Sketch-and-Fill reply against a gold one")
+    score.add_argument("pred", help="the reply (text), or JSON/JSONL records of replies")
+    score.add_argument("gold", help="the gold protocol (text), or JSON/JSONL records")
+    score.add_argument("--json", action="store_true", help="one JSON object per record")
+    score.add_argument("--order-mode", choices=("strict", "lcs"), default="strict")
+    score.add_argument("--tau", type=float, default=0.95, help="consistency-gate coverage τ")
+    score.add_argument("--length-limit", type=float, default=30.0, help="words per step, L")
+    score.add_argument("--verbosity", choices=("ratio", "paper"), default="ratio")
+    check = sub.add_parser("check", help="check a sequence of steps against a procedure")
+    check.add_argument("sequence", help="JSON list or one step a line (ids or texts)")
+    check.add_argument("--graph", required=True, help="task graph or procedure JSON")
+    check.add_argument("--json", action="store_true", help="print the check as JSON")
+    check.add_argument(
+        "--partial", action="store_true", help="the sequence need not complete the procedure"
+    )
+    check.add_argument(
+        "--without", action="append", default=[], metavar="OBJECT", help="an object not at hand"
+    )
+    check.add_argument("--facts", action="store_true", help="also print the procedure's facts")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "score":
+        return _score(args)
+    return _check(args)
+
+
+# ---------------------------------------------------------------------------------------------
+# score
+
+
+def _texts(path: str, keys: tuple[str, ...]) -> list[tuple[str, str | None, str | None]]:
+    """(id, text, error) per record; a plain-text file is one record."""
+    text = Path(path).read_text("utf-8")
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return [(Path(path).name, text, None)]
+    values: list[tuple[int, Any, str | None]] = []
+    try:
+        loaded = json.loads(text)
+        items = loaded if isinstance(loaded, list) else [loaded]
+        values = [(k, v, None) for k, v in enumerate(items, 1)]
+    except json.JSONDecodeError:
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    values.append((n, json.loads(line), None))
+                except json.JSONDecodeError as exc:
+                    values.append((n, None, f"{path}:{n}:{exc.colno}: not JSON: {exc.msg}"))
+    out: list[tuple[str, str | None, str | None]] = []
+    for n, value, read_error in values:
+        rid = str(value.get("id", n)) if isinstance(value, dict) else str(n)
+        found = next((value[k] for k in keys if isinstance(value, dict) and k in value), None)
+        error = read_error
+        if error is None and not isinstance(found, str):
+            error = f"{path}: record {n}: no string under {' / '.join(keys)}"
+        out.append((rid, found if isinstance(found, str) else None, error))
+    return out
+
+
+def _score(args: argparse.Namespace) -> int:
+    from peirce.evaluators.score import ScoreConfig, score
+
+    config = ScoreConfig(
+        tau=args.tau,
+        length_limit=args.length_limit,
+        verbosity=args.verbosity,
+        order_mode=args.order_mode,
+    )
+    preds = _texts(args.pred, _PRED_KEYS)
+    golds = _texts(args.gold, _GOLD_KEYS)
+    if len(golds) not in (1, len(preds)):
+        raise InputError(f"{len(preds)} predictions but {len(golds)} gold records")
+    failures = 0
+    for k, (rid, pred, pred_error) in enumerate(preds):
+        _gid, gold, gold_error = golds[0] if len(golds) == 1 else golds[k]
+        error = pred_error or gold_error
+        if error is None and pred is not None and gold is not None:
+            try:
+                result = score(pred, gold, config)
+            except PeirceError as exc:
+                error = f"{rid}: {exc}"
+            else:
+                _emit(rid, result, pred, as_json=args.json, many=len(preds) > 1)
+                continue
+        failures += 1
+        if args.json:
+            print(json.dumps({"id": rid, "error": error}, ensure_ascii=False))
+        else:
+            print(f"{rid}: cannot score: {error}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _emit(rid: str, result: Any, text: str, *, as_json: bool, many: bool) -> None:
+    from peirce import serde
+
+    if as_json:
+        out = {"id": rid, **result.to_dict()}
+        out["diagnostics"] = [serde.to_json_obj(d) for d in result.diagnostics]
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    if many:
+        print(f"== {rid}")
+    print(render_score(result, text))
+
+
+def render_score(result: Any, text: str | None = None) -> str:
+    """Every component of a :class:`~peirce.evaluators.score.ScoreResult`, one per line."""
+    c = result.components
+    gate = result.consistency_gate
+    lines = [
+        f"SCORE {result.score:.4f}   (paper scale {result.score_raw:.4f} of 2.5)",
+        f"  format gate        {'passed' if result.format_gate.passed else 'FAILED'}",
+        f"  consistency gate   {'passed' if gate.passed else 'FAILED'}"
+        + (f"   coverage {' '.join(f'{x:.2f}' for x in gate.coverage)}" if gate.coverage else ""),
+    ]
+    if result.reason:
+        lines.append(f"  why 0              {result.reason}")
+    lines += [
+        f"  step scale         r_scale {c.r_scale:.4f}   N_pred {c.n_pred}, N_gold {c.n_gold}, "
+        f"f(d) {c.f_count:.4f}, g(L) {c.g_length:.4f}, words per step {c.mean_words:.1f}",
+        f"  Step-M             {c.step_m:.0f}",
+        f"  order strict       {c.order_strict:.0f}",
+        f"  Order-S            {c.order_s:.0f}",
+        f"  Order-LCS          {c.order_lcs:.4f} (L/m)   {c.order_lcs_sym:.4f} (2L/(n+m))",
+        f"  Order-Tau          {c.order_tau:.4f}",
+        f"  action anchors     {' '.join(f'({i},{j})' for i, j in c.anchors) or 'none'}",
+        f"  Semantic-A         {c.semantic_a:.4f}   (raw {c.semantic_a_raw:.4f} of 1.5)",
+        f"  r_semantics        {c.r_semantics:.4f}   (raw {c.r_semantics_raw:.4f} of 2.5)",
+    ]
+    for d in result.diagnostics:
+        lines.append("  " + d.render(text).replace("\n", "\n  "))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# check
+
+
+def _sequence(path: str) -> list[str]:
+    text = Path(path).read_text("utf-8")
+    if text.lstrip().startswith(("[", "{")):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            msg = f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            raise InputError(msg, source=path) from None
+        if isinstance(value, dict):
+            value = value.get("sequence")
+        if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+            raise InputError("expected a list of step ids or texts", source=path)
+        return [str(v) for v in value]
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _check(args: argparse.Namespace) -> int:
+    from peirce.engine.procedure import check_sequence, load_graph, resolve_steps
+
+    procedure = load_graph(args.graph)
+    if args.without:
+        procedure = procedure.without_objects(*args.without)
+    steps = resolve_steps(procedure, _sequence(args.sequence))
+    result = check_sequence(procedure, steps, complete=not args.partial)
+    if args.json:
+        from peirce import serde
+
+        out = serde.to_json_obj(result)
+        if args.facts:
+            out["facts"] = procedure.facts()
+        print(json.dumps(out, ensure_ascii=False))
+        return 0 if result.ok else 1
+    if args.facts:
+        print("\n".join(procedure.facts()))
+    print(f"{procedure.name}: {len(steps)} steps checked, {len(result.violations)} violations")
+    for v in result.violations:
+        print(f"  {v.kind.value:<12} {v.message}")
+    return 0 if result.ok else 1
