@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("peirce.commands.bench", "run a benchmark on real data"),
     "ares": ("peirce.commands.ares", "score each claim of a chain with ARES (τ and a certificate)"),
     "rlt": ("peirce.commands.rlt", "check, draw, export or extract Reasoning Logic Trees (ARCHE)"),
+    "protocol": ("peirce.commands.protocol", "score lab protocols (SCORE) and check procedures"),
 }
 
 
