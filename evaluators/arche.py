@@ -144,7 +144,7 @@ def rea(
         messages = prompt.messages(mode=step.mode.value, premises=premises,
                                    conclusion=_text(rlt, grounded, step.conclusion))  # fmt: skip
         jobs += [(i, judge, messages) for judge in judges]
-    workers = max(1, min(16, len(jobs)))
+    workers = max(1, min(8, len(jobs)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         votes = list(pool.map(lambda job: _ask_judge(job[1], job[2], prompt.version), jobs))
     by_step: dict[int, list[Vote]] = {}

@@ -33,7 +33,8 @@ GOOD = (
 
 
 def _client(srv: LoopbackServer, model: str = "loop", **kw: Any) -> LLMClient:
-    kw.setdefault("max_retries", 0)
+    kw.setdefault("max_retries", 3)  # a busy loopback may drop a connection; 400s never retry
+    kw.setdefault("backoff", 0.01)
     return LLMClient(base_url=srv.base_url, api_key="x", model=model, cache=False, **kw)
 
 
