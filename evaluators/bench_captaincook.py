@@ -125,7 +125,7 @@ def evaluate(
         "m_fp": len(missing - missing_tags),
         "m_fn": len(missing_tags - missing),
     }
-    where = {"recording": rec.recording_id, "recipe": rec.recipe}
+    where: dict[str, Any] = {"recording": rec.recording_id, "recipe": rec.recipe}
     out = []
     for s in sorted(order_tags - ends):
         out.append({**where, "kind": "order tag, no violation", "step": s, "text": graph.label(s)})
@@ -166,7 +166,8 @@ def evaluate(
 
 def run(args: argparse.Namespace) -> int:
     graphs, recordings = load_captaincook(args.data)
-    overall, per_recipe = _Tally(), defaultdict(_Tally)
+    overall = _Tally()
+    per_recipe: defaultdict[str, _Tally] = defaultdict(_Tally)
     disagreements: list[dict[str, Any]] = []
     notes = [n for r in recordings for n in r.notes]
     started = time.perf_counter()
@@ -188,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         show=args.show,
         timing=(len(recordings), elapsed),
     )
-    summary = {
+    summary: dict[str, Any] = {
         "benchmark": "captaincook",
         **{k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()},
         "per_recipe": {
@@ -200,8 +201,8 @@ def run(args: argparse.Namespace) -> int:
         "recordings_per_second": round(len(recordings) / elapsed, 1) if elapsed else 0.0,
     }
     if args.ares:
-        summary["ares"] = ares_check(args.ares)
-        a = summary["ares"]
+        a = ares_check(args.ares)
+        summary["ares"] = a
         _say(
             f"ARES recipe graphs: {a['graphs']} graphs, topological order clean in "
             f"{a['clean']}/{a['graphs']}; {a['deletions']} ingredient deletions, flagged steps "

@@ -38,11 +38,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from peirce.evaluators.score import ScoreResult, clear_caches, score
-from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
-
 from peirce.errors import InputError
+from peirce.evaluators.score import ScoreResult, clear_caches, score
 from peirce.ir import Protocol, ProtocolStep
+from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
 
 __all__ = ["PERTURBATIONS", "add_arguments", "load_gold", "perturb", "run"]
 

@@ -74,19 +74,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
+from peirce import serde
+from peirce.errors import ConfigError, InputError
 from peirce.evaluators.score_units import may_have_unknown_unit, subwords, unknown_units
+from peirce.ir import Protocol, ProtocolStep
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
 from peirce.translators.protocol import (
     FORMAT_CODES,
     SketchAndFill,
     parse_protocol,
     parse_sketch_and_fill,
 )
-
-from peirce import serde
-from peirce.errors import ConfigError, InputError
-from peirce.ir import Protocol, ProtocolStep
-from peirce.results import Diagnostic, Severity
-from peirce.span import Span
 
 __all__ = [
     "Components",
@@ -563,10 +562,10 @@ def clear_caches() -> None:
 
     _gold_from_text.cache_clear()
     _prepare_cached.cache_clear()
-    for fn in (score_units.normalize, score_units.stem, score_units.subwords):
-        fn.cache_clear()
-    for fn in (score_units.may_have_unknown_unit,):
-        fn.cache_clear()
+    score_units.normalize.cache_clear()
+    score_units.stem.cache_clear()
+    score_units.subwords.cache_clear()
+    score_units.may_have_unknown_unit.cache_clear()
 
 
 _MAX_UNIT_WARNINGS = 20

@@ -56,9 +56,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from peirce.evaluators.score import ScoreConfig, score
-
 from peirce.errors import ConfigError
+from peirce.evaluators.score import ScoreConfig, score
 
 __all__ = ["compute_score"]
 

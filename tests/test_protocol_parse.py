@@ -7,15 +7,15 @@ import time
 from pathlib import Path
 
 import pytest
+
+from peirce.errors import InputError, ParseError
+from peirce.ir import Protocol, ProtocolStep
+from peirce.results import Severity
 from peirce.translators.protocol import (
     parse_protocol,
     parse_sketch_and_fill,
     render_sketch_and_fill,
 )
-
-from peirce.errors import InputError, ParseError
-from peirce.ir import Protocol, ProtocolStep
-from peirce.results import Severity
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from peirce.errors import ConfigError, InputError
 from peirce.evaluators.score import (
     ScoreConfig,
     action_anchors,
@@ -27,10 +29,8 @@ from peirce.evaluators.score import (
     step_scale,
 )
 from peirce.evaluators.score_reward import compute_score
-from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
-
-from peirce.errors import ConfigError, InputError
 from peirce.ir import Protocol, ProtocolStep
+from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
 GOLDS = [json.loads(x) for x in (FIXTURES / "gold.jsonl").read_text("utf-8").splitlines()]
