@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from peirce import registry
 from peirce.errors import ConfigError, LLMError, ParseError
-from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var, is_ground
 from peirce.results import Judgement, ProofNode, Verdict
 
 if TYPE_CHECKING:
@@ -147,6 +147,8 @@ class SymbolicEntailment:
         self._kbs: OrderedDict[frozenset[str], Any] = OrderedDict()
         self._cached_kbs, self._max_extra = cached_kbs, max_extra
         self._lock = threading.RLock()
+        self._compiled: dict[str, tuple[_Rule, ...] | None] = {}
+        self._ids: dict[Literal, int] = {}
 
     def close(self) -> None:
         """Free the knowledge bases kept for reuse."""
@@ -201,15 +203,45 @@ class SymbolicEntailment:
         goals, why = self.clauses(hypothesis)
         if why is not None or not goals:
             return Judgement(Verdict.UNKNOWN, None, self.name, f"hypothesis {why}")
-        gaps = [why for p in premises if (why := self.clauses(p)[1]) is not None]
+        translated = [self.clauses(p) for p in premises]
+        gaps = [why for _, why in translated if why is not None]
         with self._lock:
-            kb, missing = self._kb_for(premises)
-            extra = tuple(c for p in missing for c in self.clauses(p)[0])
-            return self._decide(kb, goals, gaps, extra)
+            compiled = [
+                self._compile(p, cs) for p, (cs, _) in zip(premises, translated, strict=True)
+            ]
+            ground = (
+                None if any(c is None for c in compiled) else [r for c in compiled for r in c or ()]
+            )
+            return self._decide(premises, goals, gaps, ground)
+
+    def _id(self, lit: Literal) -> int:
+        return self._ids.setdefault(lit, len(self._ids))
+
+    def _compile(self, text: str, clauses: Sequence[Clause]) -> tuple[_Rule, ...] | None:
+        """The clauses of a text as rules over literal numbers; ``None`` if not ground."""
+        if text not in self._compiled:
+            ground = all(is_ground(c.head) and all(map(is_ground, c.body)) for c in clauses)
+            self._compiled[text] = (
+                tuple((self._id(c.head), tuple(map(self._id, c.body))) for c in clauses)
+                if ground
+                else None
+            )
+        return self._compiled[text]
+
+    def _prove(self, premises: Sequence[str], goal: Literal, assumed: tuple[Clause, ...]) -> Any:
+        kb, missing = self._kb_for(premises)
+        extra = tuple(c for p in missing for c in self.clauses(p)[0])
+        return kb.prove(goal, extra=extra + assumed)
 
     def _decide(
-        self, kb: Any, goals: Sequence[Clause], gaps: list[str], given: tuple[Clause, ...]
+        self,
+        premises: Sequence[str],
+        goals: Sequence[Clause],
+        gaps: list[str],
+        ground: list[_Rule] | None,
     ) -> Judgement:
+        """Prove each goal. For ground premises the least model (linear forward chaining)
+        decides first, so a goal that is not derivable costs no proof search."""
         proofs: list[ProofNode] = []
         open_reasons: list[str] = []
         limited = False
@@ -217,30 +249,32 @@ class SymbolicEntailment:
             names: dict[str, Const] = {}
             head = _ground(goal.head, names)
             assumed = tuple(Clause(_ground(b, names), label="assumed") for b in goal.body)
-            proof = kb.prove(head, extra=given + assumed)
-            if proof.proved:
-                proofs.append(proof.proof or ProofNode(str(head)))
-                continue
-            limited = limited or proof.limit_hit
-            if not goal.body:
-                refuted = kb.prove(head.complement(), extra=given)
-                if refuted.proved:
-                    return Judgement(
-                        Verdict.REFUTED,
-                        0.0,
-                        self.name,
-                        f"the premises prove {head.complement()}",
-                        refuted.proof,
-                    )
+            model = None
+            if ground is not None:
+                model = _least_model([*ground, *((self._id(a.head), ()) for a in assumed)])
+            why = f"{head} is not derivable"
+            if model is None or self._id(head) in model:
+                proof = self._prove(premises, head, assumed)
+                if proof.proved or model is not None:
+                    # a limit hit on a goal in the least model: entailed, without a tree
+                    proofs.append(proof.proof or ProofNode(str(head), "least model"))
+                    continue
+                limited = limited or proof.limit_hit
+                why = proof.reason or why
+            if not goal.body and (model is None or self._id(head.complement()) in model):
+                refuted = self._prove(premises, head.complement(), ())
+                if refuted.proved or model is not None:
+                    because = f"the premises prove {head.complement()}"
+                    return Judgement(Verdict.REFUTED, 0.0, self.name, because, refuted.proof)
                 limited = limited or refuted.limit_hit
-            open_reasons.append(proof.reason or f"no proof of {head}")
+            open_reasons.append(why)
         if not open_reasons:
             tree = proofs[0] if len(proofs) == 1 else ProofNode("and", None, None, tuple(proofs))
             return Judgement(Verdict.ENTAILED, 1.0, self.name, "proved", tree)
         reason = "; ".join(open_reasons)
         if limited or gaps:
-            why = "; ".join(gaps) if gaps else reason
-            return Judgement(Verdict.UNKNOWN, None, self.name, f"undecided: {why}")
+            detail = "; ".join(gaps) if gaps else reason
+            return Judgement(Verdict.UNKNOWN, None, self.name, f"undecided: {detail}")
         return Judgement(
             Verdict.UNKNOWN,
             0.0,
@@ -248,6 +282,37 @@ class SymbolicEntailment:
             f"not entailed: {reason} (complete search over the translated premises)",
             evidence={"complete": True},
         )
+
+
+_Rule = tuple[int, tuple[int, ...]]  # a ground clause over literal numbers: (head, body)
+
+
+def _least_model(rules: Sequence[_Rule]) -> set[int]:
+    """Every literal ground Horn clauses derive (strong negation: a relation of its own), in
+    time linear in their size.
+
+    >>> sorted(_least_model([(1, ()), (2, (1,)), (3, (2, 4))]))
+    [1, 2]
+    """
+    have: set[int] = set()
+    queue = [head for head, body in rules if not body]
+    need: list[int] = []
+    waiting: dict[int, list[int]] = {}
+    for i, (_, body) in enumerate(rules):
+        distinct = set(body)
+        need.append(len(distinct))
+        for b in distinct:
+            waiting.setdefault(b, []).append(i)
+    while queue:
+        lit = queue.pop()
+        if lit in have:
+            continue
+        have.add(lit)
+        for i in waiting.get(lit, ()):
+            need[i] -= 1
+            if need[i] == 0:
+                queue.append(rules[i][0])
+    return have
 
 
 # ------------------------------------------------------------------------------------- LLM

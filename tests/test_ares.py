@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
 from peirce.engine.ares import (
     Ares,
     entail_base,
@@ -20,6 +21,7 @@ from peirce.engine.ares import (
 from peirce.engine.entailment import LLMJudge
 from peirce.engine.llm import LLMClient
 from peirce.engine.loopback import LoopbackServer
+from peirce.errors import ConfigError, InputError
 from peirce.evaluators.ares import (
     cross_validate,
     load_recording,
@@ -34,8 +36,6 @@ from peirce.evaluators.claimtrees import (
     recipe_chains,
     simulated_judge,
 )
-
-from peirce.errors import ConfigError, InputError
 from peirce.results import Judgement, Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ares"
@@ -268,8 +268,12 @@ def test_recipe_chains_from_a_graph_folder() -> None:
     beat = next(d for d in egg.derived if "step Beat" in d)
     (clause,) = egg.formal[beat]
     assert clause.is_fact and clause.head.predicate.startswith("done_beat_beat_the_contents")
-    rule = next(b for b in egg.base if b.endswith("we can then Beat-Beat the contents of the bowl."))
-    assert [str(x) for x in egg.formal[rule][0].body][:1] == [str(egg.formal[egg.derived[0]][0].head)]
+    rule = next(
+        b for b in egg.base if b.endswith("we can then Beat-Beat the contents of the bowl.")
+    )
+    assert [str(x) for x in egg.formal[rule][0].body][:1] == [
+        str(egg.formal[egg.derived[0]][0].head)
+    ]
     with pytest.raises(InputError, match="not a folder"):
         load_recipe_graphs(FIXTURES / "recipes" / "omelet.json")
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from peirce.engine.entailment import (
     LIKERT,
     Cascade,
@@ -19,9 +21,8 @@ from peirce.engine.entailment import (
 from peirce.engine.llm import LLMClient
 from peirce.engine.loopback import Fault, LoopbackServer
 from peirce.engine.prolog import Limits
-from peirce.evaluators.claimtrees import claimtrees, claimtrees_entailed, simulated_judge
-
 from peirce.errors import ConfigError
+from peirce.evaluators.claimtrees import claimtrees, claimtrees_entailed, simulated_judge
 from peirce.logic import Clause, Literal
 from peirce.results import Verdict
 
@@ -85,11 +86,22 @@ def test_symbolic_untranslated_text_is_undecided(symbolic: SymbolicEntailment) -
 
 
 def test_symbolic_limit_hit_is_undecided() -> None:
-    rules = [f"Rule: S{i} -> S{i + 1} (meaning that if I have S{i}, I can derive S{i + 1})"
-             for i in range(1, 9)]  # fmt: skip
+    kinds = ["wumpus", "yumpus", "impus", "dumpus", "rompus", "numpus", "tumpus", "vumpus"]
+    rules = [f"Every {a} is a {b}." for a, b in itertools.pairwise(kinds)]
     with SymbolicEntailment(limits=Limits(depth=3)) as model:
-        j = model.entails(["I have S1", *rules], "I have S8, I use rule (S8 -> S9) to derive S9")
+        j = model.entails(["Max is a wumpus.", *rules], "Max is a vumpus.")
     assert j.probability is None and "depth limit" in j.reason
+
+
+def test_ground_premises_are_decided_by_their_least_model() -> None:
+    rules = [f"Rule: S{i} -> S{i + 1} (meaning that if I have S{i}, I can derive S{i + 1})"
+             for i in range(1, 10)]  # fmt: skip
+    with SymbolicEntailment(limits=Limits(depth=3)) as model:
+        far = model.entails(["I have S1", *rules], "I have S8, I use rule (S8 -> S9) to derive S9")
+        off = model.entails(["I have S1", *rules], "I have S8, I use rule (S8 -> Q1) to derive Q1")
+    # the proof search hits its depth limit, yet the least model decides both
+    assert (far.verdict, far.probability) == (Verdict.ENTAILED, 1.0)
+    assert (off.probability, off.evidence) == (0.0, {"complete": True})
 
 
 def test_symbolic_uses_given_clauses_for_structured_claims() -> None:
