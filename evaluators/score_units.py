@@ -1,4 +1,11 @@
-"""Text normalisation for SCORE: case folding, unit standardisation, sub-words.
+"""The pieces SCORE compares with: normalised words and action sequences.
+
+Sequences (Thoth, App. C.2, C.3, F; used by :mod:`peirce.evaluators.score`, which documents the
+formulas): :func:`order_strict`, :func:`order_exact`, :func:`lcs_length` (bit-parallel),
+:func:`action_anchors` (greedy monotone, App. C.3), :func:`occurrence_alignment` and
+:func:`kendall_tau` (O(n log n)).
+
+Text normalisation: case folding, unit standardisation, sub-words.
 
 SCORE compares the words of a protocol step, not its characters (Thoth, Appendix C.1: "case
 folding, unit standardization, removal of subscript/superscript variants"). :func:`normalize`
@@ -30,12 +37,27 @@ Limits: with case folded, a lower-case ``um`` is a micrometre; a micromolar need
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["KNOWN_UNITS", "may_have_unknown_unit", "normalize", "stem", "subwords", "unknown_units"]
+__all__ = [
+    "KNOWN_UNITS",
+    "action_anchors",
+    "kendall_tau",
+    "lcs_length",
+    "may_have_unknown_unit",
+    "normalize",
+    "occurrence_alignment",
+    "order_exact",
+    "order_strict",
+    "stem",
+    "subwords",
+    "unknown_units",
+]
 
 #: surface form (after case folding) -> canonical unit, recognised right after a number.
 _AFTER_NUMBER: dict[str, str] = {}
@@ -218,3 +240,124 @@ def unknown_units(text: str) -> list[tuple[int, int, str]]:
             continue
         found.append((m.start(1), m.end(1), token))
     return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Action sequences: order modes and alignments (Thoth, App. C.2, C.3, F)
+
+
+def order_strict(pred: Sequence[str], gold: Sequence[str]) -> float:
+    """1.0 when one sequence is a subsequence of the other (eq. 9), else 0.0.
+
+    >>> order_strict(["harvest", "lyse", "quantify"], ["harvest", "lyse", "centrifuge", "quantify"])
+    1.0
+    >>> order_strict(["harvest", "centrifuge", "lyse"], ["harvest", "lyse", "centrifuge"])
+    0.0
+    """
+    short, long_ = (pred, gold) if len(pred) <= len(gold) else (gold, pred)
+    it = iter(long_)
+    return 1.0 if all(any(x == y for y in it) for x in short) else 0.0
+
+
+def order_exact(pred: Sequence[str], gold: Sequence[str]) -> float:
+    """Order-S (eq. 16): 1.0 when the action sequences are equal."""
+    return 1.0 if list(pred) == list(gold) else 0.0
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of a longest common subsequence (eq. 11), bit-parallel: O(n·m / word size).
+
+    >>> lcs_length(["lyse", "harvest", "quantify", "centrifuge"],
+    ...            ["harvest", "lyse", "centrifuge", "quantify"])
+    2
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    if not b:
+        return 0
+    masks: dict[str, int] = {}
+    for idx, sym in enumerate(b):
+        masks[sym] = masks.get(sym, 0) | (1 << idx)
+    full = (1 << len(b)) - 1
+    v = full
+    for sym in a:
+        m = masks.get(sym)
+        if m is not None:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(b) - v.bit_count()
+
+
+def action_anchors(pred: Sequence[str], gold: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """Greedy monotone action anchors (App. C.3), 1-based (i, j) pairs."""
+    positions: dict[str, list[int]] = {}
+    for j, a in enumerate(gold):
+        positions.setdefault(a, []).append(j)
+    out: list[tuple[int, int]] = []
+    last = -1
+    for i, a in enumerate(pred):
+        lst = positions.get(a)
+        if not lst:
+            continue
+        k = bisect.bisect_right(lst, last)
+        if k < len(lst):
+            last = lst[k]
+            out.append((i + 1, last + 1))
+    return tuple(out)
+
+
+def occurrence_alignment(pred: Sequence[str], gold: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """The k-th occurrence of each action in ``pred`` with its k-th in ``gold`` (1-based pairs).
+
+    >>> occurrence_alignment(["b", "a", "a"], ["a", "b", "a"])
+    ((1, 2), (2, 1), (3, 3))
+    """
+    positions: dict[str, list[int]] = {}
+    for j, a in enumerate(gold):
+        positions.setdefault(a, []).append(j)
+    used: dict[str, int] = {}
+    out = []
+    for i, a in enumerate(pred):
+        k = used.get(a, 0)
+        lst = positions.get(a, [])
+        if k < len(lst):
+            out.append((i + 1, lst[k] + 1))
+            used[a] = k + 1
+    return tuple(out)
+
+
+def kendall_tau(pairs: Sequence[tuple[int, int]]) -> float:
+    """τ = (C - D) / (C + D) over aligned (i, j) pairs (eq. 18); 0 with fewer than two pairs.
+
+    >>> kendall_tau([(1, 1), (2, 3), (3, 2), (5, 4)])
+    0.666...
+    """
+    ranks = [j for _, j in sorted(pairs)]
+    total = len(ranks) * (len(ranks) - 1) // 2
+    if total == 0:
+        return 0.0
+    discordant = _inversions(ranks)
+    return (total - 2 * discordant) / total
+
+
+def _inversions(values: list[int]) -> int:
+    """Number of pairs out of order, by merge sort (O(n log n), iterative)."""
+    items, count, width = list(values), 0, 1
+    n = len(items)
+    while width < n:
+        merged: list[int] = []
+        for lo in range(0, n, 2 * width):
+            left, right = items[lo : lo + width], items[lo + width : lo + 2 * width]
+            i = j = 0
+            while i < len(left) and j < len(right):
+                if right[j] < left[i]:
+                    merged.append(right[j])
+                    count += len(left) - i
+                    j += 1
+                else:
+                    merged.append(left[i])
+                    i += 1
+            merged.extend(left[i:])
+            merged.extend(right[j:])
+        items, width = merged, width * 2
+    return count
