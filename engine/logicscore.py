@@ -33,9 +33,6 @@ containment (``Russia`` and ``Grand Duke Alexei of Russia`` stay apart).
 >>> idx = EntityIndex(["Kurt Cobain", "Cobain", "German", "Germany", "Russia"])
 >>> idx.same("Cobain", "Kurt Cobain"), idx.same("German", "Germany"), idx.same("Russia", "German")
 (True, True, False)
-
-:func:`substring_baseline` reproduces the reference implementation's search (bridges found by
-substring containment between triple arguments) over the same triples, for comparison.
 """
 
 from __future__ import annotations
@@ -44,31 +41,34 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from peirce.engine.prolog_runtime import Limits, call_json
-from peirce.translators.answer import Citation, Proposition
+from peirce.translators.answer import Citation, ParsedAnswer, Proposition, propositions_from_llm
 from peirce.translators.triples import (
     Mention,
     Triple,
+    entities_from_llm,
     mentions,
     normalise,
     question_entities,
     triples,
+    triples_from_llm,
 )
 
 __all__ = [
     "DEMONYMS",
     "SHORT_NAMES",
     "AnswerGraph",
-    "Baseline",
     "EntityIndex",
     "Facts",
     "Reached",
     "Search",
     "build_graph",
+    "llm_extract",
+    "llm_propositions",
     "path_entities",
     "search",
-    "substring_baseline",
 ]
 
 _PLURAL = frozenset(["they", "their", "them", "these", "both"])
@@ -206,6 +206,8 @@ def build_graph(
     labels: dict[str, str] = {}
     for text in reversed(names):
         labels[index.canonical(text)] = text.strip()
+    name_keys = {m.key for ms in per_prop for m in ms if m.kind == "name"}
+    name_keys |= {m.key for m in q_mentions if m.kind in ("name", "quote")}
     facts: list[Facts] = []
     previous: list[tuple[str, ...]] = []
     for p, found, tri in zip(propositions, per_prop, per_triples, strict=True):
@@ -219,6 +221,7 @@ def build_graph(
                     resolved.append((m.text, targets))
             else:
                 keys.add(index.canonical(m.text))
+                keys.update(_embedded(m, index, name_keys))
         canon = tuple((m.key, index.canonical(m.text)) for m in found if m.kind != "anaphor")
         previous.append(tuple(c for _, c in canon) or tuple(t for _, ts in resolved for t in ts))
         facts.append(
@@ -249,6 +252,19 @@ def build_graph(
     return AnswerGraph(
         question, q_keys, tuple(facts), labels, keys_of, frozenset(stated), q_spans, values
     )
+
+
+def _embedded(m: Mention, index: EntityIndex, names: set[str]) -> set[str]:
+    """The entities a name begins or ends with, when they are names of the record on their own
+    ("SMA Negeri 68 Jakarta" also mentions Jakarta); whole names at word boundaries, never parts
+    of words."""
+    words = m.key.split()
+    out = set()
+    for n in range(1, len(words)):
+        for part in (" ".join(words[:n]), " ".join(words[-n:])):
+            if part in names and part != m.key:
+                out.add(index.canonical(part))
+    return out
 
 
 def _antecedents(m: Mention, previous: list[tuple[str, ...]]) -> tuple[str, ...]:
@@ -337,6 +353,18 @@ def path_entities(
 
 
 # ------------------------------------------------------------------------------ alignment
+_CONNECTORS = frozenset({"of", "the", "and", "for", "de"})
+#: Words that make a name a place, organisation or work rather than a person's name.
+_NOT_PERSON = frozenset(
+    """of the and for city county river university state island mountain lake park street
+    station school college records band company group club party church hall centre center
+    airport bridge road district province region valley bay sea ocean war award awards prize cup
+    league film album song show series tour act kingdom republic empire house central northern
+    southern eastern western upper lower greater north south east west new saint san""".split()  # noqa: SIM905 - a word list
+)
+#: Single words too vague to stand for a longer name.
+_VAGUE = frozenset("north south east west new saint san great little central the".split())  # noqa: SIM905
+
 _DEMONYM_TEXT = """american:united_states british:united_kingdom english:england
 scottish:scotland welsh:wales irish:ireland german:germany french:france italian:italy
 spanish:spain portuguese:portugal dutch:netherlands belgian:belgium swiss:switzerland
@@ -391,34 +419,28 @@ class EntityIndex:
         self._names(keys)
 
     def _names(self, keys: list[str]) -> None:
+        """Name parts and short forms: a given name or surname alone for the one full name that
+        has it, an acronym for the words it abbreviates, "Fred" for "Frederick"."""
         multi = [k for k in keys if " " in k and not re.search(r"\d", k)]
+        people = [m for m in multi if not set(m.split()) & _NOT_PERSON]
         for k in keys:
-            toks = k.split()
-            if len(toks) == 1 and len(k) >= 3 and not k.isdigit():
-                firsts = [m for m in multi if m.split()[0] == k]
-                lasts = [m for m in multi if m.split()[-1] == k]
-                cands = {m for m in lasts} | (
-                    {firsts[0]} if len(firsts) == 1 and not lasts else set()
-                )
+            if " " not in k and len(k) >= 3 and not k.isdigit() and k not in _VAGUE:
+                lasts = [m for m in people if m.split()[-1] == k]
+                firsts = [m for m in multi if m.split()[0] == k]  # a head: "the Kingdom"
+                cands = lasts or firsts
                 if len(cands) == 1:
-                    self.union(k, cands.pop())
+                    self.union(k, cands[0])
             if 2 <= len(k) <= 6 and " " not in k:
                 for m in multi:
-                    initials = "".join(
-                        w[0] for w in m.split() if w not in {"of", "the", "and", "for", "de"}
-                    )
+                    initials = "".join(w[0] for w in m.split() if w not in _CONNECTORS)
                     if len(initials) >= 2 and initials == k:
                         self.union(k, m)
-        for a in multi:
-            for b in multi:
+        for a in people:
+            for b in people:
                 ta, tb = a.split(), b.split()
-                if (
-                    a < b
-                    and len(ta) == len(tb)
-                    and ta[1:] == tb[1:]
-                    and len(ta[0]) >= 3
-                    and (tb[0].startswith(ta[0]) or ta[0].startswith(tb[0]))
-                ):
+                same_rest = a < b and len(ta) == len(tb) and ta[1:] == tb[1:]
+                short, full = sorted((ta[0], tb[0]), key=len)
+                if same_rest and len(short) >= 3 and full.startswith(short):
                     self.union(a, b)
 
     def find(self, key: str) -> str:
@@ -444,88 +466,28 @@ class EntityIndex:
         return self.canonical(a) == self.canonical(b)
 
 
-@dataclass(frozen=True, slots=True)
-class Baseline:
-    """The reference's substring-containment search on the same triples."""
-
-    completeness: float | None
-    conciseness: float | None
-    path: tuple[str, ...] = ()
-    bridges: tuple[str, ...] = ()
-    reason: str = ""
+# ------------------------------------------------------------------------------------ LLM
+def llm_propositions(llm: Any, parsed: ParsedAnswer) -> tuple[Proposition, ...]:
+    """The paper's logic transformation by ``llm`` (prompt ``logicscore_transform``)."""
+    reasoning = " ".join(
+        s.text.rstrip(".") + "".join(str(c) for c in s.citations) + "." for s in parsed.statements
+    )
+    return propositions_from_llm(_ask(llm, "logicscore_transform", reasoning=reasoning))
 
 
-# -------------------------------------------------------------------------------- baseline
-def substring_baseline(
-    question: str, props: Sequence[Proposition], gold: str, graph: AnswerGraph
-) -> Baseline:
-    """The reference implementation's chain search (its ``stage3.py``) without its LLM calls.
-
-    Start triples are those whose subject or object contains a question entity; end steps are
-    those containing the gold answer; from an end triple the other argument is the bridge, and a
-    proposition continues the chain when one of its triple arguments contains the bridge as a
-    substring. This is what "sharing an entity" means there, so "US" bridges to "Russia".
-    """
-    if normalise(gold) in {"yes", "no"}:
-        return Baseline(None, None, reason="yes/no answers are skipped, as in the reference")
-    q_names = [graph.label(q).lower() for q in graph.question_entities]
-    trip = {f.id: [(t.subject.lower(), t.object.lower()) for t in f.triples] for f in graph.facts}
-    text = {f.id: f.text.lower() for f in graph.facts}
-    g = gold.lower().strip()
-    starts = [t for ts in trip.values() for t in ts if any(q in t[0] or q in t[1] for q in q_names)]
-    ends = [pid for pid in trip if g in text[pid]]
-    if not starts or not ends:
-        return Baseline(0.0, 0.0, reason="no start or no end triple")
-    for end in ends:
-        for s, o in trip[end]:
-            if g in s or (s and s in g):
-                bridge = o
-            elif g in o or (o and o in g):
-                bridge = s
-            else:
-                continue
-            if not bridge:
-                continue
-            found = _dfs(
-                bridge, starts=starts, trip=trip, used={end}, path=[end], bridges=[bridge], depth=10
-            )
-            if found is not None:
-                path, bridges = found
-                return Baseline(1.0, len(set(path)) / len(props), tuple(path), tuple(bridges))
-    return Baseline(0.0, 0.0, reason="no substring chain")
+def llm_extract(llm: Any, question: str, props: Sequence[Proposition]) -> dict[str, Any]:
+    """Question entities (NER) and per-proposition triples by ``llm``, as keyword arguments of
+    :func:`build_graph`; a reply that is not valid JSON of the expected shape raises ParseError."""
+    ents = entities_from_llm(_ask(llm, "logicscore_ner", question=question))
+    trip = {p.id: triples_from_llm(_ask(llm, "logicscore_triples", sentence=p.text)) for p in props}
+    return {"question_mentions": ents, "proposition_triples": trip}
 
 
-def _dfs(
-    bridge: str,
-    *,
-    starts: list[tuple[str, str]],
-    trip: dict[str, list[tuple[str, str]]],
-    used: set[str],
-    path: list[str],
-    bridges: list[str],
-    depth: int,
-) -> tuple[list[str], list[str]] | None:
-    if depth <= 0:
-        return None
-    if any(bridge in s or bridge in o for s, o in starts):
-        return path, bridges
-    for pid, ts in trip.items():
-        if pid in used:
-            continue
-        for s, o in ts:
-            if bridge in s or bridge in o:
-                nxt = o if bridge == s else s
-                if not nxt:
-                    continue
-                got = _dfs(
-                    nxt,
-                    starts=starts,
-                    trip=trip,
-                    used=used | {pid},
-                    path=[*path, pid],
-                    bridges=[*bridges, nxt],
-                    depth=depth - 1,
-                )
-                if got is not None:
-                    return got
-    return None
+def _ask(llm: Any, template: str, **values: str) -> str:
+    from peirce.engine.llm import load_prompt
+
+    prompt = load_prompt(template)
+    reply = llm.chat(
+        prompt.messages(**values), template=prompt.name, template_version=prompt.version
+    )
+    return str(reply.text)

@@ -43,7 +43,7 @@ PROV = "http://www.w3.org/ns/prov#"
 #: SPARQL: the chain, link by link, with each proposition's text and citations.
 CHAIN_QUERY = """
 PREFIX ls: <https://w3id.org/peirce/logicscore#>
-SELECT ?pos ?id ?text ?from ?to (GROUP_CONCAT(?cite; separator=" ") AS ?cites) WHERE {
+SELECT ?answer ?pos ?id ?text ?from ?to (GROUP_CONCAT(?cite; separator=" ") AS ?cites) WHERE {
   ?answer ls:hasChain ?chain .
   ?chain ls:hasLink ?link .
   ?link ls:position ?pos ; ls:proposition ?p ; ls:from ?f ; ls:to ?t .
@@ -51,8 +51,8 @@ SELECT ?pos ?id ?text ?from ?to (GROUP_CONCAT(?cite; separator=" ") AS ?cites) W
   ?f ls:label ?from . ?t ls:label ?to .
   OPTIONAL { ?p ls:hasCitation ?c . ?c ls:written ?cite }
 }
-GROUP BY ?pos ?id ?text ?from ?to
-ORDER BY ?pos
+GROUP BY ?answer ?pos ?id ?text ?from ?to
+ORDER BY ?answer ?pos
 """
 
 
@@ -145,6 +145,8 @@ def _chain(g: Any, answer: Any, base: str, chain: tuple[Sequence[str], Sequence[
 
     ls = Namespace(LS)
     entities, props = chain
+    if len(entities) != len(props) + 1:
+        raise ValueError("a chain needs one entity more than it has propositions")
     node = URIRef(base + "chain")
     g.add((answer, ls.hasChain, node))
     g.add((node, RDF.type, ls.Chain))

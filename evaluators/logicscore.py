@@ -32,8 +32,9 @@ alternative), and P_min is what the alternatives reach without passing through e
 Yes/no answers have no answer entity to chain back from; like the reference, they are not scored
 (UNKNOWN with the reason).
 
-:func:`~peirce.engine.logicscore.substring_baseline` reproduces the reference implementation's
-search (bridges found by substring containment between triple arguments) on the same triples.
+:func:`~peirce.evaluators.bench_logicscore.substring_baseline` reproduces the reference
+implementation's search (bridges found by substring containment between triple arguments) on the
+same triples.
 
 >>> r = score("Who was married to a founding member of Nirvana?",
 ...           "<STATEMENT>Kurt Cobain founded Nirvana [1].</STATEMENT>"
@@ -62,25 +63,23 @@ from typing import Any
 from peirce.engine.logicscore import (
     DEMONYMS,
     AnswerGraph,
-    Baseline,
     EntityIndex,
     Search,
     build_graph,
+    llm_extract,
+    llm_propositions,
     path_entities,
     search,
-    substring_baseline,
 )
+from peirce.errors import LLMError, ParseError
+from peirce.results import Diagnostic, Severity
 from peirce.translators.answer import (
     ParsedAnswer,
     Proposition,
     parse_answer,
-    propositions_from_llm,
     split_propositions,
 )
 from peirce.translators.triples import normalise
-
-from peirce.errors import LLMError
-from peirce.results import Diagnostic, Severity
 
 __all__ = [
     "Chain",
@@ -132,7 +131,8 @@ class LogicScore:
         cycle: for Circular, the entities of the loop.
         reasons: metric name -> why it is ``None``.
         diagnostics: problems with the input.
-        baseline: the substring-containment baseline, when asked for.
+        baseline: the substring-containment baseline (a ``bench_logicscore.Baseline``), when
+            asked for.
         evidence: anything else (the re-inferred answer, the target entity, ...).
     """
 
@@ -152,60 +152,25 @@ class LogicScore:
     cycle: tuple[str, ...] = ()
     reasons: dict[str, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
-    baseline: Baseline | None = None
+    baseline: Any = None
     evidence: dict[str, Any] = field(default_factory=dict)
 
     def label(self, entity: str) -> str:
         return self.graph.label(entity) if self.graph else entity
 
     def chain_text(self) -> str:
-        """The first chain as ``Q -[P1]- bridge -[P2]- answer``."""
-        if not self.chains:
-            return ""
-        c = self.chains[0]
-        out = self.label(c.entities[0])
-        for p, e in zip(c.props, c.entities[1:], strict=True):
-            out += f" -[{p}]- {self.label(e)}"
-        return out
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain data for ``--json`` output."""
-        return {
-            "question": self.question,
-            "short_answer": self.short_answer,
-            "gold_answer": self.gold_answer,
-            "completeness": self.completeness,
-            "conciseness": self.conciseness,
-            "determinateness": self.determinateness,
-            "error_type": self.error_type.value,
-            "detail": self.detail,
-            "broken_at": self.label(self.broken_at) if self.broken_at else None,
-            "cycle": [self.label(e) for e in self.cycle],
-            "p_min": list(self.p_min),
-            "propositions": [
-                {
-                    "id": p.id,
-                    "text": p.text,
-                    "citations": [str(c) for c in p.citations],
-                    "derived": p.derived,
-                }
-                for p in self.propositions
-            ],
-            "chains": [
-                {"entities": [self.label(e) for e in c.entities], "props": list(c.props)}
-                for c in self.chains
-            ],
-            "reasons": dict(self.reasons),
-            "diagnostics": [d.render() for d in self.diagnostics],
-            "baseline": None
-            if self.baseline is None
-            else {
-                "completeness": self.baseline.completeness,
-                "conciseness": self.baseline.conciseness,
-                "path": list(self.baseline.path),
-                "bridges": list(self.baseline.bridges),
-            },
-        }
+        """The first chain as ``Q -[P1]- bridge -[P2]- answer``; for a choice question, each
+        alternative with the premises that ground it."""
+        out = []
+        for c in self.chains:
+            if len(c.entities) != len(c.props) + 1:
+                out.append(f"{self.label(c.entities[0])}: {', '.join(c.props)}")
+                continue
+            text = self.label(c.entities[0])
+            for p, e in zip(c.props, c.entities[1:], strict=True):
+                text += f" -[{p}]- {self.label(e)}"
+            return text
+        return "; ".join(out)
 
 
 # ---------------------------------------------------------------------------------- scoring
@@ -218,7 +183,7 @@ def score(
     documents: Any = None,
     aliases: Mapping[str, str] | None = None,
     llm: Any = None,
-    transform: str = "rules",
+    extraction: str = "rules",
     backend: str = "auto",
     baseline: bool = False,
     require: str = "all",
@@ -234,8 +199,10 @@ def score(
         documents: the documents the answer may cite, to check its citations.
         aliases: extra ``alias -> name`` pairs for entity alignment.
         llm: an :class:`~peirce.engine.llm.LLMClient`; with it Determinateness is the paper's
-            re-inference, and ``transform="llm"`` asks it for the propositions.
-        transform: ``"rules"`` or ``"llm"``: how the long answer becomes propositions.
+            re-inference.
+        extraction: ``"rules"`` (default) or ``"llm"``: the paper's LLM pipeline makes the
+            propositions (logic transformation), their triples and the question's entities;
+            every reply is parsed as JSON and validated, never evaluated.
         backend: the triple backend (``"auto"``, ``"pattern"``, ``"spacy"``).
         baseline: also run the reference's substring-containment search.
         require: ``"any"`` (the paper: a chain to some question entity) or ``"all"`` (a chain to
@@ -250,20 +217,30 @@ def score(
     empty = _empty(question, sa, gold_answer, diags)
     if not parsed.ok:
         return _unscored(empty, "the answer could not be read: " + _errors(parsed))
-    props, why = _propositions(parsed, transform, llm)
+    props, why = _propositions(parsed, extraction, llm)
     if why:
         return _unscored(empty, why)
+    given: dict[str, Any] = {}
+    if extraction == "llm":
+        try:
+            given = llm_extract(llm, question, props)
+        except (LLMError, ParseError) as exc:
+            return _unscored(empty, f"the LLM extraction failed: {exc}")
     empty = _with(empty, propositions=props)
     target = gold_answer or sa
     if not target:
         return _unscored(empty, "neither a gold answer nor a short answer is given")
     if normalise(target) in _YES_NO:
         return _unscored(empty, "a yes/no answer has no answer entity to chain back from")
-    graph = build_graph(question, props, answers=[target, sa], aliases=aliases, backend=backend)
+    graph = build_graph(
+        question, props, answers=[target, sa], aliases=aliases, backend=backend, **given
+    )
     result = _complete(graph, props, target, sa=sa, gold=gold_answer, require=require)
     result = _with(result, diagnostics=tuple(diags), short_answer=sa, gold_answer=gold_answer)
     result = _determinateness(result, graph, long_answer, sa, llm)
     if baseline:
+        from peirce.evaluators.bench_logicscore import substring_baseline
+
         result = _with(result, baseline=substring_baseline(question, props, target, graph))
     return result
 
@@ -288,31 +265,19 @@ def _errors(parsed: ParsedAnswer) -> str:
 
 
 def _propositions(
-    parsed: ParsedAnswer, transform: str, llm: Any
+    parsed: ParsedAnswer, extraction: str, llm: Any
 ) -> tuple[tuple[Proposition, ...], str]:
-    if transform == "rules":
-        props = split_propositions(parsed)
-    elif transform == "llm":
+    if extraction not in ("rules", "llm"):
+        raise ValueError(f"got {extraction!r} for extraction, expected 'rules' or 'llm'")
+    if extraction == "llm":
         if llm is None:
-            return (), "transform='llm' needs an LLM client"
-        from peirce.engine.llm import load_prompt
-
-        prompt = load_prompt("logicscore_transform")
-        reasoning = " ".join(
-            s.text.rstrip(".") + "".join(str(c) for c in s.citations) + "."
-            for s in parsed.statements
-        )
+            return (), "extraction='llm' needs an LLM client"
         try:
-            reply = llm.chat(
-                prompt.messages(reasoning=reasoning),
-                template=prompt.name,
-                template_version=prompt.version,
-            )
-            props = propositions_from_llm(reply.text)
-        except (LLMError, ValueError) as exc:
-            return (), f"the LLM transformation failed: {exc}"
+            props = llm_propositions(llm, parsed)
+        except (LLMError, ParseError) as exc:
+            return (), f"the LLM logic transformation failed: {exc}"
     else:
-        raise ValueError(f"got {transform!r} for transform, expected 'rules' or 'llm'")
+        props = split_propositions(parsed)
     if not props:
         return (), "the answer has no propositions"
     return props, ""

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ares": ("peirce.commands.ares", "score each claim of a chain with ARES (τ and a certificate)"),
     "rlt": ("peirce.commands.rlt", "check, draw, export or extract Reasoning Logic Trees (ARCHE)"),
     "protocol": ("peirce.commands.protocol", "score lab protocols (SCORE) and check procedures"),
+    "logicscore": ("peirce.commands.logicscore", "score long-form attributed answers (LogicScore)"),
 }
 
 

@@ -283,8 +283,12 @@ def _clean_short(rest: str) -> str:
 
 
 def _inside_tag(text: str, pos: int) -> bool:
-    opens = [m for m in _TAG.finditer(text, 0, pos)]
-    return bool(opens) and not opens[-1].group(1)
+    """True when ``pos`` lies between an open tag and its closing tag."""
+    before = list(_TAG.finditer(text, 0, pos))
+    if not before or before[-1].group(1):
+        return False
+    after = _TAG.search(text, pos)
+    return after is not None and bool(after.group(1))
 
 
 def _tagged_statements(text: str, end: int, diags: list[Diagnostic]) -> list[tuple[int, int, bool]]:

@@ -1,0 +1,209 @@
+"""Score long-form attributed answers with LogicScore (Completeness, Conciseness, Determinateness).
+
+FILE holds JSON (one object or a list) or JSONL records, each with ``question`` and
+``long_answer`` (``answer`` is accepted too), and optionally ``short_answer`` (default: the text
+after ``Answer:``), ``gold_answer`` and ``documents`` (a list or an id -> text mapping; citations to
+other documents are reported). Each record prints its three scores, the chain found and its error
+type (Connected, Broken, Circular, Deviated). A record that cannot be read is reported with its
+place and the others are still scored. Exit status: 0 when every record was read, 1 otherwise.
+
+Offline by default; ``--llm`` asks the endpoint configured by ``OPENAI_BASE_URL`` and
+``PEIRCE_MODEL`` for the paper's re-inference (Determinateness). ``--rdf FILE`` writes the answer
+graphs as Turtle, each triple linked to its proposition and citation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from peirce.errors import InputError, PeirceError
+from peirce.records import read_records, read_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="JSON or JSONL records with 'question' and 'long_answer'")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per record")
+    parser.add_argument(
+        "--require",
+        default="all",
+        choices=("all", "any"),
+        help="chains to every named question entity (default) or to one (the paper's algorithm)",
+    )
+    parser.add_argument(
+        "--backend", default="auto", choices=("auto", "pattern", "spacy"), help="triple extraction"
+    )
+    parser.add_argument(
+        "--baseline", action="store_true", help="also run the reference's substring search"
+    )
+    parser.add_argument("--llm", action="store_true", help="Determinateness by LLM re-inference")
+    parser.add_argument("--rdf", metavar="FILE", help="write the answer graphs as Turtle")
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError("a record must be a JSON object with 'question' and 'long_answer'")
+    question = value.get("question")
+    long_answer = value.get("long_answer", value.get("answer"))
+    if not isinstance(question, str) or not question.strip():
+        raise InputError("'question' must be a non-empty string", expected="text")
+    if not isinstance(long_answer, str):
+        raise InputError("'long_answer' must be a string", expected="the model's long answer")
+    for key in ("short_answer", "gold_answer"):
+        if value.get(key) is not None and not isinstance(value[key], str):
+            raise InputError(f"'{key}' must be a string when given")
+    return {
+        "question": question,
+        "long_answer": long_answer,
+        "short_answer": value.get("short_answer"),
+        "gold_answer": value.get("gold_answer"),
+        "documents": value.get("documents"),
+    }
+
+
+def as_json(r: Any) -> dict[str, Any]:
+    """A :class:`~peirce.evaluators.logicscore.LogicScore` as plain data."""
+    return {
+        "question": r.question,
+        "short_answer": r.short_answer,
+        "gold_answer": r.gold_answer,
+        "completeness": r.completeness,
+        "conciseness": r.conciseness,
+        "determinateness": r.determinateness,
+        "error_type": r.error_type.value,
+        "detail": r.detail,
+        "broken_at": r.label(r.broken_at) if r.broken_at else None,
+        "cycle": [r.label(e) for e in r.cycle],
+        "p_min": list(r.p_min),
+        "chains": [
+            {"entities": [r.label(e) for e in c.entities], "props": list(c.props)} for c in r.chains
+        ],
+        "propositions": [_prop_json(p) for p in r.propositions],
+        "reasons": dict(r.reasons),
+        "diagnostics": [d.render() for d in r.diagnostics],
+        "baseline": None
+        if r.baseline is None
+        else {
+            "completeness": r.baseline.completeness,
+            "conciseness": r.baseline.conciseness,
+            "path": list(r.baseline.path),
+        },
+    }
+
+
+def _prop_json(p: Any) -> dict[str, Any]:
+    cites = [str(c) for c in p.citations]
+    return {"id": p.id, "text": p.text, "citations": cites, "conclusion": p.derived}
+
+
+def _fmt(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:.3f}"
+
+
+def render(r: Any, text: str | None = None) -> str:
+    """A readable report of one result."""
+    lines = [
+        f"  completeness {_fmt(r.completeness)}  conciseness {_fmt(r.conciseness)}  "
+        f"determinateness {_fmt(r.determinateness)}  error type: {r.error_type.value}",
+        f"  {r.detail}" if r.detail else "",
+    ]
+    chain = r.chain_text()
+    if chain:
+        lines.append(f"  chain: {chain}")
+    if r.p_min:
+        lines.append(f"  P_min: {', '.join(r.p_min)} of {len(r.propositions)} propositions")
+    for name, why in sorted(r.reasons.items()):
+        if getattr(r, name) is None and why != r.detail:
+            lines.append(f"  {name}: not scored: {why}")
+    for d in r.diagnostics:
+        lines.append("  ! " + d.render(text).replace("\n", "\n    "))
+    if r.baseline is not None:
+        lines.append(
+            f"  substring baseline: completeness {_fmt(r.baseline.completeness)} "
+            f"conciseness {_fmt(r.baseline.conciseness)}"
+        )
+    return "\n".join(line for line in lines if line)
+
+
+def run(args: argparse.Namespace) -> int:
+    from peirce.evaluators.logicscore import score
+
+    source = "<stdin>" if args.file == "-" else args.file
+    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    llm = _client() if args.llm else None
+    graphs: list[Any] = []
+    failures = 0
+    for record in read_records(text, source=source):
+        rid = record.index
+        if isinstance(record.value, dict) and "id" in record.value:
+            rid = record.value["id"]
+        result = None
+        error = record.error
+        if error is None:
+            try:
+                f = _fields(record.value)
+                result = score(
+                    **f, llm=llm, require=args.require, backend=args.backend, baseline=args.baseline
+                )
+            except PeirceError as exc:
+                error = f"{source}: record {record.index}: {exc}"
+        if error is not None or result is None:
+            failures += 1
+            if args.json:
+                print(json.dumps({"record": rid, "error": error}, ensure_ascii=False))
+            else:
+                print(f"record {rid}: error\n  {error}")
+            continue
+        if args.rdf and result.graph is not None:
+            graphs.append(_rdf(result, rid))
+        if args.json:
+            print(json.dumps({"record": rid, **as_json(result)}, ensure_ascii=False))
+        else:
+            print(f"record {rid}: {result.question}")
+            print(render(result, f["long_answer"]))
+    if args.rdf:
+        _write_turtle(args.rdf, graphs)
+    if llm is not None:
+        print(f"LLM: {llm.stats.as_dict()}", file=sys.stderr)
+        llm.close()
+    return 1 if failures else 0
+
+
+def _client() -> Any:
+    from peirce.engine.llm import LLMClient
+
+    return LLMClient.from_env()
+
+
+def _rdf(r: Any, rid: Any) -> Any:
+    from urllib.parse import quote
+
+    from peirce.engine.rdf_answer import to_rdf
+
+    linear = [c for c in r.chains if len(c.entities) == len(c.props) + 1]
+    chain = (linear[0].entities, linear[0].props) if linear else None
+    scores = {k: getattr(r, k) for k in ("completeness", "conciseness", "determinateness")}
+    return to_rdf(
+        r.graph,
+        chain=chain,
+        p_min=r.p_min,
+        scores=scores,
+        error_type=r.error_type.value,
+        short_answer=r.short_answer,
+        base=f"urn:peirce:answer:{quote(str(rid), safe='')}/",
+    )
+
+
+def _write_turtle(path: str, graphs: list[Any]) -> None:
+    from rdflib import Graph
+
+    merged = Graph()
+    for g in graphs:
+        for prefix, ns in g.namespaces():
+            merged.bind(prefix, ns)
+        merged += g
+    Path(path).write_text(merged.serialize(format="turtle"), encoding="utf-8")
+    print(f"wrote {len(graphs)} answer graph(s) to {path}", file=sys.stderr)
