@@ -37,10 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from peirce.translators.dot_rlt import RLT
-
 from peirce import serde
 from peirce.errors import ConfigError
+from peirce.translators.dot_rlt import RLT
 
 __all__ = [
     "PEIRCE",

@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
-from peirce.translators.arche_grounding import ROLE_MODE, normalize_role
-from peirce.translators.dot_rlt import RLT, RLTEdge
 
 from peirce import serde
 from peirce.ir import Argument, InferenceMode
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
+from peirce.translators.arche_grounding import ROLE_MODE, normalize_role
+from peirce.translators.dot_rlt import RLT, RLTEdge
 
 __all__ = [
     "PAIRING",

@@ -38,10 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from peirce.engine.structure import StructureReport, check_structure
+from peirce.errors import LLMError
 from peirce.translators.arche_grounding import Article, GroundedClaims
 from peirce.translators.dot_rlt import RLT
-
-from peirce.errors import LLMError
 
 __all__ = [
     "ECResult",

@@ -27,10 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from peirce.engine.structure import StructureReport, check_structure
+from peirce.errors import LLMError, ParseError
 from peirce.translators.arche_grounding import Article, ground, load_article
 from peirce.translators.dot_rlt import RLT, read_rlt
-
-from peirce.errors import LLMError, ParseError
 
 __all__ = [
     "BatchExtraction",

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from peirce.evaluators import bench_arche
 
 ROOT = Path(__file__).resolve().parent.parent

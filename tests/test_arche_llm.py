@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from peirce.engine.llm import LLMClient
 from peirce.engine.loopback import Fault, LoopbackServer
 from peirce.evaluators.arche import (

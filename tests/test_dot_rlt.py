@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from peirce.errors import ParseError
+from peirce.ir import InferenceMode
 from peirce.translators.arche_grounding import (
     Article,
     ground,
@@ -18,9 +21,6 @@ from peirce.translators.arche_grounding import (
 )
 from peirce.translators.dot import parse_dot
 from peirce.translators.dot_rlt import read_rlt
-
-from peirce.errors import ParseError
-from peirce.ir import InferenceMode
 
 FIXTURES = Path(__file__).parent / "fixtures" / "arche"
 

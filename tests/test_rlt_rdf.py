@@ -6,13 +6,13 @@ import warnings
 from pathlib import Path
 
 import pytest
+
 from peirce.engine.rdf import NS, serialize, to_rdf, vocabulary_path
 from peirce.engine.smt import repair_rlt
 from peirce.engine.structure import check_structure
+from peirce.errors import ConfigError
 from peirce.translators.arche_grounding import ground, load_article
 from peirce.translators.dot_rlt import read_rlt
-
-from peirce.errors import ConfigError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "arche"
 PREFIX = f"PREFIX peirce: <{NS}>\n"

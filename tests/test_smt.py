@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from peirce.engine.smt import (
     PEIRCE,
     ModeSchema,
@@ -17,11 +18,10 @@ from peirce.engine.smt import (
     repair_rlt,
 )
 from peirce.engine.structure import check_structure, pairing_reasons
+from peirce.errors import ConfigError
 from peirce.evaluators.bench_arche import synthetic_rlt
 from peirce.translators.arche_grounding import EDGE_ROLES
 from peirce.translators.dot_rlt import read_rlt
-
-from peirce.errors import ConfigError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "arche"
 

@@ -39,6 +39,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
 from peirce.translators.arche_grounding import (
     EDGE_ROLES,
     ROLE_MODE,
@@ -46,10 +49,6 @@ from peirce.translators.arche_grounding import (
     parse_coordinate,
 )
 from peirce.translators.dot import DotEdge, DotGraph, DotNode, parse_dot
-
-from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
-from peirce.results import Diagnostic, Severity
-from peirce.span import Span
 
 __all__ = [
     "EDGE_ROLES",

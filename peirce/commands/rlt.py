@@ -10,7 +10,6 @@ reads standard input. ``check`` exits with 0 when the tree is structurally valid
 coordinate resolves, with ``--article``), 1 otherwise.
 """
 
-
 from __future__ import annotations
 
 import argparse
