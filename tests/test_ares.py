@@ -3,13 +3,17 @@ error-detection evaluation, the data generators and the replay of recorded repli
 
 from __future__ import annotations
 
+import argparse
 import itertools
+import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from peirce import cli
 from peirce.engine.ares import (
     Ares,
     entail_base,
@@ -22,6 +26,7 @@ from peirce.engine.entailment import LLMJudge
 from peirce.engine.llm import LLMClient
 from peirce.engine.loopback import LoopbackServer
 from peirce.errors import ConfigError, InputError
+from peirce.evaluators import bench_claimtrees, bench_recipes
 from peirce.evaluators.ares import (
     cross_validate,
     load_recording,
@@ -287,3 +292,63 @@ def test_replay_of_recorded_replies_reproduces_the_recorded_stability() -> None:
     assert chain["recorded_max_abs_diff"] < 1e-9
     assert chain["flags_agree"] == 1.0
     assert report["llm"]["failures"] == 0
+
+
+# ------------------------------------------------------------------- command and benchmarks
+def _bench(module: Any, argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    assert module.run(parser.parse_args(argv)) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    result: dict[str, Any] = json.loads(last)
+    return result
+
+
+def test_ares_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = claimtrees(6, 1, seed=4)[0]
+    records = [
+        {"id": "t", "base": list(chain.base), "derived": list(chain.derived)},
+        {"id": "broken", "base": "not a list", "derived": []},
+    ]
+    path = tmp_path / "chains.json"
+    path.write_text(json.dumps(records))
+    assert cli.main(["ares", str(path), "--json", "--judge", "symbolic"]) == 1
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    scored, broken, summary = lines
+    claims = scored["ares"]["claims"]
+    assert [c["flagged"] for c in claims] == list(chain.unsound)
+    assert {c["backend"] for c in claims} == {"symbolic"}
+    assert claims[0]["certificate"]["method"] == "exact"
+    assert "'base' must be a list" in broken["error"]
+    assert summary["summary"]["failed_records"] == 1
+    assert cli.main(["ares", str(path), "--judge", "symbolic"]) == 1
+    text = capsys.readouterr().out
+    assert "ERR" in text and "τ=1.000" in text and "summary:" in text
+
+
+def test_claimtrees_benchmark_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _bench(bench_claimtrees, ["--lengths", "5,8", "--n", "6", "--folds", "3"], capsys)
+    assert out["macro_f1"] == {"5": 1.0, "8": 1.0}
+    assert out["llm_calls"] == 0 and out["entailment_calls"] == out["distinct_calls"] == 6 * 11
+    assert out["theoretical_calls"] == 6 * (
+        hoeffding_n(4, 0.1, 0.1) * 4 + hoeffding_n(7, 0.1, 0.1) * 7
+    )
+    assert out["chains_per_second"] > 0
+
+
+def test_claimtrees_benchmark_with_a_noisy_llm_judge(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--lengths", "8", "--n", "5", "--judge", "llm", "--noise", "0.1", "--folds", "2"]
+    out = _bench(bench_claimtrees, argv, capsys)
+    assert out["llm_calls"] == out["entailment_calls"] <= out["distinct_calls"]
+    assert out["entailment_calls"] <= 0.05 * out["theoretical_calls"]
+    assert out["macro_f1"]["8"] > 0.8
+
+
+def test_recipes_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _bench(bench_recipes, ["--data", str(FIXTURES / "recipes"), "--folds", "2"], capsys)
+    assert out["macro_f1"] == 1.0 and out["chains"] == 2 and out["llm_calls"] == 0
+
+
+def test_replay_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _bench(bench_claimtrees, ["--replay", str(FIXTURES / "reference")], capsys)
+    assert out["chains"][0]["recorded_max_abs_diff"] < 1e-9
