@@ -189,7 +189,7 @@ def build_graph(
         proposition_triples: triples per proposition id when they come from elsewhere (an LLM);
             their subjects and objects then count as the proposition's mentions too.
     """
-    q_mentions = tuple(question_mentions or question_entities(question))
+    q_mentions = tuple(question_mentions or question_entities(question, backend=backend))
     per_prop: list[tuple[Mention, ...]] = []
     per_triples: list[tuple[Triple, ...]] = []
     for p in propositions:

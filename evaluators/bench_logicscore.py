@@ -46,11 +46,10 @@ from pathlib import Path
 from typing import Any
 
 from peirce.engine.logicscore import AnswerGraph
-from peirce.translators.answer import Proposition
-from peirce.translators.triples import normalise
-
 from peirce.errors import InputError, ParseError
 from peirce.span import Span
+from peirce.translators.answer import Proposition
+from peirce.translators.triples import normalise
 
 __all__ = [
     "Baseline",

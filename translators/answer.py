@@ -40,12 +40,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from peirce.translators.triples import ABBREVIATIONS, has_verb
-
 from peirce.errors import ParseError
 from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
+from peirce.translators.triples import ABBREVIATIONS, has_verb
 
 __all__ = [
     "Citation",

@@ -24,6 +24,7 @@ Rule-based and deterministic by default:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -141,6 +142,7 @@ def _fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
+@functools.lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """The key of an entity: accents, case, punctuation, articles and possessives folded.
 
@@ -469,13 +471,23 @@ def _spacy_verb(sentence: str) -> tuple[int, int] | None:
 
 
 # ------------------------------------------------------------------------------ questions
-def question_entities(question: str) -> tuple[Mention, ...]:
-    """The entities of a question (rule-based NER: names, quoted titles, dates, numbers).
+def question_entities(question: str, *, backend: str = "pattern") -> tuple[Mention, ...]:
+    """The entities of a question: rule-based NER (names, quoted titles, dates, numbers), plus
+    spaCy's named entities with ``backend="spacy"`` (or ``"auto"`` when it is installed).
 
     >>> [m.text for m in question_entities("Who was born first? Jan de Bont or Raoul Walsh?")]
     ['Jan de Bont', 'Raoul Walsh']
     """
-    return tuple(m for m in mentions(question, question=True) if m.kind != "anaphor")
+    found = [m for m in mentions(question, question=True) if m.kind != "anaphor"]
+    if backend == "spacy" or (backend == "auto" and spacy_available()):
+        for ent in _nlp()(question).ents:
+            if ent.label_ in ("CARDINAL", "ORDINAL", "QUANTITY", "PERCENT"):
+                continue
+            if not any(m.start < ent.end_char and ent.start_char < m.end for m in found):
+                key = normalise(ent.text)
+                if key:
+                    found.append(Mention(ent.text, key, ent.start_char, ent.end_char, "name"))
+    return tuple(sorted(found, key=lambda m: m.start))
 
 
 # ------------------------------------------------------------------------------------ LLM
