@@ -92,3 +92,36 @@ def test_bench_arche_generated_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     assert summary["n_graphs"] == 30 and summary["defect_detection_agreement"] == 1.0
     assert summary["grounded_graphs"] == 30 and summary["unresolved_coordinates"] == 0
     assert 0 < summary["structurally_valid_rate"] < 1
+
+
+@pytest.mark.slow
+def test_evaluate_and_extract_against_a_loopback_endpoint(tmp_path: Path) -> None:
+    import os
+
+    from peirce.engine.loopback import LoopbackServer
+
+    good = (FIXTURES / "grounded.dot").read_text().replace("(1,9,0)", "(1,2,0)")
+
+    def oracle(messages: list[dict[str, str]], params: dict[str, object]) -> str:
+        if params["model"] == "extractor":
+            return "```dot\n" + good + "```"
+        return '{"answer": "NO"}' if "deduction" in messages[-1]["content"] else '{"answer": "YES"}'
+
+    env = {**os.environ, "PEIRCE_LLM_CACHE": str(tmp_path / "cache.sqlite3"), "OPENAI_API_KEY": "x"}
+    with LoopbackServer(oracle=oracle) as srv:
+        run = [sys.executable, "-m", "peirce.cli", "rlt"]
+        evaluate = subprocess.run(
+            [*run, "evaluate", str(FIXTURES / "grounded.dot"), "--judge", f"j@{srv.base_url}",
+             "--article", str(FIXTURES / "s41467-025-56618-y.json")],
+            capture_output=True, text=True, timeout=120, cwd=ROOT, check=False, env=env,
+        )  # fmt: skip
+        extract = subprocess.run(
+            [*run, "extract", str(FIXTURES / "s41467-025-56618-y.json"), "--model", "extractor",
+             "--base-url", srv.base_url, "-o", str(tmp_path / "out.dot")],
+            capture_output=True, text=True, timeout=120, cwd=ROOT, check=False, env=env,
+        )  # fmt: skip
+    assert evaluate.returncode == 0, evaluate.stderr
+    assert "REA 66.7% (2 of 3 steps)" in evaluate.stdout
+    assert extract.returncode == 0, extract.stderr
+    assert "stage-2 trigger rate: 0.0% of 1 article(s)" in extract.stderr
+    assert "digraph grounded" in (tmp_path / "out.dot").read_text()

@@ -3,6 +3,7 @@
   peirce rlt check FILE.dot [--article ARTICLE.json] [--json]
   peirce rlt render FILE.dot -o out.svg [--article ARTICLE.json]
   peirce rlt export FILE.dot --format turtle|json-ld [-o OUT] [--article ARTICLE.json]
+  peirce rlt evaluate FILE.dot --article ARTICLE.json --judge MODEL[@URL]... [--entities E.json]
   peirce rlt extract ARTICLE.json... [-o OUT] [--rounds N] [--log DIR]
 
 FILE may be a DOT file or a model's whole reply (prose and code fences around the graph); ``-``
@@ -46,6 +47,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common(export)
     export.add_argument("--format", default="turtle", choices=("turtle", "json-ld", "xml", "nt"))
     export.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    evaluate = sub.add_parser("evaluate", help="REA with a judge panel, and EC (LLM judges)")
+    common(evaluate)
+    evaluate.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="MODEL[@URL]",
+        help="a judge model, optionally at its own OpenAI-compatible base URL (repeat: a panel)",
+    )
+    evaluate.add_argument("--entities", type=Path, help="gold core entities (JSON list)")
+    evaluate.add_argument(
+        "--extract-entities", action="store_true", help="gold entities by the first judge's model"
+    )
+    evaluate.add_argument("--json", action="store_true", help="one JSON object")
     extract = sub.add_parser("extract", help="ask the configured LLM for an RLT of an article")
     extract.add_argument("article", type=Path, nargs="+", help="ARCHE article JSON file(s)")
     extract.add_argument("-o", "--output", type=Path, help="write the final DOT here (a folder "
@@ -89,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return _check(args, found)
     if args.action == "render":
         return _render(args, found)
+    if args.action == "evaluate":
+        return _evaluate(args, found)
     return _export(args, found)
 
 
@@ -207,3 +224,48 @@ def _extract(args: argparse.Namespace) -> int:
     from peirce.evaluators.arche_extract import extract_command
 
     return extract_command(args)
+
+
+def _evaluate(args: argparse.Namespace, found: dict[str, Any]) -> int:
+    from peirce import serde
+    from peirce.config import llm_settings
+    from peirce.engine.llm import LLMClient
+    from peirce.errors import ConfigError
+    from peirce.evaluators.arche import core_entities, entity_coverage, load_entities, rea
+
+    if not args.judge:
+        raise ConfigError("give at least one --judge MODEL[@URL]")
+    settings = llm_settings()
+    judges = []
+    for spec in args.judge:
+        model, _, url = spec.partition("@")
+        judges.append(LLMClient(model=model, base_url=url or settings.base_url,
+                                api_key=settings.api_key))  # fmt: skip
+    try:
+        result = rea(found["rlt"], judges, report=found["report"], grounded=found["grounded"])
+        entities: tuple[str, ...] = ()
+        if args.entities is not None:
+            entities = load_entities(json.loads(args.entities.read_text(encoding="utf-8")))
+        elif args.extract_entities and found["article"] is not None:
+            entities = core_entities(judges[0], found["article"])[1]
+    finally:
+        for j in judges:
+            j.close()
+    ec = None
+    if entities:
+        ec = entity_coverage(found["rlt"], entities, result, report=found["report"],
+                             grounded=found["grounded"])  # fmt: skip
+    if args.json:
+        print(json.dumps({"rea": serde.to_json_obj(result),
+                          "ec": serde.to_json_obj(ec) if ec else None}, indent=1))  # fmt: skip
+        return 0
+    for s in result.steps:
+        votes = " ".join(f"{v.judge}={'?' if v.vote is None else 'yes' if v.vote else 'no'}"
+                         for v in s.votes)  # fmt: skip
+        print(f"  {s.verdict:<13} {s.conclusion:<12} {s.mode:<10} {votes} {' '.join(s.reasons)}")
+    accuracy = {m: f"{c}/{j}" for m, (c, j) in result.by_type.items()}
+    print(f"REA {result.rea:.1%} ({result.count('correct')} of {len(result.steps)} steps); "
+          f"format errors {result.count('format_error')}; per type {accuracy}")  # fmt: skip
+    if ec is not None:
+        print(f"EC {ec.ec:.1%}; covered {list(ec.covered)}; missing {list(ec.missing)}")
+    return 0
