@@ -88,11 +88,6 @@ class EntailmentModel(Protocol):
     def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement: ...
 
 
-def probability(j: Judgement) -> float | None:
-    """The entailment probability a judgement carries (``None``: undecided)."""
-    return j.probability
-
-
 # ---------------------------------------------------------------------------------- symbolic
 @lru_cache(maxsize=65536)
 def _translate(text: str) -> tuple[tuple[Clause, ...], str | None]:

@@ -335,6 +335,7 @@ class MethodRun:
     distinct_calls: int = 0
     theoretical_calls: int = 0
     seconds: list[float] = field(default_factory=list)
+    cpu_seconds: float = 0.0
 
 
 def run_method(
@@ -361,6 +362,7 @@ def run_method(
     run = MethodRun(method, [], [])
     ares = Ares(model, **ares_options) if method == "ares" else None
     eps, delta = ares_options.get("epsilon", 0.1), ares_options.get("delta", 0.1)
+    cpu = time.process_time()
     for chain in chains:
         start = time.perf_counter()
         m = len(chain.derived)
@@ -383,4 +385,5 @@ def run_method(
         run.seconds.append(time.perf_counter() - start)
         run.scores.append(scores)
         run.gold.append(list(chain.unsound))
+    run.cpu_seconds = time.process_time() - cpu
     return run

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         "llm": llm,
         "decided_by": dict(getattr(model, "decided", {})),
         "ms_per_chain": 1000 * sum(result.seconds) / max(1, len(result.seconds)),
+        "cpu_ms_per_chain": 1000 * result.cpu_seconds / max(1, len(result.seconds)),
         "seconds": seconds,
         "chains_per_second": len(chains) / seconds if seconds else 0.0,
     }
