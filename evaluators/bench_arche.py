@@ -151,6 +151,7 @@ def evaluate_folder(
     manifest_path = folder / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else None
     articles = _articles(articles_dir)
+    loaded: dict[Path, Article] = {}
     files = _files(folder)[:limit]
     stats: Counter[str] = Counter()
     by_type: Counter[str] = Counter()
@@ -179,7 +180,9 @@ def evaluate_folder(
         article_path = _article_for(path, articles)
         if article_path is not None:
             stats["grounded_graphs"] += 1
-            grounded = ground(rlt.argument, load_article(article_path))
+            if article_path not in loaded:
+                loaded[article_path] = load_article(article_path)
+            grounded = ground(rlt.argument, loaded[article_path])
             stats["coordinates"] += len(grounded.groundings)
             stats["unresolved_coordinates"] += sum(
                 d.code == "unresolved-coordinate" for d in grounded.diagnostics
