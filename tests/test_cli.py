@@ -75,13 +75,15 @@ def test_check_bad_records_keep_the_batch_going(tmp_path: Path) -> None:
     assert "line 3, column" in records[2]["error"]
 
 
-def test_check_non_utf8_file_points_at_the_byte(tmp_path: Path) -> None:
+def test_check_non_utf8_line_points_at_the_byte_and_the_rest_goes_on(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(b'{"context": "Max is a w\xffmpus.", "steps": []}\n')
+    good = b'{"context": "Max is a wumpus.", "steps": ["Max is a wumpus."]}\n'
+    bad.write_bytes(good + b'{"context": "Max is a w\xffmpus.", "steps": []}\n' + good)
     out = peirce("check", str(bad))
     assert out.returncode == 1
-    assert "byte 0xff is not UTF-8" in out.stderr
-    assert "line 1, column 25" in out.stderr
+    assert "record 2: error" in out.stdout
+    assert "line 2, column 24: byte 0xff is not UTF-8" in out.stdout
+    assert out.stdout.count("1/1 steps valid") == 2
 
 
 def test_ask_prints_answer_and_proof() -> None:

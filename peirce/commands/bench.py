@@ -14,6 +14,8 @@ import sys
 BENCHMARKS: dict[str, str] = {
     "prontoqa": "peirce.evaluators.bench_prontoqa",
     "proofwriter": "peirce.evaluators.bench_proofwriter",
+    "scirecipe": "peirce.evaluators.bench_scirecipe",
+    "captaincook": "peirce.evaluators.bench_captaincook",
 }
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from peirce import serde
 from peirce.errors import PeirceError
-from peirce.records import read_records, read_text
+from peirce.records import read_records_file
 from peirce.results import ProofReport
 
 _MARK = {
@@ -66,9 +65,8 @@ def render(report: ProofReport, *, proofs: bool = False) -> str:
 
 def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
-    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
     failures = 0
-    for record in read_records(text, source=source):
+    for record in read_records_file(args.file):
         rid = record.index
         if isinstance(record.value, dict) and "id" in record.value:
             rid = record.value["id"]

@@ -57,9 +57,19 @@ def _kinship_demo() -> None:
     from peirce.logic import Const, Literal, Var
 
     text = (importlib.resources.files("peirce.kb") / "kinship.pl").read_text(encoding="utf-8")
-    with KnowledgeBase(load_pl_text(text)) as kb:
+    with KnowledgeBase(load_pl_text(text, source="kinship.pl"), builtins=True) as kb:
         goal = Literal("grandparent", (Var("X"), Const("ada")))
         for bindings, proof in kb.solve(goal, limit=5):
             shown = ", ".join(f"{k} = {v}" for k, v in bindings.items())
             print(f"?- {goal}.   {shown}")
             print(proof.render("    "))
+        for lit in (
+            Literal("parent", (Const("barbara"), Const("claude")), negated=True),
+            Literal("parent", (Const("alan"), Const("ada"))),
+        ):
+            judgement = kb.ask(lit)
+            print(f"{lit}: {judgement.verdict.value}")
+            if judgement.proof is not None:
+                print(judgement.proof.render("    "))
+            else:
+                print(f"    {judgement.reason}")
