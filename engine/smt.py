@@ -2,9 +2,9 @@
 
 A :class:`StepSchema` says, for each inference mode, how many premise edges of each role a step
 of that mode needs (``PEIRCE``: Peirce's three modes with ARCHE's six edge types). The encoding is
-general: every edge of a step is an integer variable ranging over the schema's roles, the step has
-one mode variable, and for each mode ``mode = m`` implies the role counts that ``m`` allows (roles
-of other modes count zero, so mixing modes is unsatisfiable). On top of it:
+general (:func:`encode_step`): each edge of a step takes exactly one of the schema's roles (one-hot
+Booleans), the step takes exactly one mode, and a mode implies pseudo-Boolean bounds on the count
+of each role (roles of other modes count zero, so mixing modes is unsatisfiable). On top of it:
 
 - :func:`admissible_modes` asks Z3 which modes a step with fixed roles satisfies;
 - :func:`repair` asks Z3's MaxSMT (``Optimize`` with weighted soft constraints) for the smallest
@@ -194,26 +194,39 @@ def _z3() -> Any:
     return z3
 
 
-def encode_step(z3: Any, edge_vars: Sequence[Any], mode_var: Any, schema: StepSchema) -> Any:
-    """The constraint "the edges ``edge_vars`` (role indices) form a step of mode ``mode_var``".
+def encode_step(
+    z3: Any, edge_vars: Sequence[Sequence[Any]], mode_vars: Sequence[Any], schema: StepSchema
+) -> Any:
+    """The constraint "these edges form a well-formed step of one of the schema's modes".
 
-    Roles are indexed by their position in ``schema.roles``, modes by their position in
-    ``schema.modes``. Reusable: add it to any solver alongside other constraints.
+    ``edge_vars[i][r]`` is a Boolean "edge ``i`` has role ``schema.roles[r]``" and
+    ``mode_vars[m]`` a Boolean "the step has mode ``schema.modes[m]``". Each edge has exactly one
+    role, the step exactly one mode, and a mode bounds the count of each role with pseudo-Boolean
+    constraints (roles of other modes count zero). Reusable alongside other constraints.
     """
-    roles = schema.roles
-    parts = [z3.And(v >= 0, v < len(roles)) for v in edge_vars]
-    parts.append(z3.And(mode_var >= 0, mode_var < len(schema.modes)))
+    parts = [z3.PbEq([(v, 1) for v in row], 1) for row in edge_vars]
+    parts.append(z3.PbEq([(m, 1) for m in mode_vars], 1))
     for mi, mode in enumerate(schema.modes):
         allowed = {r: (low, high) for r, low, high in mode.bounds}
         conds = []
-        for ri, role in enumerate(roles):
-            count = z3.Sum([z3.If(v == ri, 1, 0) for v in edge_vars]) if edge_vars else 0
+        for ri, role in enumerate(schema.roles):
+            column = [(row[ri], 1) for row in edge_vars]
             low, high = allowed.get(role, (0, 0))
-            conds.append(count >= low)
+            if not column:
+                conds.append(z3.BoolVal(low <= 0))
+                continue
+            if low > 0:
+                conds.append(z3.PbGe(column, low))
             if high is not None:
-                conds.append(count <= high)
-        parts.append(z3.Implies(mode_var == mi, z3.And(conds)))
+                conds.append(z3.PbLe(column, high))
+        parts.append(z3.Implies(mode_vars[mi], z3.And(conds)))
     return z3.And(parts)
+
+
+def _vars(z3: Any, prefix: str, k: int, schema: StepSchema) -> tuple[list[list[Any]], list[Any]]:
+    roles, modes = schema.roles, schema.modes
+    edges = [[z3.Bool(f"{prefix}/e{i}/{r}") for r in roles] for i in range(k)]
+    return edges, [z3.Bool(f"{prefix}/mode/{m.mode}") for m in modes]
 
 
 def admissible_modes(
@@ -224,14 +237,13 @@ def admissible_modes(
     index = {r: i for i, r in enumerate(schema.roles)}
     if any(r not in index for r in roles):
         return ()
-    vs = [z3.Int(f"e{i}") for i in range(len(roles))]
-    mode = z3.Int("mode")
+    edges, modes = _vars(z3, "check", len(roles), schema)
     out = []
     for mi, m in enumerate(schema.modes):
         s = z3.Solver()
         s.set("timeout", timeout_ms)
-        s.add(encode_step(z3, vs, mode, schema), mode == mi)
-        s.add([v == index[r] for v, r in zip(vs, roles, strict=True) if r is not None])
+        s.add(encode_step(z3, edges, modes, schema), modes[mi])
+        s.add([row[index[r]] for row, r in zip(edges, roles, strict=True) if r is not None])
         if s.check() == z3.sat:
             out.append(m.mode)
     return tuple(out)
@@ -280,16 +292,15 @@ def _repair_step(
     z3 = _z3()
     roles = schema.roles
     index = {r: i for i, r in enumerate(roles)}
-    vs = [z3.Int(f"{step.step}/e{i}") for i in range(k)]
-    mode = z3.Int(f"{step.step}/mode")
+    edges, modes = _vars(z3, step.step, k, schema)
     opt = z3.Optimize()
     opt.set("timeout", timeout_ms)
-    opt.add(encode_step(z3, vs, mode, schema))
-    for v, (_, old) in zip(vs, step.edges, strict=True):
+    opt.add(encode_step(z3, edges, modes, schema))
+    for row, (_, old) in zip(edges, step.edges, strict=True):
         if old in index:
-            opt.add_soft(v == index[old], k + 1)
-            same = [i for i, r in enumerate(roles) if schema.mode_of(r) == schema.mode_of(old)]
-            opt.add_soft(z3.Or([v == i for i in same]), 1)
+            opt.add_soft(row[index[old]], k + 1)
+            same = [row[i] for i, r in enumerate(roles) if schema.mode_of(r) == schema.mode_of(old)]
+            opt.add_soft(z3.Or(same), 1)
     outcome = opt.check()
     if outcome == z3.unsat:
         most = [m.max_premises for m in schema.modes]
@@ -301,12 +312,16 @@ def _repair_step(
         why = f"Z3 could not decide within {timeout_ms} ms ({opt.reason_unknown()})"
         return StepVerdict(step.step, "unknown"), [], why
     model = opt.model()
+
+    def true(v: Any) -> bool:
+        return bool(z3.is_true(model.eval(v, model_completion=True)))
+
     changes = []
-    for v, (edge, old) in zip(vs, step.edges, strict=True):
-        new = roles[model.eval(v, model_completion=True).as_long()]
+    for row, (edge, old) in zip(edges, step.edges, strict=True):
+        new = next(r for r, v in zip(roles, row, strict=True) if true(v))
         if new != old:
             changes.append(Relabeling(step.step, edge, old, new))
-    chosen = schema.modes[model.eval(mode, model_completion=True).as_long()].mode
+    chosen = next(m.mode for m, v in zip(schema.modes, modes, strict=True) if true(v))
     return StepVerdict(step.step, "repaired", chosen, len(changes)), changes, None
 
 
