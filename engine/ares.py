@@ -309,19 +309,32 @@ class Ares:
                 self.memo[key] = j
             return self.memo[key]
 
-    def _answers(self, texts: Sequence[str], masks: Sequence[int], k: int) -> dict[int, Judgement]:
+    def _answers(
+        self, texts: Sequence[str], masks: Sequence[int], k: int, pool: ThreadPoolExecutor | None
+    ) -> dict[int, Judgement]:
         def one(mask: int) -> Judgement:
             return self.ask([texts[i] for i in range(k) if mask >> i & 1], texts[k])
 
-        if self.workers == 1 or len(masks) == 1:
+        if pool is None or len(masks) == 1:
             return {m: one(m) for m in masks}
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            return dict(zip(masks, pool.map(one, masks), strict=True))
+        return dict(zip(masks, pool.map(one, masks), strict=True))
 
     def score(
         self, base: Sequence[str], derived: Sequence[str], *, priors: Sequence[float] | None = None
     ) -> AresResult:
         """``τ`` with a certificate for every derived claim of the chain ``base + derived``."""
+        if self.workers == 1:
+            return self._score(base, derived, priors, None)
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            return self._score(base, derived, priors, pool)
+
+    def _score(
+        self,
+        base: Sequence[str],
+        derived: Sequence[str],
+        priors: Sequence[float] | None,
+        pool: ThreadPoolExecutor | None,
+    ) -> AresResult:
         start = time.perf_counter()
         if not derived:
             raise ConfigError("a chain needs at least one derived claim")
@@ -338,7 +351,7 @@ class Ares:
         for j in range(m):
             k = len(base) + j
             masks = list(dist) if dist is not None else list(counts or ())
-            answers = self._answers(texts, masks, k)
+            answers = self._answers(texts, masks, k, pool)
             pairs += len(masks)
             step = _Step(exact=dist is not None)
             if dist is not None:

@@ -29,7 +29,7 @@ import sqlite3
 import string
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,7 +219,11 @@ def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 class LLMCache:
-    """A persistent reply cache in SQLite (WAL mode, one connection per thread).
+    """A persistent reply cache in SQLite (WAL mode, ``INSERT OR IGNORE``).
+
+    Each thread that uses the cache at a given moment has a connection of its own: connections
+    are lent from a pool and returned after each statement, so short-lived worker threads do not
+    leave connections (and file descriptors) behind. Several processes may share the file.
 
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as d:
@@ -234,16 +238,21 @@ class LLMCache:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._connections: list[sqlite3.Connection] = []
-        self._conn().execute(
-            "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, "
-            "template TEXT, version TEXT, created REAL, reply TEXT NOT NULL)"
-        )
+        self._closed = False
+        with self._conn() as conn:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, "
+                "template TEXT, version TEXT, created REAL, reply TEXT NOT NULL)"
+            )
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._closed:
+                raise ConfigError(f"the LLM cache {self.path} is closed")
+            conn = self._idle.pop() if self._idle else None
         if conn is None:
             conn = sqlite3.connect(
                 self.path, timeout=30.0, isolation_level=None, check_same_thread=False
@@ -251,13 +260,19 @@ class LLMCache:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=30000")
-            self._local.conn = conn
+        try:
+            yield conn
+        finally:
             with self._lock:
-                self._connections.append(conn)
-        return conn
+                keep = not self._closed
+                if keep:
+                    self._idle.append(conn)
+            if not keep:
+                conn.close()
 
     def get(self, key: str) -> dict[str, Any] | None:
-        row = self._conn().execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        with self._conn() as conn:
+            row = conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
@@ -275,21 +290,29 @@ class LLMCache:
         template: str = "",
         version: str = "",
     ) -> None:
-        self._conn().execute(
-            "INSERT OR IGNORE INTO replies (key, model, template, version, created, reply) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (key, model, template, version, time.time(), json.dumps(reply, ensure_ascii=False)),
-        )
+        row = (key, model, template, version, time.time(), json.dumps(reply, ensure_ascii=False))
+        with self._conn() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO replies (key, model, template, version, created, reply) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                row,
+            )
 
     def __len__(self) -> int:
-        return int(self._conn().execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+        with self._conn() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+
+    @property
+    def connections(self) -> int:
+        """Connections open and idle (at most the number of threads that used it at once)."""
+        with self._lock:
+            return len(self._idle)
 
     def close(self) -> None:
         with self._lock:
-            conns, self._connections = self._connections, []
+            conns, self._idle, self._closed = self._idle, [], True
         for conn in conns:
             conn.close()
-        self._local = threading.local()
 
 
 def cache_key(model: str, template: str, version: str, messages: Any, params: Any) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from peirce.engine.llm import (
     LLMCache,
     LLMClient,
@@ -20,7 +21,6 @@ from peirce.engine.llm import (
     schema_errors,
 )
 from peirce.engine.loopback import Fault, LoopbackServer, Reply
-
 from peirce.errors import ConfigError, LLMError
 
 
@@ -122,6 +122,23 @@ def test_concurrent_writers_share_one_cache_file(tmp_path: Path) -> None:
     assert caches[1].get("k7") == {"v": 7}
     for c in caches:
         c.close()
+
+
+def test_short_lived_threads_leave_no_connections_behind(tmp_path: Path) -> None:
+    cache = LLMCache(tmp_path / "c.sqlite3")
+    for r in range(30):
+        threads = [
+            threading.Thread(target=cache.put, args=(f"k{r}-{i}", {"v": i})) for i in range(4)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len(cache) == 120
+    assert cache.connections <= 4
+    cache.close()
+    with pytest.raises(ConfigError, match="closed"):
+        cache.get("k0-0")
 
 
 def test_identical_requests_in_flight_are_sent_once() -> None:
