@@ -163,7 +163,7 @@ def extract_rlt(
     for _ in range(rounds):
         if not issues:
             break
-        graph = reply[rlt.text.find("digraph") :] if rlt is not None else reply
+        graph = rlt.graph_text if rlt is not None else reply
         messages = fix.messages(issues="\n".join(f"- {i}" for i in issues), dot=graph.strip(),
                                 **context)  # fmt: skip
         try:

@@ -75,7 +75,8 @@ def test_repair_rounds_are_bounded_and_failures_are_results() -> None:
 
     def stubborn(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         calls.append(1)
-        return BAD + f"\n// attempt {len(calls)}"
+        last = BAD.rindex("}")  # a different (still bad) graph each time
+        return BAD[:last] + f'  x{len(calls)} [label="(0,0,0) attempt"];\n' + BAD[last:]
 
     with LoopbackServer(oracle=stubborn) as srv, _client(srv) as client:
         stuck = extract_rlt(client, ARTICLE, rounds=2)

@@ -89,8 +89,9 @@ class RLT:
         argument: claims (one per node) and steps (one per node with incoming edges).
         edges: every edge, with its label as written and its standard role.
         diagnostics: what the reader noticed (missing labels and coordinates, odd syntax, ...).
-        text: the text it was read from (for caret views); not compared.
+        text: the text it was read from (for caret views).
         name: the graph's name.
+        span: where the graph stands in ``text``.
     """
 
     argument: Argument
@@ -98,6 +99,12 @@ class RLT:
     diagnostics: tuple[Diagnostic, ...] = ()
     text: str = ""
     name: str | None = None
+    span: Span | None = None
+
+    @property
+    def graph_text(self) -> str:
+        """The graph itself, without the prose around it."""
+        return self.span.excerpt(self.text) if self.span is not None else self.text
 
     @property
     def roots(self) -> tuple[str, ...]:
@@ -157,7 +164,7 @@ def read_rlt(text: str, *, which: str = "last") -> RLT:
         by_target.setdefault(e.target, []).append(e)
     steps = tuple(_step(target, premises) for target, premises in by_target.items())
     argument = Argument(claims, steps, meta={"format": "rlt", "graph": graph.name})
-    return RLT(argument, edges, tuple(diags), text, graph.name)
+    return RLT(argument, edges, tuple(diags), text, graph.name, graph.span)
 
 
 def _diag(
