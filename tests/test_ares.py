@@ -352,3 +352,28 @@ def test_recipes_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
 def test_replay_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     out = _bench(bench_claimtrees, ["--replay", str(FIXTURES / "reference")], capsys)
     assert out["chains"][0]["recorded_max_abs_diff"] < 1e-9
+
+
+def test_ares_command_falls_back_to_the_llm_where_logic_cannot_decide(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = {
+        "base": ["Every wumpus is a yumpus.", "Max is a wumpus."],
+        "derived": ["Max is a yumpus.", "Max looks rather cheerful today!"],
+    }
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(record))
+    with LoopbackServer(oracle=lambda m, p: '{"label": "Unlikely"}') as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        monkeypatch.setenv("PEIRCE_MODEL", "loop")
+        argv = ["ares", str(path), "--json", "--cache", str(tmp_path / "c.sqlite3")]
+        assert cli.main(argv) == 0
+        assert srv.hits == 1
+    scored, summary = (json.loads(x) for x in capsys.readouterr().out.splitlines())
+    claims = scored["ares"]["claims"]
+    assert [(c["backend"], c["tau"], c["flagged"]) for c in claims] == [
+        ("symbolic", 1.0, False),
+        ("llm", 0.2, True),
+    ]
+    assert summary["summary"]["llm"]["calls"] == 1
+    assert summary["summary"]["decided_by"] == {"symbolic": 1, "llm": 1}
