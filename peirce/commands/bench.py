@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "proofwriter": "peirce.evaluators.bench_proofwriter",
     "scirecipe": "peirce.evaluators.bench_scirecipe",
     "captaincook": "peirce.evaluators.bench_captaincook",
+    "arche": "peirce.evaluators.bench_arche",
 }
 
 
