@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from peirce.engine.llm import ChatResult, LLMClient
 from peirce.engine.loopback import Fault, LoopbackServer, Reply
-
 from peirce.errors import LLMError
 
 MSGS = [{"role": "user", "content": "Is Socrates mortal?"}]
