@@ -17,6 +17,8 @@ BENCHMARKS: dict[str, str] = {
     "scirecipe": "peirce.evaluators.bench_scirecipe",
     "captaincook": "peirce.evaluators.bench_captaincook",
     "arche": "peirce.evaluators.bench_arche",
+    "claimtrees": "peirce.evaluators.bench_claimtrees",
+    "recipes": "peirce.evaluators.bench_recipes",
 }
 
 
