@@ -32,9 +32,13 @@ Semantics:
   :meth:`KnowledgeBase.ask` answers ENTAILED (the goal is provable), REFUTED (its complement is),
   UNKNOWN (neither; or both, when the knowledge base is contradictory). There is no negation as
   failure.
-- **Termination.** An ancestor (variant) check stops cyclic rules ("red things are big, big
-  things are red"); every query is bounded by :class:`Limits` (inferences, seconds, depth). A
-  query that reaches a limit is "not proved" with ``limit_hit=True`` and the reason.
+- **Search.** Iterative deepening, so a proof is a shallowest one (a stated fact is preferred to
+  a derivation of it); an ancestor check on ground goals, and tabled resolution (complete and
+  terminating for Datalog) where depth-first search cannot settle a question, so cyclic rules
+  ("red things are big, big things are red") terminate and a failure is found without
+  enumerating exponentially many paths. Every query is bounded by :class:`Limits` (inferences,
+  seconds, depth); one that reaches a limit is "not proved" with ``limit_hit=True`` and the
+  reason.
 - **Data, never code.** Clauses travel to Prolog as JSON and are built into terms there; a
   predicate or constant named ``halt`` or ``shell('rm -rf /')`` is plain data. Relations are
   stored under prefixed names, so they never clash with Prolog's own predicates.
@@ -63,6 +67,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+from peirce import serde
 from peirce.engine.prolog_codec import (
     decode_literal,
     decode_proof,
@@ -73,8 +78,6 @@ from peirce.engine.prolog_codec import (
 )
 from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
 from peirce.engine.prolog_text import load_pl_text, parse_program, parse_query
-
-from peirce import serde
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Judgement, ProofNode, Verdict
 

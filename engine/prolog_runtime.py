@@ -81,6 +81,19 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+class _Detach:
+    """Destroys the calling thread's Prolog engine when the thread's locals go away."""
+
+    def __init__(self, destroy: Any) -> None:
+        self.destroy = destroy
+        self.thread = threading.get_ident()
+
+    def __del__(self) -> None:
+        if threading.get_ident() == self.thread:  # only ever the engine of the ending thread
+            with LOCK:
+                self.destroy()
+
+
 class _Runtime:
     """The started engine: handles of the predicates peirce calls, per-thread attachment."""
 
@@ -106,6 +119,8 @@ class _Runtime:
         self.put_float.restype = ctypes.c_int
         self.clear_exception = lib.PL_clear_exception
         self.clear_exception.restype = None
+        self.destroy_engine = lib.PL_thread_destroy_engine
+        self.destroy_engine.restype = ctypes.c_int
         self.flags = core.PL_Q_NODEBUG | core.PL_Q_PASS_EXCEPTION
         self.text_out = core.CVT_ATOM | core.CVT_STRING | core.REP_UTF8 | core.BUF_STACK
         self.local = threading.local()
@@ -120,11 +135,15 @@ class _Runtime:
 
     def attach(self) -> None:
         """Give the calling thread a Prolog engine (threads share the database)."""
-        if getattr(self.local, "attached", False):
+        if getattr(self.local, "attached", None) is not None:
             return
-        if self.core.PL_thread_self() == -1 and self.core.PL_thread_attach_engine(None) < 0:
+        if self.core.PL_thread_self() != -1:
+            self.local.attached = False  # the thread that started Prolog
+            return
+        if self.core.PL_thread_attach_engine(None) < 0:
             raise BackendError("could not attach a Prolog engine to this thread")
-        self.local.attached = True
+        # dropped with the thread's locals when the thread ends: give the engine back then
+        self.local.attached = _Detach(self.destroy_engine)
 
     def put(self, ref: int, value: str | int | float) -> None:
         core = self.core

@@ -24,7 +24,6 @@ from typing import Any
 
 from peirce.engine.prolog_codec import decode_term
 from peirce.engine.prolog_runtime import api
-
 from peirce.errors import BackendError, ParseError
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity

@@ -12,7 +12,9 @@
     negated literal is a relation of its own (strong negation; there is no negation as failure).
 
     The meta-interpreter proves goals by backward chaining over these facts and returns proof
-    trees n(Id, Goal, SubProofs); an ancestor (variant) check stops cyclic rules, and every query
+    trees n(Id, Goal, SubProofs).  Search is iterative deepening (shallowest proofs first) with an
+    ancestor check on ground goals, and tabled resolution decides what depth-first search cannot
+    (failure on cyclic rules, answers behind non-ground recursion); every query
     runs under a depth bound, an inference limit and a time limit.
 
     Python calls a single entry point, api(+Op, +JSONAtom, -JSONString), which always succeeds
@@ -204,23 +206,69 @@ run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) 
     get_time(Now),
     Deadline is Now + Secs,
     St = st(false),
-    Acc = acc([]),
+    Acc = acc([], ok),
     Ctx = ctx(M, MaxD, St, Deadline),
-    bounded(Alarm, Secs, Inf, collect(Mode, Limit, Goals, Ctx, Acc), R),
+    nb_setval(peirce_too_deep, false),
+    bounded(Alarm, Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
+    (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
     maplist(solution, Found, Sols),
     (   R == inference_limit_exceeded -> Status = s(inferences)
+    ;   arg(2, Acc, inferences) -> Status = s(inferences)
     ;   R == time -> Status = s(time)
     ;   arg(1, St, true) -> Status = s(depth)
     ;   Status = s(ok)
     ).
 
-collect(head, _, [G], ctx(M, _, _, _), Acc) :- !,
+collect(head, _, _, [G], ctx(M, _, _, _), Acc) :- !,
     (   \+ \+ head_unifies(M, G) -> nb_setarg(1, Acc, [[G]-[]]) ; true ).
-collect(first, _, Goals, ctx(M, MaxD, St, Deadline), Acc) :- !,
-    deepen(1, ctx(M, MaxD, St, Deadline), Goals, Acc).
-collect(all, Limit, Goals, Ctx, Acc) :-
+collect(first, _, _, Goals, Ctx, Acc) :- !,
+    (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
+collect(all, Limit, Inf, Goals, Ctx, Acc) :-
+    %   Depth-first search first, with a quarter of the inferences: when it completes, the
+    %   answers come in Prolog's order.  When it was cut (by the depth bound, on cyclic rules
+    %   with unbound arguments, or by its budget), tabled resolution (complete and terminating
+    %   for Datalog) finds the remaining answers, each with a shallowest proof.
+    Ctx = ctx(M, MaxD, _, Deadline),
+    Quarter is max(1, Inf // 4),
+    Cut = st(false),
+    call_with_inference_limit(depth_first_all(Limit, Goals, ctx(M, MaxD, Cut, Deadline), Acc),
+                              Quarter, R0),
+    arg(1, Acc, Found),
+    length(Found, N),
+    (   ( N >= Limit ; R0 \== inference_limit_exceeded, arg(1, Cut, false) )
+    ->  true
+    ;   Half is max(1, Inf // 2),
+        reset_tables,
+        tq(Ctx, Q),
+        call_with_inference_limit(
+            findall(Goals, limit(Limit, distinct(Goals, tabled_all(Goals, Q))), As),
+            Half, R),
+        reset_tables,
+        (   R == inference_limit_exceeded
+        ->  nb_setarg(2, Acc, inferences)
+        ;   exclude(found(Found), As, New),
+            Room is Limit - N,
+            length(New, NNew),
+            Take is min(Room, NNew),
+            length(Extra, Take),
+            append(Extra, _, New),
+            with_proofs(Extra, Ctx, Acc)
+        )
+    ).
+
+found(Found, A) :- member(F-_, Found), F =@= A, !.
+
+with_proofs([], _, _).
+with_proofs([A|As], Ctx, Acc) :-
+    (   shallowest(A, Ctx, trust, Proofs)
+    ->  arg(1, Acc, L0), nb_setarg(1, Acc, [A-Proofs|L0])
+    ;   true
+    ),
+    with_proofs(As, Ctx, Acc).
+
+depth_first_all(Limit, Goals, Ctx, Acc) :-
     (   limit(Limit, distinct(Goals, prove_all(Goals, 0, [], Ctx, Proofs))),
         arg(1, Acc, L0),
         nb_setarg(1, Acc, [Goals-Proofs|L0]),
@@ -237,22 +285,64 @@ timeout(time_limit_exceeded, time) :- !.
 timeout(peirce_time_limit, time) :- !.
 timeout(E, _) :- throw(E).
 
-%   Iterative deepening: the first proof found is a shallowest one (a fact the knowledge base
-%   states is preferred to a derivation of it).  A bound that cut no branch means the search
-%   was complete; bounds grow by one up to 16, then double, up to the depth limit.
-deepen(D, Ctx, Goals, Acc) :-
+%   shallowest(+Goals, +Ctx, +Check, -Proofs): iterative deepening, so the first proof found is a
+%   shallowest one (a fact the knowledge base states is preferred to a derivation of it).  A
+%   bound that cut no branch means the search was complete.  Bounds grow by one up to 16, then
+%   double, up to the depth limit.  With Check = check, a search still cut at bound 4 first
+%   asks tabled resolution whether the goals hold at all: failure is then found in polynomial
+%   time where depth-first search would enumerate exponentially many paths.
+shallowest(Goals, Ctx, Check, Proofs) :-
+    deepen(1, Ctx, Goals, Check, Proofs).
+
+deepen(D, Ctx, Goals, Check, Proofs) :-
     Ctx = ctx(M, MaxD, St, Deadline),
     Bound is min(D, MaxD),
     Cut = st(false),
-    (   prove_all(Goals, 0, [], ctx(M, Bound, Cut, Deadline), Proofs)
-    ->  nb_setarg(1, Acc, [Goals-Proofs])
+    (   prove_all(Goals, 0, [], ctx(M, Bound, Cut, Deadline), Proofs0)
+    ->  Proofs = Proofs0
     ;   arg(1, Cut, false)
-    ->  true
+    ->  fail
     ;   Bound >= MaxD
-    ->  nb_setarg(1, St, true)
+    ->  nb_setarg(1, St, true),
+        fail
+    ;   Bound =:= 4, Check == check, tq(Ctx, Q), \+ tabled_holds(Goals, Q)
+    ->  fail
     ;   ( Bound < 16 -> D1 is Bound + 1 ; D1 is Bound * 2 ),
-        deepen(D1, Ctx, Goals, Acc)
+        deepen(D1, Ctx, Goals, Check, Proofs)
     ).
+
+tabled_holds(Goals, Q) :-
+    reset_tables,
+    (   \+ \+ tabled_all(Goals, Q) -> R = true ; R = false ),
+    reset_tables,
+    R == true.
+
+reset_tables :- abolish_table_subgoals(peirce_meta:tp(_, _)).
+
+%   The context of a tabled evaluation: goals and answers larger than 8 cells per level of the
+%   depth limit count as too deep (growing terms would otherwise give infinitely many subgoals
+%   or answers).
+%   (Tabled calls work on copies, so "too deep" is noted in a global variable.)
+tq(ctx(M, MaxD, _, Deadline), q(M, Deadline, MaxSize)) :- MaxSize is 8 * MaxD.
+
+tabled_all([], _).
+tabled_all([G|Gs], Q) :- tabled(G, Q), tabled_all(Gs, Q).
+
+tabled('$b'(G), _) :- !, call(G).
+tabled(G, Q) :- tp(Q, G).
+
+:- table tp/2.
+
+tp(q(M, Deadline, MaxSize), G) :-
+    get_time(Now),
+    (   Now > Deadline -> throw(peirce_time_limit) ; true ),
+    term_size(G, Size),
+    (   Size > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ),
+    stored(G, _, Body, Fact),
+    M:Fact,
+    tabled_all(Body, q(M, Deadline, MaxSize)),
+    term_size(G, Answer),
+    (   Answer > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ).
 
 head_unifies(M, G) :- stored(G, _, _, Fact), M:Fact.
 
@@ -278,14 +368,18 @@ prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
     ),
     get_time(Now),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
-    \+ variant_member(G, Anc),
+    \+ looping(G, Anc),
     stored(G, Id, Body, Fact),
     M:Fact,
     D1 is D + 1,
     prove_all(Body, D1, [G|Anc], Ctx, Ps).
 
-variant_member(G, [A|As]) :-
-    (   G =@= A -> true ; variant_member(G, As) ).
+%   A ground goal that is its own ancestor needs no proof of its own: a shortest proof never
+%   repeats a ground atom on a branch.  A goal with variables is never pruned (a variant of an
+%   ancestor may still have the answers the ancestor needs); the depth bound stops it.
+looping(G, Anc) :- ground(G), eq_member(G, Anc).
+
+eq_member(G, [A|As]) :- ( G == A -> true ; eq_member(G, As) ).
 
 %  ------------------------------------------------------------------------------------------
 %  Writing JSON (compact and fast).  A reply is built from lists (JSON arrays), integers,
@@ -455,6 +549,9 @@ control((_ -> _), "if-then-else (->) is not supported").
 control((_ *-> _), "soft-cut (*->) is not supported").
 control(\+ _, "negation as failure (\\+) is not supported: use strong negation, -p(X)").
 control(!, "the cut (!) is not supported").
+control((_ :- _), "a clause is not a goal").
+control((:- _), "a directive is not a goal").
+control((_ --> _), "a grammar rule is not a goal").
 control(G, M) :-
     functor(G, N, A),
     memberchk(N/A, [call/_, findall/3, forall/2, not/1, catch/3, (:)/2]),
