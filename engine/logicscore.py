@@ -38,7 +38,7 @@ containment (``Russia`` and ``Grand Duke Alexei of Russia`` stay apart).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -173,6 +173,7 @@ def build_graph(
     *,
     answers: Iterable[str | None] = (),
     aliases: Mapping[str, str] | None = None,
+    similarity: Callable[[str, str], float] | None = None,
     backend: str = "auto",
     question_mentions: Sequence[Mention] | None = None,
     proposition_triples: Mapping[str, Sequence[Triple]] | None = None,
@@ -184,6 +185,7 @@ def build_graph(
         propositions: P1..Pn.
         answers: answer strings to locate (gold answer, short answer); ``None`` entries are skipped.
         aliases: extra ``alias -> name`` pairs for alignment.
+        similarity: an optional similarity of two entity keys (see :class:`EntityIndex`).
         backend: the triple backend (``"auto"``, ``"pattern"``, ``"spacy"``).
         question_mentions: the question's entities when they come from elsewhere (an LLM's NER).
         proposition_triples: triples per proposition id when they come from elsewhere (an LLM);
@@ -202,7 +204,7 @@ def build_graph(
     answer_list = [a for a in answers if a]
     names = [m.text for m in q_mentions] + answer_list
     names += [m.text for ms in per_prop for m in ms if m.kind != "anaphor"]
-    index = EntityIndex(names, aliases)
+    index = EntityIndex(names, aliases, similarity=similarity)
     labels: dict[str, str] = {}
     for text in reversed(names):
         labels[index.canonical(text)] = text.strip()
@@ -403,9 +405,20 @@ class EntityIndex:
     Args:
         names: the entity strings of one record (question, answer and proposition mentions).
         aliases: extra ``alias -> name`` pairs from the caller.
+        similarity: ``similarity(a, b) -> [0, 1]`` on two keys (e.g. the cosine of sentence
+            embeddings from the ``nli`` extra); names that are not aligned otherwise and score at
+            least ``threshold`` are aligned ("Rihana" ~ "Rihanna"). Dates and numbers never are.
+        threshold: see ``similarity``.
     """
 
-    def __init__(self, names: Iterable[str], aliases: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        names: Iterable[str],
+        aliases: Mapping[str, str] | None = None,
+        *,
+        similarity: Callable[[str, str], float] | None = None,
+        threshold: float = 0.9,
+    ) -> None:
         self._parent: dict[str, str] = {}
         keys = sorted({k for k in (normalise(n) for n in names) if k})
         for k in keys:
@@ -417,6 +430,12 @@ class EntityIndex:
             if country:
                 self.union(k, country)
         self._names(keys)
+        if similarity is not None:
+            words = [k for k in keys if not re.search(r"\d", k)]
+            for i, a in enumerate(words):
+                for b in words[i + 1 :]:
+                    if self.find(a) != self.find(b) and similarity(a, b) >= threshold:
+                        self.union(a, b)
 
     def _names(self, keys: list[str]) -> None:
         """Name parts and short forms: a given name or surname alone for the one full name that

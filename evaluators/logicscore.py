@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,6 +182,7 @@ def score(
     *,
     documents: Any = None,
     aliases: Mapping[str, str] | None = None,
+    similarity: Callable[[str, str], float] | None = None,
     llm: Any = None,
     extraction: str = "rules",
     backend: str = "auto",
@@ -198,6 +199,8 @@ def score(
             when it is not given).
         documents: the documents the answer may cite, to check its citations.
         aliases: extra ``alias -> name`` pairs for entity alignment.
+        similarity: an optional similarity of two entity names in [0, 1] (e.g. embedding
+            cosine from the ``nli`` extra); names scoring 0.9 or more are aligned.
         llm: an :class:`~peirce.engine.llm.LLMClient`; with it Determinateness is the paper's
             re-inference.
         extraction: ``"rules"`` (default) or ``"llm"``: the paper's LLM pipeline makes the
@@ -233,7 +236,13 @@ def score(
     if normalise(target) in _YES_NO:
         return _unscored(empty, "a yes/no answer has no answer entity to chain back from")
     graph = build_graph(
-        question, props, answers=[target, sa], aliases=aliases, backend=backend, **given
+        question,
+        props,
+        answers=[target, sa],
+        aliases=aliases,
+        similarity=similarity,
+        backend=backend,
+        **given,
     )
     result = _complete(graph, props, target, sa=sa, gold=gold_answer, require=require)
     result = _with(result, diagnostics=tuple(diags), short_answer=sa, gold_answer=gold_answer)

@@ -234,3 +234,28 @@ def test_fixture_records_get_their_expected_type(record):
         documents=record.get("documents"),
     )
     assert r.error_type.value == record["expect"]
+
+
+def edit_similarity(a: str, b: str) -> float:
+    """A real string similarity (difflib's ratio), standing in for an embedding cosine."""
+    from difflib import SequenceMatcher
+
+    return SequenceMatcher(None, a, b).ratio()
+
+
+def test_a_similarity_function_aligns_misspelled_names():
+    q = 'How many awards did the "A Girl Like Me" singer win at the 2012 Music Awards?'
+    la = (
+        'The singer of "A Girl Like Me" is Rihanna [1]. '
+        "At the 2012 Music Awards, Rihana won one award [2]. Answer: one"
+    )
+    assert score(q, la).error_type is ErrorType.BROKEN
+    r = score(q, la, similarity=edit_similarity)
+    assert (r.error_type, r.completeness) == (ErrorType.CONNECTED, 1.0)
+    # dates and numbers are never aligned by similarity
+    from peirce.engine.logicscore import EntityIndex
+
+    idx = EntityIndex(
+        ["1988", "1989", "Rihana", "Rihanna"], similarity=edit_similarity, threshold=0.7
+    )
+    assert idx.same("Rihana", "Rihanna") and not idx.same("1988", "1989")
