@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "arche": "peirce.evaluators.bench_arche",
     "claimtrees": "peirce.evaluators.bench_claimtrees",
     "recipes": "peirce.evaluators.bench_recipes",
+    "logicscore": "peirce.evaluators.bench_logicscore",
 }
 
 
