@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -77,8 +76,9 @@ from peirce.engine.prolog_codec import (
     relation_text,
 )
 from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
+from peirce.engine.prolog_runtime import prove as run_proofs
 from peirce.engine.prolog_text import load_pl_text, parse_program, parse_query
-from peirce.logic import Clause, Compound, Literal, Term, Var
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode, Verdict
 
 __all__ = [
@@ -179,8 +179,7 @@ class KnowledgeBase:
         self.limits = limits
         self.builtins = builtins
         self._clauses: dict[int, Clause] = {}
-        self._declared: set[tuple[str, int]] = set()
-        self._concluded: Counter[str] = Counter()
+        self._heads: dict[tuple[str, int, bool], list[Literal]] = {}
         self._ids = itertools.count(1)
         with LOCK:
             self._module: str | None = _take_module()
@@ -196,23 +195,15 @@ class KnowledgeBase:
             raise ValueError("the knowledge base is closed")
         return self._module
 
-    def _encode(self, clauses: Iterable[Clause]) -> tuple[list[Any], list[Any], dict[int, Clause]]:
-        """Payload, new declarations and id -> clause for ``clauses`` (nothing sent yet)."""
+    def _encode(self, clauses: Iterable[Clause]) -> tuple[list[Any], dict[int, Clause]]:
+        """Payload and id -> clause for ``clauses`` (nothing sent yet)."""
         payload: list[Any] = []
-        decls: list[Any] = []
-        seen: set[tuple[str, int]] = set()
         table: dict[int, Clause] = {}
         for clause in clauses:
             cid = next(self._ids)
             payload.append(encode_clause(clause, cid, self.builtins))
             table[cid] = clause
-            for lit in (clause.head, *clause.body):
-                name = mangled(lit, self.builtins)
-                key = (name, len(lit.args) + 2)
-                if name[0] != "b" and key not in self._declared and key not in seen:
-                    seen.add(key)
-                    decls.append([name, key[1]])
-        return payload, decls, table
+        return payload, table
 
     def add(self, clauses: Iterable[Clause]) -> None:
         """Add clauses (one Prolog call for all of them)."""
@@ -220,11 +211,11 @@ class KnowledgeBase:
         if not clauses:
             return
         with LOCK:
-            payload, decls, table = self._encode(clauses)
-            api("add", [self.module, decls, payload])
-            self._declared.update((n, a) for n, a in decls)
+            payload, table = self._encode(clauses)
+            api("add", [self.module, payload])
             self._clauses.update(table)
-            self._concluded.update(mangled(c.head, False) + f"/{len(c.head.args)}" for c in clauses)
+            for c in clauses:
+                self._heads.setdefault(c.head.key, []).append(c.head)
 
     def clauses(self) -> list[Clause]:
         """The clauses, in the order they were added."""
@@ -232,7 +223,7 @@ class KnowledgeBase:
 
     def concludes(self, lit: Literal) -> bool:
         """Whether some clause has a head of ``lit``'s relation (name, arity and sign)."""
-        return self._concluded[mangled(lit, False) + f"/{len(lit.args)}"] > 0
+        return lit.key in self._heads
 
     # -- querying ------------------------------------------------------------------------------
 
@@ -244,22 +235,17 @@ class KnowledgeBase:
         limit: int = 1,
     ) -> tuple[list[tuple[str, list[Any]]], dict[int, Clause]]:
         """Run queries in one call; [(status, solutions)] and the clause table for proofs."""
-        payload, decls, table = self._encode(extra) if extra else ([], [], {})
-        lims = self.limits
+        payload, table = self._encode(extra) if extra else ([], {})
         encoded = [encode_query(q, self.builtins)[0] for q in queries]
-        alarm = 1 if self.builtins else 0
-        results = api(
-            "prove",
-            [
-                self.module,
-                [lims.inferences, float(lims.seconds), lims.depth, alarm],
-                [decls, payload],
-                mode,
-                limit,
-                encoded,
-            ],
+        results = run_proofs(
+            self.module,
+            mode,
+            encoded,
+            limit=limit,
+            limits=self.limits,
+            alarm=self.builtins,
+            extra=payload,
         )
-        self._declared.update((n, a) for n, a in decls)
         if table:
             table = {**self._clauses, **table}
             return results, table
@@ -268,10 +254,7 @@ class KnowledgeBase:
     def _may_conclude(self, goal: Literal, extra: Sequence[Clause]) -> bool:
         if self.builtins and mangled(goal, True).startswith("b:"):
             return True
-        key = mangled(goal, False)
-        return self.concludes(goal) or any(
-            mangled(c.head, False) == key and len(c.head.args) == len(goal.args) for c in extra
-        )
+        return self.concludes(goal) or any(c.head.key == goal.key for c in extra)
 
     def prove(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Proof:
         """Prove ``goal``; ``extra`` clauses hold during this query only.
@@ -321,11 +304,7 @@ class KnowledgeBase:
 
     def has_head(self, goal: Literal) -> bool:
         """Whether some clause's head unifies with ``goal``."""
-        with LOCK:
-            if not self.concludes(goal):
-                return False
-            results, _ = self._run("head", [[goal]], ())
-        return bool(results[0][1])
+        return any(_unifiable(goal, head) for head in self._heads.get(goal.key, ()))
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
         """ENTAILED (``goal`` is provable), REFUTED (its complement is) or UNKNOWN, with proof.
@@ -384,6 +363,38 @@ class KnowledgeBase:
     def __repr__(self) -> str:
         state = self._module or "closed"
         return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
+
+
+def _unifiable(goal: Literal, head: Literal) -> bool:
+    """Whether ``goal`` and ``head`` unify (their variables kept apart; no occurs check)."""
+    s: dict[tuple[int, str], tuple[int, Term]] = {}
+    return all(_unify(0, a, 1, b, s) for a, b in zip(goal.args, head.args, strict=True))
+
+
+def _walk(side: int, t: Term, s: dict[tuple[int, str], tuple[int, Term]]) -> tuple[int, Term]:
+    while isinstance(t, Var) and (side, t.name) in s:
+        side, t = s[(side, t.name)]
+    return side, t
+
+
+def _atomic(v: str | int | float) -> tuple[type, str | int | float]:
+    return (int, int(v)) if isinstance(v, bool) else (type(v), v)
+
+
+def _unify(sa: int, a: Term, sb: int, b: Term, s: dict[tuple[int, str], tuple[int, Term]]) -> bool:
+    sa, a = _walk(sa, a, s)
+    sb, b = _walk(sb, b, s)
+    if isinstance(b, Var) and not isinstance(a, Var):
+        return _unify(sb, b, sa, a, s)
+    if isinstance(a, Var):
+        if a.name != "_" and (sa, a.name) != (sb, getattr(b, "name", None)):
+            s[(sa, a.name)] = (sb, b)
+        return True
+    if isinstance(a, Const):
+        return isinstance(b, Const) and _atomic(a.value) == _atomic(b.value)
+    if not isinstance(b, Compound) or a.functor != b.functor or len(a.args) != len(b.args):
+        return False
+    return all(_unify(sa, x, sb, y, s) for x, y in zip(a.args, b.args, strict=True))
 
 
 def _bind(pattern: Sequence[Term], value: Sequence[Term], out: dict[str, Term]) -> None:

@@ -40,7 +40,7 @@ from peirce.errors import (
     MissingDependencyError,
 )
 
-__all__ = ["DEFAULT_LIMITS", "LOCK", "Limits", "api", "call_json"]
+__all__ = ["DEFAULT_LIMITS", "LOCK", "Limits", "api", "call_json", "prove"]
 
 #: Serialises every call into Prolog (pyswip is not thread-safe).
 LOCK = threading.RLock()
@@ -130,6 +130,7 @@ class _Runtime:
             )
             self.call(core.PL_predicate("ensure_loaded", 1, "user"), str(meta))
         self.api = core.PL_predicate("api", 3, "peirce_meta")
+        self.prove = core.PL_predicate("prove", 10, "peirce_meta")
         self.call_json = core.PL_predicate("call_json", 6, "peirce_meta")
         self.programs: dict[str, str] = {}
 
@@ -207,9 +208,19 @@ def runtime() -> _Runtime:
     return _STARTED[0]
 
 
+_ESCAPE = re.compile(r"\\.")
+
+
+def _quote_escape(match: re.Match[str]) -> str:
+    return "\\u0022" if match.group() == '\\"' else match.group()
+
+
 def _dumps(payload: Any) -> str:
-    """Compact JSON (``kb/meta.pl`` reads no white space); text that UTF-8 can carry."""
+    """Compact JSON for ``kb/meta.pl``: no white space, and a quote inside a string written as
+    ``\\u0022``, so that every raw ``"`` delimits a string; text that UTF-8 can carry."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if '\\"' in text:
+        text = _ESCAPE.sub(_quote_escape, text)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -223,6 +234,33 @@ def api(op: str, payload: Any) -> Any:
     with LOCK:
         rt = runtime()
         reply = rt.call(rt.api, op, text, out=True)
+    status, value = json.loads(reply)
+    if status != "ok":
+        raise BackendError(f"Prolog: {value}")
+    return value
+
+
+def prove(
+    module: str, mode: str, queries: Any, *, limit: int, limits: Limits, alarm: bool, extra: Any
+) -> Any:
+    """Run proof queries of ``kb/meta.pl`` (the engine's hot path); their results."""
+    extra_text = _dumps(extra) if extra else "[]"
+    queries_text = _dumps(queries)
+    with LOCK:
+        rt = runtime()
+        reply = rt.call(
+            rt.prove,
+            module,
+            mode,
+            limit,
+            limits.inferences,
+            float(limits.seconds),
+            limits.depth,
+            1 if alarm else 0,
+            extra_text,
+            queries_text,
+            out=True,
+        )
     status, value = json.loads(reply)
     if status != "ok":
         raise BackendError(f"Prolog: {value}")

@@ -25,7 +25,7 @@
     A literal is [MangledName, A1, ...] or the string MangledName when it has no arguments;
     a "b:"-prefixed name is a built-in from the whitelist below.
 */
-:- module(peirce_meta, [api/3, call_json/6]).
+:- module(peirce_meta, [api/3, prove/10, call_json/6]).
 
 :- use_module(library(http/json)).
 :- use_module(library(time)).
@@ -62,14 +62,25 @@ api_(Op, In, Reply) :-
     ;   Reply = [s(error), s("operation failed")]
     ).
 
+%!  prove(+M, +Mode, +Limit, +Inf, +Secs, +MaxDepth, +Alarm, +ExtraJSON, +QueriesJSON, -Out)
+%   The hot path of the engine: the scalars arrive as Prolog atoms and numbers, only the extra
+%   clauses and the queries as JSON.  Out is the JSON of [["ok", Results]] as for api/3.
+prove(M, Mode, Limit, Inf, Secs, MaxD, Alarm, ExtraJSON, QueriesJSON, Out) :-
+    catch(prove_(M, Mode, Limit, [Inf, Secs, MaxD, Alarm], ExtraJSON, QueriesJSON, Reply),
+          E, error_reply(E, Reply)),
+    catch(write_json(Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+
+prove_(M, Mode, Limit, Lims, ExtraJSON, QueriesJSON, [s(ok), Results]) :-
+    (   ExtraJSON == '[]' -> Extra = [] ; json_data(ExtraJSON, Extra) ),
+    json_data(QueriesJSON, Queries),
+    run(prove, [M, Lims, Extra, Mode, Limit, Queries], Results).
+
 error_reply(error(peirce(Msg), _), [s(error), s(Msg)]) :- !.
 error_reply(E, [s(error), s(Msg)]) :- message_text(E, Msg).
 
-run(add, [M, Decls, Clauses], N) :-
-    declare(M, Decls),
+run(add, [M, Clauses], N) :-
     add_clauses(M, Clauses, 0, N).
-run(prove, [M, Lims, [Decls, Extra], Mode, Limit, Queries], Results) :-
-    declare(M, Decls),
+run(prove, [M, Lims, Extra, Mode, Limit, Queries], Results) :-
     setup_call_cleanup(assert_extra(M, Extra, Refs),
                        maplist(run_query(M, Lims, Mode, Limit), Queries, Results),
                        maplist(erase, Refs)).
@@ -96,23 +107,42 @@ message_text(E, Msg) :-
 
 %  ------------------------------------------------------------------------------------------
 %  Reading the JSON that peirce sends (compact: no white space): arrays, strings (-> atoms) and
-%  numbers.  A small DCG is
-%  several times faster than library(http/json) on the short documents of a proof query.
+%  numbers.
 
 json_data(Text, T) :-
-    atom_codes(Text, Cs),
-    (   phrase(jv(T), Cs) -> true ; syntax_error(peirce_json) ).
+    split_string(Text, "\"", "", Parts),
+    pieces(Parts, Tokens, []),
+    (   phrase(jv(T), Tokens) -> true ; syntax_error(peirce_json) ).
+
+%   Python writes a quote inside a string as \u0022, so every raw " delimits a string: split in
+%   C, the text alternates between structure (tokenised into codes) and string contents (one
+%   token str(Atom) each, unescaped only when they hold a backslash).
+pieces([], T, T).
+pieces([P|Ps], T0, T) :-
+    string_codes(P, Cs),
+    append(Cs, T1, T0),
+    strings(Ps, T1, T).
+
+strings([], T, T).
+strings([S|Ps], [str(A)|T1], T) :-
+    (   sub_string(S, _, _, _, "\\")
+    ->  string_codes(S, Cs),
+        phrase(junescape(Us), Cs),
+        atom_codes(A, Us)
+    ;   atom_string(A, S)
+    ),
+    pieces(Ps, T1, T).
 
 jv(T) --> "[", !, ( "]" -> { T = [] } ; jv(X), jitems(Xs), { T = [X|Xs] } ).
-jv(A) --> "\"", !, jstr(Cs), { atom_codes(A, Cs) }.
+jv(A) --> [str(A)], !.
 jv(N) --> jnum(Cs), { number_codes(N, Cs) }.
 
 jitems([X|Xs]) --> ",", !, jv(X), jitems(Xs).
 jitems([]) --> "]".
 
-jstr([]) --> "\"", !.
-jstr([C|Cs]) --> "\\", !, jesc(C), jstr(Cs).
-jstr([C|Cs]) --> [C], jstr(Cs).
+junescape([]) --> [].
+junescape([C|Cs]) --> "\\", !, jesc(C), junescape(Cs).
+junescape([C|Cs]) --> [C], junescape(Cs).
 
 jesc(0'") --> "\"", !.
 jesc(0'\\) --> "\\", !.
@@ -134,31 +164,40 @@ jnum([C|Cs]) --> [C], { num_code(C) }, jnum_rest(Cs).
 jnum_rest([C|Cs]) --> [C], { num_code(C) }, !, jnum_rest(Cs).
 jnum_rest([]) --> [].
 
-num_code(C) :- ( C >= 0'0, C =< 0'9 -> true ; memberchk(C, `-+.eE`) ).
+num_code(C) :- integer(C), ( C >= 0'0, C =< 0'9 -> true ; memberchk(C, `-+.eE`) ).
 
 %  ------------------------------------------------------------------------------------------
 %  Building terms from JSON data
 
+%   A relation used in a body but concluded by no clause must still exist (and fail).
 declare(_, []).
-declare(M, [[N, A]|Ds]) :- dynamic(M:N/A), declare(M, Ds).
+declare(M, [G|Gs]) :-
+    (   G = '$b'(_)
+    ->  true
+    ;   functor(G, N, A0),
+        A is A0 + 2,
+        (   current_predicate(M:N/A) -> true ; dynamic(M:N/A) )
+    ),
+    declare(M, Gs).
 
 add_clauses(_, [], N, N).
 add_clauses(M, [C|Cs], N0, N) :-
-    build_clause(C, Fact),
+    build_clause(M, C, Fact),
     assertz(M:Fact),
     N1 is N0 + 1,
     add_clauses(M, Cs, N1, N).
 
 assert_extra(M, Clauses, Refs) :-
     maplist(assert_one(M), Clauses, Refs).
-assert_one(M, C, Ref) :- build_clause(C, Fact), assertz(M:Fact, Ref).
+assert_one(M, C, Ref) :- build_clause(M, C, Fact), assertz(M:Fact, Ref).
 
 %   [Id, NVars, Head, Body] -> stored fact
-build_clause([Id, NV, Head, Body], Fact) :-
+build_clause(M, [Id, NV, Head, Body], Fact) :-
     length(Vs, NV),
     dec_goal(Head, Vs, H),
     (   H = '$b'(_) -> domain_error(relation, Head) ; true ),
     maplist(dec_goal_(Vs), Body, Gs),
+    declare(M, Gs),
     stored(H, Id, Gs, Fact).
 
 dec_goal_(Vs, L, G) :- dec_goal(L, Vs, G).
@@ -195,9 +234,10 @@ stored(G, Id, Body, Fact) :-
 %  The meta-interpreter
 
 %   Lims = [Inferences, Seconds, MaxDepth, Alarm]; a query is [NVars, Literals].
-%   Mode: first (one proof), all (up to Limit distinct answers), head (does a head unify?).
+%   Mode: first (one proof) or all (up to Limit distinct answers).
 %   Result = [Status, Solutions], Status in ok / depth / inferences / time,
-%   a solution is [Goals, Proofs] with the goals instantiated.
+%   a solution is [Goals, Proofs] with the goals instantiated (Goals is [] in mode first: the
+%   root of each proof shows the instance).
 %   The time limit is a deadline checked at every step of the meta-interpreter; with Alarm = 1
 %   (queries that may call built-ins) call_with_time_limit/2 guards the built-ins as well.
 run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) :-
@@ -213,7 +253,7 @@ run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) 
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
-    maplist(solution, Found, Sols),
+    (   Mode == all -> maplist(solution, Found, Sols) ; maplist(proofs_only, Found, Sols) ),
     (   R == inference_limit_exceeded -> Status = s(inferences)
     ;   arg(2, Acc, inferences) -> Status = s(inferences)
     ;   R == time -> Status = s(time)
@@ -221,8 +261,6 @@ run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) 
     ;   Status = s(ok)
     ).
 
-collect(head, _, _, [G], ctx(M, _, _, _), Acc) :- !,
-    (   \+ \+ head_unifies(M, G) -> nb_setarg(1, Acc, [[G]-[]]) ; true ).
 collect(first, _, _, Goals, Ctx, Acc) :- !,
     (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
 collect(all, Limit, Inf, Goals, Ctx, Acc) :-
@@ -323,7 +361,11 @@ reset_tables :- abolish_table_subgoals(peirce_meta:tp(_, _)).
 %   depth limit count as too deep (growing terms would otherwise give infinitely many subgoals
 %   or answers).
 %   (Tabled calls work on copies, so "too deep" is noted in a global variable.)
-tq(ctx(M, MaxD, _, Deadline), q(M, Deadline, MaxSize)) :- MaxSize is 8 * MaxD.
+%   The deadline is read from a global variable so that tables are keyed the same way in
+%   every query (a key that changes per query would grow the table trie without end).
+tq(ctx(M, MaxD, _, Deadline), q(M, MaxSize)) :-
+    MaxSize is 8 * MaxD,
+    nb_setval(peirce_deadline, Deadline).
 
 tabled_all([], _).
 tabled_all([G|Gs], Q) :- tabled(G, Q), tabled_all(Gs, Q).
@@ -333,18 +375,20 @@ tabled(G, Q) :- tp(Q, G).
 
 :- table tp/2.
 
-tp(q(M, Deadline, MaxSize), G) :-
+tp(q(M, MaxSize), G) :-
     get_time(Now),
+    nb_getval(peirce_deadline, Deadline),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
     term_size(G, Size),
     (   Size > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ),
     stored(G, _, Body, Fact),
     M:Fact,
-    tabled_all(Body, q(M, Deadline, MaxSize)),
+    tabled_all(Body, q(M, MaxSize)),
     term_size(G, Answer),
     (   Answer > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ).
 
-head_unifies(M, G) :- stored(G, _, _, Fact), M:Fact.
+proofs_only(_-Proofs, [[], Ps]) :-
+    maplist(tag(p), Proofs, Ps).
 
 solution(Goals-Proofs, [Gs, Ps]) :-
     maplist(tag(t), Goals, Gs),
@@ -430,7 +474,21 @@ wtl([X|Xs], Vs) --> ",", wt(X, Vs), wtl(Xs, Vs).
 num(N, Codes, Tail) :- format(codes(Codes, Tail), "~w", [N]).
 
 %   a JSON string; only ", \\ and control characters are escaped (the text stays UTF-8)
+str(Text, S0, S) :-
+    json_special(Special, Nul),
+    split_string(Text, Special, "", [_]),
+    \+ sub_string(Text, _, _, _, Nul),
+    !,
+    format(codes(S0, S), "\"~w\"", [Text]).
 str(Text) --> { atom_codes(Text, Cs) }, "\"", esc(Cs), "\"".
+
+%   json_special(-Chars, -Nul): the characters a JSON string must escape (as separators for
+%   split_string/4, which cannot take NUL: that one is looked for apart).
+:- dynamic json_special/2.
+:- findall(C, ( between(1, 31, C) ; C = 0'" ; C = 0'\\ ), Cs),
+   string_codes(S, Cs),
+   string_codes(Nul, [0]),
+   assertz(json_special(S, Nul)).
 
 esc([]) --> [].
 esc([C|Cs]) --> ( { C >= 0x20, C =\= 0'", C =\= 0'\\ } -> [C] ; esc1(C) ), esc(Cs).

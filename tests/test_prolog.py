@@ -365,6 +365,27 @@ def test_has_head_and_add() -> None:
         assert kb.prove(lit("p", "a")).proved
 
 
+def test_has_head_unifies_like_prolog() -> None:
+    fx = Compound("f", (X,))
+    clauses = [
+        Clause(Literal("same", (X, X))),
+        Clause(Literal("wrap", (fx, Const(1)))),
+        rule(Literal("any", (Var("_"), Var("_"))), lit("never")),
+    ]
+    with KnowledgeBase(clauses) as kb:
+        assert kb.has_head(lit("same", "a", "a")) and not kb.has_head(lit("same", "a", "b"))
+        assert kb.has_head(Literal("same", (Y, Const("b"))))
+        assert kb.has_head(Literal("same", (Y, Y)))
+        assert kb.has_head(Literal("wrap", (Compound("f", (Const("a"),)), Const(1))))
+        assert not kb.has_head(Literal("wrap", (Compound("g", (Const("a"),)), Const(1))))
+        assert not kb.has_head(Literal("wrap", (fx, Const(1.0))))  # 1 and 1.0 do not unify
+        assert not kb.has_head(Literal("wrap", (fx, Const("1"))))
+        assert kb.has_head(Literal("wrap", (Y, Z)))
+        assert kb.has_head(lit("any", "a", "b"))
+        assert not kb.has_head(lit("any", "a"))  # another arity
+        assert not kb.has_head(lit("same", "a", "a", neg=True))  # another sign
+
+
 def test_builtins_only_when_enabled() -> None:
     clauses = [rule(lit("same", X, Y), Literal("=", (X, Y)))]
     with KnowledgeBase(clauses, builtins=True) as kb:
