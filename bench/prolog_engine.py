@@ -25,9 +25,8 @@ from typing import Any
 
 from peirce.engine.forward import forward_closure
 from peirce.engine.prolog import KnowledgeBase
-from peirce.translators import cnl
-
 from peirce.logic import Clause, Const, Literal, Term, Var
+from peirce.translators import cnl
 
 
 def _skolem(lit: Literal) -> Literal:
