@@ -18,18 +18,19 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from peirce.engine.prolog_codec import decode_term
+from peirce.engine.prolog_codec import decode_term, encode_clause
 from peirce.engine.prolog_runtime import api
 from peirce.errors import BackendError, ParseError
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 
-__all__ = ["Program", "load_pl_text", "parse_program", "parse_query"]
+__all__ = ["Program", "export_program", "load_pl_text", "parse_program", "parse_query"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,3 +126,16 @@ def parse_query(text: str) -> tuple[Literal, ...]:
         raise ParseError(message, text=text, span=Span.at(text, 0)) from None
     names = _names(names_raw)
     return tuple(_literal(raw, names) for raw in goals_raw)
+
+
+def export_program(
+    clauses: Iterable[Clause], path: str | os.PathLike[str], *, builtins: bool = True
+) -> None:
+    """Write ``clauses`` as a Prolog program SWI-Prolog can consult (``:- dynamic`` for every
+    relation, strong negation as ``-p(X)``, each clause's label as a comment above it).
+
+    The clauses reach Prolog as data and Prolog writes them (``portray_clause/2``), so every
+    atom is quoted as Prolog's own reader needs, whatever text it holds.
+    """
+    items = [[c.label or "", encode_clause(c, 0, builtins)] for c in clauses]
+    api("export", [os.fspath(path), items])

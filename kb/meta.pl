@@ -636,8 +636,17 @@ write_program(S, Items) :-
     format(S, ":- encoding(utf8).~n", []),
     findall(PI, ( member([_, [_, _, H, B]], Items), member(L, [H|B]), lit_pi(L, PI) ), PIs0),
     sort(PIs0, PIs),
-    forall(member(PI, PIs), portray_clause(S, (:- dynamic(PI)))),
-    forall(member([Label, C], Items), write_item(S, Label, C)).
+    include(clashes, PIs, Clash),
+    forall(member(N/A, Clash),
+           format(S, "% left out: ~q/~d is a built-in of SWI-Prolog, its clauses could run it~n",
+                  [N, A])),
+    subtract(PIs, Clash, Own),
+    forall(member(PI, Own), portray_clause(S, (:- dynamic(PI)))),
+    forall(( member([Label, C], Items), \+ uses_any(C, Clash) ), write_item(S, Label, C)).
+
+clashes(N/A) :- functor(H, N, A), predicate_property(system:H, defined).
+
+uses_any([_, _, H, B], Clash) :- member(L, [H|B]), lit_pi(L, PI), memberchk(PI, Clash), !.
 
 lit_pi(L, PI) :-
     (   L = [MN|As] -> length(As, A) ; MN = L, A = 0 ),

@@ -1,0 +1,345 @@
+"""A Prolog query console over a knowledge base: answers with their proof trees.
+
+Queries are typed as Prolog goals (``?- grandparent(X, bob).``, the ``?-`` and the full stop are
+optional) and run through peirce's meta-interpreter with limits, so every answer comes with the
+proof that supports it. Everything typed or loaded is read as data: a directive in a file is
+reported and skipped, never run, and a query may call only the knowledge base's own relations
+and a whitelist of pure built-ins (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ...).
+
+Commands::
+
+    :help               this text
+    :list [NAME]        the clauses (of relation NAME)
+    :add CLAUSE.        add a clause, e.g.  :add parent(ann, bob).
+    :load FILE          load a .pl program or a .txt file of controlled English
+    :ask GOAL.          True / False / Unknown (open world, strong negation) with the proof
+    :quit               leave (or Ctrl-D)
+
+>>> import io
+>>> from peirce.engine.prolog import KnowledgeBase
+>>> with KnowledgeBase(builtins=True) as kb:
+...     console = Console(kb, out=io.StringIO())
+...     _ = console.handle(":add parent(ann, bob).")
+...     _ = console.handle("parent(ann, Who).")
+...     print(console.out.getvalue().strip())
+added 1 clause
+Who = bob
+  parent(ann, bob)   [:add 1]
+1 answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
+from peirce.engine.prolog_codec import BUILTINS
+from peirce.errors import PeirceError
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.results import Severity, Verdict
+
+__all__ = ["Console", "format_term", "history_path"]
+
+_PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|\[\]|[-+*/\\^<>=~:.?@#&$]+")
+_INFIX = {"=", "\\=", "==", "\\==", "is", "<", ">", "=<", ">=", "=:=", "=\\=", "+", "-", "*", "/"}
+
+
+def format_term(t: Term) -> str:
+    """A term as Prolog would write it (quoted atoms, lists, infix operators).
+
+    >>> format_term(Compound("[|]", (Const("a"), Compound("[|]", (Const("B b"), Const("[]"))))))
+    "[a, 'B b']"
+    >>> format_term(Compound("+", (Var("X"), Const(1))))
+    'X+1'
+    """
+    if isinstance(t, Var):
+        return t.name
+    if isinstance(t, Const):
+        if isinstance(t.value, str):
+            if _PLAIN_ATOM.fullmatch(t.value):
+                return t.value
+            return "'" + t.value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return str(t.value)
+    if t.functor == "[|]" and len(t.args) == 2:
+        items: list[str] = []
+        tail: Term = t
+        while isinstance(tail, Compound) and tail.functor == "[|]" and len(tail.args) == 2:
+            items.append(format_term(tail.args[0]))
+            tail = tail.args[1]
+        rest = "" if tail == Const("[]") else "|" + format_term(tail)
+        return "[" + ", ".join(items) + rest + "]"
+    if t.functor in _INFIX and len(t.args) == 2:
+        sep = f" {t.functor} " if t.functor.isalpha() else t.functor
+        return format_term(t.args[0]) + sep + format_term(t.args[1])
+    name = format_term(Const(t.functor))
+    return f"{name}({', '.join(format_term(a) for a in t.args)})"
+
+
+def format_literal(lit: Literal) -> str:
+    """A literal in the console's Prolog syntax (``-p(x)`` for strong negation)."""
+    term = Compound(lit.predicate, lit.args) if lit.args else Const(lit.predicate)
+    return ("-" if lit.negated else "") + format_term(term)
+
+
+def format_clause(c: Clause) -> str:
+    head = format_literal(c.head)
+    if not c.body:
+        return head + "."
+    return f"{head} :- {', '.join(format_literal(b) for b in c.body)}."
+
+
+def history_path() -> Path:
+    """Where the console keeps its line history (``$XDG_STATE_HOME/peirce/console_history``)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "peirce" / "console_history"
+
+
+class Console:
+    """Reads queries and commands, prints answers with proofs; an error never ends the session.
+
+    Args:
+        kb: the knowledge base (create it with ``builtins=True`` to allow ``=``, ``is``, ...).
+        out: where answers go.
+        answers: at most this many answers per query.
+    """
+
+    def __init__(self, kb: KnowledgeBase, *, out: TextIO | None = None, answers: int = 20) -> None:
+        self.kb = kb
+        self.out = out if out is not None else sys.stdout
+        self.answers = answers
+        self._added = 0
+        self._commands: dict[str, Callable[[str], None]] = {
+            "help": self._help,
+            "h": self._help,
+            "list": self._list,
+            "add": self._add,
+            "load": self._load_command,
+            "ask": self._ask,
+        }
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def load(self, path: str | Path) -> int:
+        """Load a ``.pl`` program or a ``.txt`` file of controlled English; clauses added."""
+        path = Path(path)
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".txt":
+            from peirce.translators import cnl
+
+            tr = cnl.translate(text)
+            for s in tr.untranslated:
+                where = f"{path}:{s.span.line}:{s.span.column}"
+                self.say(f"{where}: not translated ({s.reason}): {s.text!r}")
+            clauses = tuple(
+                Clause(c.head, c.body, c.label or s.text, c.span or s.span)
+                for s in tr.sentences
+                for c in s.clauses
+            )
+        else:
+            program = parse_program(text, source=path.name)
+            for d in program.diagnostics:
+                self.say(d.render(text) if d.severity is Severity.ERROR else d.render())
+            clauses = program.clauses
+        self.kb.add(clauses)
+        self.say(f"{path}: {len(clauses)} clause{'s' * (len(clauses) != 1)} loaded")
+        return len(clauses)
+
+    # -- one input -----------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Run one query or command; False when the session should end."""
+        text = line.strip()
+        if not text or text.startswith("%"):
+            return True
+        if text.startswith(":"):
+            name, _, rest = text[1:].partition(" ")
+            if name in ("quit", "q", "exit", "halt"):
+                return False
+            command = self._commands.get(name)
+            if command is None:
+                self.say(f"unknown command :{name} (type :help)")
+                return True
+            self._guarded(command, rest.strip())
+            return True
+        self._guarded(self.query, text)
+        return True
+
+    def _guarded(self, fn: Callable[[str], None], arg: str) -> None:
+        try:
+            fn(arg)
+        except (PeirceError, OSError) as exc:
+            self.say(f"error: {exc}")
+
+    def query(self, text: str) -> None:
+        """Answer a query: each answer's bindings and proof trees, then how many."""
+        goals = parse_query(text)
+        self._check(goals)
+        result = self.kb.query(goals, limit=self.answers)
+        names = [n for n in dict.fromkeys(_vars(goals)) if not n.startswith("_")]
+        for sol in result.solutions:
+            shown = [f"{n} = {format_term(sol.bindings[n])}" for n in names if n in sol.bindings]
+            self.say(", ".join(shown) if shown else "true")
+            for proof in sol.proofs:
+                self.say(proof.render("  "))
+        count = len(result.solutions)
+        if not result.complete:
+            self.say(
+                f"{count} answer{'s' * (count != 1)} before the search stopped: {result.reason}"
+            )
+        elif count == 0:
+            self.say("false (not provable from the knowledge base)")
+        else:
+            more = " (there may be more: raise the answer limit)" if count == self.answers else ""
+            self.say(f"{count} answer{'s' * (count != 1)}.{more}")
+
+    def _check(self, goals: Sequence[Literal]) -> None:
+        for g in goals:
+            if not g.negated and (g.predicate, len(g.args)) in BUILTINS:
+                continue
+            if not self.kb.concludes(g):
+                rel = f"{'-' if g.negated else ''}{g.predicate}/{len(g.args)}"
+                raise QueryRefused(
+                    f"unknown relation {rel}: no clause of the knowledge base concludes it, and "
+                    "it is not an allowed built-in (see :help)"
+                )
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def _help(self, _: str) -> None:
+        doc = __doc__ or ""
+        self.say(doc[doc.index("Commands::") :].split("\n\n>>>")[0].replace("::", ":"))
+        allowed = sorted({f"{n}/{a}" for n, a in BUILTINS})
+        self.say("\nBuilt-ins a query or clause may call: " + " ".join(allowed))
+
+    def _list(self, name: str) -> None:
+        shown = 0
+        for c in self.kb.clauses():
+            if name and c.head.predicate != name:
+                continue
+            label = f"   % {c.label}" if c.label and c.label != str(c) else ""
+            self.say(format_clause(c) + label)
+            shown += 1
+        if not shown:
+            self.say(f"no clauses{' for ' + name if name else ''}")
+
+    def _add(self, text: str) -> None:
+        if not text.rstrip().endswith("."):
+            text += "."
+        program = parse_program(text)
+        for d in program.diagnostics:
+            self.say(d.render(text))
+        if program.errors:
+            return
+        clauses = []
+        for c in program.clauses:
+            self._added += 1
+            clauses.append(Clause(c.head, c.body, f":add {self._added}", c.span))
+        self.kb.add(clauses)
+        self.say(f"added {len(clauses)} clause{'s' * (len(clauses) != 1)}")
+
+    def _load_command(self, path: str) -> None:
+        if not path:
+            raise QueryRefused("usage: :load FILE")
+        self.load(os.path.expanduser(path))
+
+    def _ask(self, text: str) -> None:
+        goals = parse_query(text)
+        if len(goals) != 1:
+            raise QueryRefused(":ask takes one literal, e.g. :ask sour(max).")
+        j = self.kb.ask(goals[0])
+        answer = {Verdict.ENTAILED: "True", Verdict.REFUTED: "False"}.get(j.verdict, "Unknown")
+        self.say(f"{answer}: {j.reason}")
+        if j.proof is not None:
+            self.say(j.proof.render("  "))
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def run(self, stdin: TextIO | None = None, *, history: Path | None = None) -> int:
+        """Read and answer until :quit or end of input; the exit status."""
+        stdin = stdin if stdin is not None else sys.stdin
+        interactive = stdin.isatty()
+        saved = _start_history(history or history_path()) if interactive else None
+        if interactive:
+            self.say("peirce console: Prolog queries answered with proofs (:help, :quit)")
+        try:
+            while True:
+                try:
+                    text = self._read(stdin, interactive)
+                    if text is None or not self.handle(text):
+                        break
+                except KeyboardInterrupt:
+                    self.say("\n(interrupted)")
+        finally:
+            if saved is not None:
+                saved()
+        return 0
+
+    def _read(self, stdin: TextIO, interactive: bool) -> str | None:
+        """One query or command; a query continues over lines until its full stop."""
+        lines: list[str] = []
+        while True:
+            prompt = ("?- " if not lines else "|    ") if interactive else ""
+            try:
+                line = input(prompt) if stdin is sys.stdin else _readline(stdin)
+            except EOFError:
+                if interactive:
+                    self.say()
+                return " ".join(lines) if lines else None
+            lines.append(line)
+            joined = " ".join(lines).strip()
+            if not joined or joined.startswith((":", "%")) or joined.endswith("."):
+                return joined
+
+
+class QueryRefused(PeirceError, ValueError):
+    """A query or command the console will not run (the message says why)."""
+
+
+def _readline(stdin: TextIO) -> str:
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+def _vars(goals: Sequence[Literal]) -> list[str]:
+    out: list[str] = []
+
+    def walk(t: Term) -> None:
+        if isinstance(t, Var):
+            out.append(t.name)
+        elif isinstance(t, Compound):
+            for a in t.args:
+                walk(a)
+
+    for g in goals:
+        for a in g.args:
+            walk(a)
+    return out
+
+
+def _start_history(path: Path) -> Callable[[], None] | None:
+    """Line editing with a history file; a function that saves it (None without readline)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - e.g. Windows without pyreadline
+        return None
+    with contextlib.suppress(OSError):  # no history yet, or unreadable: start empty
+        readline.read_history_file(path)
+    readline.set_history_length(1000)
+
+    def save() -> None:
+        with contextlib.suppress(OSError):  # a read-only home must not spoil the session
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(path)
+
+    return save
