@@ -550,8 +550,8 @@ def test_call_json_round_trip_and_errors() -> None:
     assert got == {"name": 'é"\\', "count": 2, "first": {"a": 1}}
     with pytest.raises(BackendError, match="never/2 failed"):
         call_json("echo.pl", "never", {}, directory=d)
-    with pytest.raises(BackendError, match="not a function"):
-        call_json("echo.pl", "oops", {}, directory=d)
+    with pytest.raises(BackendError, match="Type error"):
+        call_json("echo.pl", "oops", {"a dict": "is not text"}, directory=d)
     with pytest.raises(BackendTimeout, match="inference limit 50000 exceeded"):
         call_json("echo.pl", "spin", {}, directory=d, limits=Limits(inferences=50_000))
     with pytest.raises(BackendTimeout, match=r"time limit 0\.2 s exceeded"):
