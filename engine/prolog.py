@@ -46,15 +46,35 @@ Semantics:
   :data:`~peirce.engine.prolog_codec.BUILTINS`) run only in a knowledge base created with
   ``builtins=True`` (the console, ``.pl`` programs); otherwise ``=`` is an ordinary relation.
 
+The API at a glance (all on :class:`KnowledgeBase`):
+
+- ``KnowledgeBase(clauses, limits=Limits(...), builtins=False)``; ``add(clauses)`` in bulk (one
+  Prolog call); ``clauses()``; ``close()`` (or ``with``).
+- ``prove(goal, extra=())`` -> :class:`Proof`; ``extra`` clauses hold during that query only,
+  which is how a rule is checked by the deduction theorem (assume its skolemised body, prove its
+  head) and how "what if" questions are asked without changing the knowledge base.
+- ``ask(goal)`` -> :class:`~peirce.results.Judgement` (ENTAILED / REFUTED / UNKNOWN, with proof).
+- ``solve(goal, limit=100)`` -> ``[(bindings, proof), ...]`` for goals with variables;
+  ``query(goals, limit=100)`` -> :class:`Answers` for conjunctions, saying whether a limit cut
+  the search short.
+- ``has_head(goal)`` (some clause's head unifies with it: "a rule could conclude this") and
+  ``concludes(goal)`` (some clause concludes its relation at all).
+
 Threads: one SWI-Prolog engine serves the process; every call holds
 :data:`~peirce.engine.prolog_runtime.LOCK`, so knowledge bases may be used from several threads.
-Prolog starts on first use. Close a knowledge base (or use ``with``) to free its module.
+Prolog starts on first use. Close a knowledge base (or use ``with``) to free its module; one that
+is garbage-collected unclosed is emptied at the next creation.
 
-Trusted Prolog programs shipped in ``peirce.kb`` are run with :func:`call_json` (re-exported from
-:mod:`peirce.engine.prolog_runtime`).
+Trusted Prolog programs shipped in ``peirce.kb`` run through :func:`call_json` (from
+:mod:`peirce.engine.prolog_runtime`): ``call_json("procedure.pl", "check", payload)`` consults
+``kb/procedure.pl`` once, calls ``check(+In, -Out)`` with the payload as a SWI-Prolog dict under
+the lock and the limits, and returns ``Out`` as Python data; a limit raises
+:class:`~peirce.errors.BackendTimeout`, an exception or a failure
+:class:`~peirce.errors.BackendError`.
 
-Reading Prolog text (``.pl`` files, console queries) is done by :func:`parse_program`,
-:func:`load_pl_text` and :func:`parse_query` in :mod:`peirce.engine.prolog_text`, re-exported here.
+Reading Prolog text (``.pl`` files, console queries) as data is done by :func:`parse_program`,
+:func:`load_pl_text` and :func:`parse_query` (from :mod:`peirce.engine.prolog_text`), which also
+has ``export_program`` to write clauses for SWI-Prolog's own top level.
 """
 
 from __future__ import annotations

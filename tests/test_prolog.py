@@ -3,6 +3,7 @@ against the plain-Python forward chainer."""
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -352,6 +353,21 @@ def test_close_frees_the_module_for_a_fresh_start() -> None:
         assert again.clauses() == [rule(lit("secret", X), lit("other", X))]
     finally:
         again.close()
+
+
+def test_unclosed_knowledge_base_is_emptied_later() -> None:
+    from peirce.engine import prolog
+
+    kb = KnowledgeBase([fact("secret", "y")])
+    module = kb.module
+    del kb
+    gc.collect()
+    with KnowledgeBase() as fresh:  # creating one releases the modules of collected ones
+        assert module == fresh.module or module in prolog._POOL
+    # whichever knowledge base gets that module finds no trace of secret(y) in Prolog
+    for _ in range(len(prolog._POOL) + 1):
+        with KnowledgeBase([rule(lit("secret", X), lit("other", X))]) as again:
+            assert again.prove(lit("secret", "y")).reason == "secret(y) is not provable"
 
 
 def test_has_head_and_add() -> None:
