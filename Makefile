@@ -27,7 +27,7 @@ typecheck: venv
 	@rm -rf build/typecheck && mkdir -p build/typecheck/peirce
 	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/typecheck/peirce/; done
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
-	MYPYPATH=build/typecheck $(BIN)/mypy
+	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml
 
 pytest: venv
 	$(BIN)/python -m pytest -q

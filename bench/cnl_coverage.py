@@ -18,9 +18,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from peirce.translators import cnl
-
 from peirce.logic import Clause, Const, Literal, Var
+from peirce.translators import cnl
 
 Fact = tuple[str, tuple[str, ...], bool]
 

@@ -20,13 +20,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from peirce.evaluators.benchutil import emit_summary, load_items, macro_f1
-from peirce.translators import cnl
-
 from peirce.api import ask, check_proof, translate
+from peirce.evaluators.benchutil import emit_summary, load_items, macro_f1
 from peirce.ir import Translation
 from peirce.logic import Clause
 from peirce.results import Answer
+from peirce.translators import cnl
 
 __all__ = ["add_arguments", "gold_flags", "option_letter", "run"]
 

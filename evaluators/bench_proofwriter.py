@@ -13,11 +13,10 @@ import argparse
 import time
 from typing import Any
 
+from peirce.api import ask, translate
 from peirce.evaluators.bench_prontoqa import option_letter
 from peirce.evaluators.benchutil import emit_summary, load_items
 from peirce.translators import cnl
-
-from peirce.api import ask, translate
 
 __all__ = ["add_arguments", "run"]
 

@@ -77,10 +77,11 @@ def read_records(text: str | bytes, *, source: str = "<input>") -> Iterator[Reco
     its own record, reported with its line and column.
     """
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
-            for lineno, raw in enumerate(text.splitlines(), start=1):
+            for lineno, raw in enumerate(data.splitlines(), start=1):
                 try:
                     line = _decode(raw, source)
                 except InputError as exc:

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from peirce.translators import cnl
-from peirce.translators.cnl_lexicon import ident, singular, verb_lemma
 
 from peirce.errors import InputError, ParseError
 from peirce.ir import Sentence
 from peirce.logic import Clause, Const, Literal, Var
 from peirce.span import Span
+from peirce.translators import cnl
+from peirce.translators.cnl_lexicon import ident, singular, verb_lemma
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cnl"
 

@@ -40,13 +40,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from peirce.translators.cnl_build import Builder, Failure, Stmt, clauses_of, derivation_of
-from peirce.translators.cnl_tokens import describe, tokenize
-
 from peirce.errors import ParseError
 from peirce.ir import Sentence, Translation
 from peirce.logic import Clause, Literal
 from peirce.span import Span
+from peirce.translators.cnl_build import Builder, Failure, Stmt, clauses_of, derivation_of
+from peirce.translators.cnl_tokens import describe, tokenize
 
 __all__ = [
     "Derivation",

@@ -20,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from peirce.translators.cnl_lexicon import ident, singular, verb_lemma
-
 from peirce.logic import Clause, Const, Literal, Term, Var
+from peirce.translators.cnl_lexicon import ident, singular, verb_lemma
 
 __all__ = ["Builder", "Failure", "Item", "Pred", "Ref", "Stmt", "clauses_of", "derivation_of"]
 
