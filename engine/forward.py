@@ -3,7 +3,9 @@ against, and the baseline of its benchmark.
 
 :func:`forward_closure` computes every ground literal a Datalog program (function-free or not,
 but range-restricted: each head variable occurs in the body) derives, by semi-naive evaluation.
-Strong negation is treated as in the Prolog engine: a negated literal is a relation of its own.
+:func:`naive_closure` computes the same set by naive evaluation (every rule re-joined against all
+facts each round), the textbook baseline. Strong negation is treated as in the Prolog engine: a
+negated literal is a relation of its own.
 
 >>> from peirce.logic import Clause, Const, Literal, Var
 >>> X = Var("X")
@@ -24,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from peirce.errors import CapabilityError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var, is_ground
 
-__all__ = ["forward_closure"]
+__all__ = ["forward_closure", "naive_closure"]
 
 Subst = dict[str, Term]
 Index = dict[tuple[str, int, bool], set[Literal]]
@@ -88,13 +90,8 @@ def _joins(
             yield from _joins(body, pivot, indexes, got, i + 1)
 
 
-def forward_closure(clauses: Iterable[Clause]) -> set[Literal]:
-    """Every ground literal the program derives (its facts included).
-
-    Raises:
-        CapabilityError: a fact with variables, or a rule whose head has a variable that its
-            body does not bind (the closure would not be ground).
-    """
+def _program(clauses: Iterable[Clause]) -> tuple[set[Literal], list[Clause]]:
+    """The ground facts and the rules of a Datalog program, checked for forward chaining."""
     facts: set[Literal] = set()
     rules: list[Clause] = []
     for c in clauses:
@@ -106,6 +103,50 @@ def forward_closure(clauses: Iterable[Clause]) -> set[Literal]:
             raise CapabilityError(f"rule is not range-restricted: {c}")
         else:
             rules.append(c)
+    return facts, rules
+
+
+def _head(rule: Clause, s: Subst) -> Literal:
+    head = rule.head
+    return Literal(head.predicate, tuple(_apply(a, s) for a in head.args), head.negated)
+
+
+def naive_closure(clauses: Iterable[Clause]) -> set[Literal]:
+    """The same closure as :func:`forward_closure`, by naive evaluation: every round joins every
+    rule against all facts known so far, until a round adds nothing (the textbook baseline).
+
+    >>> from peirce.logic import Clause, Const, Literal, Var
+    >>> X = Var("X")
+    >>> sorted(map(str, naive_closure([
+    ...     Clause(Literal("red", (Const("bob"),))),
+    ...     Clause(Literal("big", (X,)), (Literal("red", (X,)),)),
+    ... ])))
+    ['big(bob)', 'red(bob)']
+    """
+    facts, rules = _program(clauses)
+    while True:
+        full: Index = defaultdict(set)
+        for f in facts:
+            full[f.key].add(f)
+        new = {
+            derived
+            for rule in rules
+            for s in _joins(rule.body, -1, (full, full), {})
+            if (derived := _head(rule, s)) not in facts
+        }
+        if not new:
+            return facts
+        facts |= new
+
+
+def forward_closure(clauses: Iterable[Clause]) -> set[Literal]:
+    """Every ground literal the program derives (its facts included).
+
+    Raises:
+        CapabilityError: a fact with variables, or a rule whose head has a variable that its
+            body does not bind (the closure would not be ground).
+    """
+    facts, rules = _program(clauses)
     full: Index = defaultdict(set)
     for f in facts:
         full[f.key].add(f)
@@ -117,9 +158,7 @@ def forward_closure(clauses: Iterable[Clause]) -> set[Literal]:
                 if rule.body[pivot].key not in delta:
                     continue
                 for s in _joins(rule.body, pivot, (delta, full), {}):
-                    head = rule.head
-                    args = tuple(_apply(a, s) for a in head.args)
-                    derived = Literal(head.predicate, args, head.negated)
+                    derived = _head(rule, s)
                     if derived not in facts:
                         new.add(derived)
         delta = defaultdict(set)

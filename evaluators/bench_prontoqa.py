@@ -5,7 +5,8 @@ Data: the Logic-LM ``dev.json`` format (``context``, ``question``, ``options``, 
 step, and then removes from the context one rule that the gold chain uses (chosen with a seeded
 generator): the steps that depend on it must be flagged and the others not (Macro-F1 over steps, as
 in the ARES paper's error-detection protocol). A naive pure-Python forward chainer answers the same
-questions side by side as the speed baseline.
+questions side by side as the speed baseline: naive evaluation (the textbook baseline) and, for a
+stronger comparison, semi-naive evaluation.
 
 References:
     Saparov & He, "Language Models Are Greedy Reasoners" (PrOntoQA), ICLR 2023.
@@ -17,17 +18,25 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from peirce.api import ask, check_proof, translate
 from peirce.evaluators.benchutil import emit_summary, load_items, macro_f1
 from peirce.ir import Translation
-from peirce.logic import Clause
+from peirce.logic import Clause, Literal
 from peirce.results import Answer
 from peirce.translators import cnl
 
-__all__ = ["add_arguments", "gold_flags", "option_letter", "run"]
+__all__ = [
+    "add_arguments",
+    "baseline_answer",
+    "baseline_runs",
+    "gold_flags",
+    "option_letter",
+    "print_speeds",
+    "run",
+]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,18 +99,55 @@ def _perturb(
     return Translation(kept, tr.notes), j
 
 
-def _baseline_answer(tr: Translation, question: str) -> Answer:
-    from peirce.engine.forward import forward_closure
-
+def baseline_answer(
+    tr: Translation, question: str, closure_of: Callable[[Sequence[Clause]], set[Literal]]
+) -> Answer:
+    """The answer a pure-Python forward chainer gives: the closure decides, open world."""
     goal = cnl.translate_question(question).fact
     if goal is None:
         return Answer.UNKNOWN
-    closure = forward_closure(tr.clauses)
+    closure = closure_of(tr.clauses)
     if goal in closure:
         return Answer.TRUE
     if goal.complement() in closure:
         return Answer.FALSE
     return Answer.UNKNOWN
+
+
+def baseline_runs(
+    items: Sequence[dict[str, Any]], translations: Sequence[Translation]
+) -> dict[str, float]:
+    """Answer accuracy and items per second of the two pure-Python forward chainers (naive
+    and semi-naive evaluation), over the same translated clauses."""
+    from peirce.engine.forward import forward_closure, naive_closure
+
+    out: dict[str, float] = {}
+    n = len(items)
+    for key, closure_of in (("baseline", naive_closure), ("seminaive", forward_closure)):
+        start = time.perf_counter()
+        correct = 0
+        for it, tr in zip(items, translations, strict=True):
+            answer = baseline_answer(tr, it["question"], closure_of)
+            correct += option_letter(it["options"], answer) == it["answer"]
+        seconds = time.perf_counter() - start
+        out[f"{key}_answer_accuracy"] = correct / n if n else 0.0
+        out[f"{key}_items_per_second"] = n / seconds if seconds else 0.0
+    return out
+
+
+def _ratio(summary: dict[str, Any], key: str) -> float:
+    return summary["items_per_second"] / summary[key] if summary.get(key) else 0.0
+
+
+def print_speeds(summary: dict[str, Any]) -> None:
+    """The speed lines of a benchmark summary: peirce against both forward chainers."""
+    print(
+        f"  answers/s {summary['items_per_second']:.0f}; naive forward chaining "
+        f"{summary['baseline_items_per_second']:.0f} (ratio "
+        f"{_ratio(summary, 'baseline_items_per_second'):.2f}), semi-naive "
+        f"{summary['seminaive_items_per_second']:.0f} (ratio "
+        f"{_ratio(summary, 'seminaive_items_per_second'):.2f})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,12 +166,7 @@ def run(args: argparse.Namespace) -> int:
         correct += option_letter(it["options"], result.answer) == it["answer"]
     answer_seconds = time.perf_counter() - start
 
-    start = time.perf_counter()
-    base_correct = 0
-    for it, tr in zip(items, translations, strict=True):
-        base = _baseline_answer(tr, it["question"])
-        base_correct += option_letter(it["options"], base) == it["answer"]
-    base_seconds = time.perf_counter() - start
+    baselines = baseline_runs(items, translations)
 
     chains_valid = 0
     gold: list[bool] = []
@@ -158,22 +199,15 @@ def run(args: argparse.Namespace) -> int:
         "seconds": answer_seconds + check_seconds,
         "items_per_second": n / answer_seconds if answer_seconds else 0.0,
         "chain_checks_per_second": 2 * n / check_seconds if check_seconds else 0.0,
-        "baseline_answer_accuracy": base_correct / n if n else 0.0,
-        "baseline_items_per_second": n / base_seconds if base_seconds else 0.0,
+        **baselines,
     }
-    summary["speedup_vs_baseline"] = (
-        summary["items_per_second"] / summary["baseline_items_per_second"]
-        if summary["baseline_items_per_second"]
-        else 0.0
-    )
+    summary["speedup_vs_baseline"] = _ratio(summary, "baseline_items_per_second")
+    summary["speedup_vs_seminaive"] = _ratio(summary, "seminaive_items_per_second")
     print(f"PrOntoQA: {n} items from {args.data}")
     print(f"  answer accuracy        {summary['answer_accuracy']:.3f}")
     print(f"  gold chains all valid  {summary['gold_chain_valid_rate']:.3f}")
     print(f"  perturbation Macro-F1  {summary['perturbation_macro_f1']:.3f} ({perturbed} items)")
     print(f"  untranslated sentences {untranslated}")
-    print(
-        f"  answers/s {summary['items_per_second']:.0f} (naive forward chainer "
-        f"{summary['baseline_items_per_second']:.0f}, ratio {summary['speedup_vs_baseline']:.2f})"
-    )
+    print_speeds(summary)
     emit_summary(summary)
     return 0

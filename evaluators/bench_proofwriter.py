@@ -1,5 +1,8 @@
 """ProofWriter (depth 5, open world): True / False / Unknown answers, fully symbolic.
 
+Translation is timed apart; the answering is timed side by side with the pure-Python forward
+chainers of the PrOntoQA benchmark.
+
 Data: the Logic-LM ``dev.json`` format (``context``, ``question``, ``options``, ``answer``).
 
 References:
@@ -14,7 +17,7 @@ import time
 from typing import Any
 
 from peirce.api import ask, translate
-from peirce.evaluators.bench_prontoqa import option_letter
+from peirce.evaluators.bench_prontoqa import baseline_runs, option_letter, print_speeds
 from peirce.evaluators.benchutil import emit_summary, load_items
 from peirce.translators import cnl
 
@@ -31,12 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     items = load_items(args.data, args.limit)
+    translations = [translate(it["context"]) for it in items]
     start = time.perf_counter()
     correct = 0
     untranslated = 0
     wrong: list[str] = []
-    for it in items:
-        tr = translate(it["context"])
+    for it, tr in zip(items, translations, strict=True):
         untranslated += len(tr.untranslated)
         untranslated += not cnl.translate_question(it["question"]).ok
         result = ask(tr, it["question"])
@@ -56,11 +59,12 @@ def run(args: argparse.Namespace) -> int:
         "llm_calls": 0,
         "seconds": seconds,
         "items_per_second": n / seconds if seconds else 0.0,
+        **baseline_runs(items, translations),
     }
     print(f"ProofWriter: {n} items from {args.data}")
     print(f"  answer accuracy        {summary['answer_accuracy']:.3f}")
     print(f"  untranslated sentences {untranslated}")
-    print(f"  items/s                {summary['items_per_second']:.0f}")
+    print_speeds(summary)
     if args.show_errors:
         for line in wrong:
             print(f"  wrong: {line}")
