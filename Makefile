@@ -12,8 +12,16 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test lint typecheck pytest system venv bench clean
 
+# The main job on the bundled examples, offline: chains checked step by step, questions answered
+# with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
+# checked (this sequence breaks it, so that command exits 1), long-form answers scored.
 demo: venv
 	$(BIN)/peirce demo
+	$(BIN)/peirce check examples/chains.jsonl
+	$(BIN)/peirce ares examples/claims.json
+	$(BIN)/peirce rlt check examples/rlt_better.dot
+	$(BIN)/peirce protocol check examples/pancake_late_heat.json --graph examples/pancakes.json; test $$? -eq 1
+	$(BIN)/peirce logicscore examples/answers.jsonl
 
 test: lint typecheck pytest
 

@@ -56,7 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = argv[0]
     module_name, help_text = COMMANDS[name]
     module = importlib.import_module(module_name)
-    sub = argparse.ArgumentParser(prog=f"peirce {name}", description=module.__doc__ or help_text)
+    sub = argparse.ArgumentParser(
+        prog=f"peirce {name}",
+        description=module.__doc__ or help_text,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     module.add_arguments(sub)
     args = sub.parse_args(argv[1:])
     try:

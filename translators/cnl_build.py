@@ -265,6 +265,11 @@ class Builder:
         now = c[4] if len(c) > 4 else None
         return Stmt("derive", heads, body, have=have, derived=derived, now=now)
 
+    def ares_use(self, c: list[Any]) -> Stmt:
+        body, heads, derived = c[:3]
+        now = c[3] if len(c) > 3 else None
+        return Stmt("derive", heads, body, have=(), derived=derived, now=now)
+
     def ares_if(self, c: list[Any]) -> Stmt:
         body = tuple(Item(None, None, p) for p in c[0])
         return Stmt("rule", tuple(Item(None, None, p) for p in c[1]), body)
