@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError
+from peirce.evaluators.benchutil import macro_f1
 
 __all__ = [
     "CVResult",
@@ -47,24 +48,8 @@ __all__ = [
 Score = float | None
 
 
-def _prf(gold: Sequence[bool], pred: Sequence[bool], cls: bool) -> tuple[float, float, float]:
-    tp = sum(1 for g, p in zip(gold, pred, strict=True) if g == cls and p == cls)
-    fp = sum(1 for g, p in zip(gold, pred, strict=True) if g != cls and p == cls)
-    fn = sum(1 for g, p in zip(gold, pred, strict=True) if g == cls and p != cls)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
-
-
-def macro_scores(gold: Sequence[bool], flagged: Sequence[bool]) -> dict[str, float]:
-    """Macro precision, recall and F1 over the classes unsound (True) and sound (False)."""
-    per = [_prf(gold, flagged, cls) for cls in (True, False)]
-    return {
-        "macro_precision": sum(p[0] for p in per) / 2,
-        "macro_recall": sum(p[1] for p in per) / 2,
-        "macro_f1": sum(p[2] for p in per) / 2,
-    }
+#: Macro precision, recall and F1 over the classes unsound (True) and sound (False).
+macro_scores = macro_f1
 
 
 def flags(scores: Sequence[Score], threshold: float) -> list[bool]:
