@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import ConfigError
+from peirce.replies import parse_json_reply
 
 __all__ = [
     "LLMCache",
@@ -184,28 +185,6 @@ def _object_errors(value: dict[str, Any], schema: Mapping[str, Any], path: str) 
         elif isinstance(extra, Mapping):
             errors += schema_errors(v, extra, f"{path}.{k}")
     return errors
-
-
-_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
-
-
-def parse_json_reply(text: str) -> tuple[Any, str | None]:
-    """``(value, None)`` for a JSON reply (a code fence around it is allowed), else
-    ``(None, reason)``. JSON is read with :func:`json.loads`, never evaluated."""
-    body = text.strip()
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
-    try:
-        return json.loads(body), None
-    except json.JSONDecodeError as exc:
-        first = min((i for i in (body.find("{"), body.find("[")) if i >= 0), default=-1)
-        if first > 0:
-            with contextlib.suppress(json.JSONDecodeError):
-                value, end = json.JSONDecoder().raw_decode(body, first)
-                if not body[end:].strip():
-                    return value, None
-        return None, f"reply is not JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
 
 
 # ---------------------------------------------------------------------------------- cache

@@ -505,7 +505,7 @@ def propositions_from_llm(reply: str) -> tuple[Proposition, ...]:
     >>> ps[0].text, str(ps[0].citations[0])
     ('Max is cold.', '[2]<S1>')
     """
-    from peirce.engine.llm import parse_json_reply
+    from peirce.replies import parse_json_reply
 
     value, error = parse_json_reply(reply)
     if error is not None:

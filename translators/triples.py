@@ -499,7 +499,7 @@ def triples_from_llm(reply: str) -> tuple[Triple, ...]:
     ...     '"predicate": "place of birth", "object": "Warsaw"}]')]
     [('Marie Curie', 'Warsaw')]
     """
-    from peirce.engine.llm import parse_json_reply
+    from peirce.replies import parse_json_reply
 
     value, error = parse_json_reply(reply)
     if isinstance(value, dict) and isinstance(value.get("triples"), list):
@@ -534,7 +534,7 @@ def entities_from_llm(reply: str) -> tuple[Mention, ...]:
     >>> [m.text for m in entities_from_llm(reply)]
     ['Nobel Prize']
     """
-    from peirce.engine.llm import parse_json_reply
+    from peirce.replies import parse_json_reply
 
     value, error = parse_json_reply(reply)
     items = value.get("entities") if isinstance(value, dict) else None
