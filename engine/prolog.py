@@ -60,6 +60,11 @@ The API at a glance (all on :class:`KnowledgeBase`):
 - ``has_head(goal)`` (some clause's head unifies with it: "a rule could conclude this") and
   ``concludes(goal)`` (some clause concludes its relation at all).
 
+Many independent questions: ``ask_many([(clauses, goal), ...], limits=...)`` answers each as
+``KnowledgeBase(clauses).ask(goal)`` would, in one Prolog call per chunk of items
+(:mod:`peirce.engine.prolog_batch`); a bad item is answered UNKNOWN with the error, the others as
+usual.
+
 Threads: one SWI-Prolog engine serves the process; every call holds
 :data:`~peirce.engine.prolog_runtime.LOCK`, so knowledge bases may be used from several threads.
 Prolog starts on first use. Close a knowledge base (or use ``with``) to free its module; one that
@@ -81,7 +86,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -107,6 +112,7 @@ __all__ = [
     "Limits",
     "Proof",
     "Solution",
+    "ask_many",
     "call_json",
     "load_pl_text",
     "parse_program",
@@ -177,6 +183,50 @@ def _limit_reason(status: str, limits: Limits) -> str:
     if status == "time":
         return f"time limit {limits.seconds} s exceeded"
     return f"depth limit {limits.depth} exceeded"
+
+
+def proof_of(goal: Literal, result: Any, table: Mapping[int, Clause], limits: Limits) -> Proof:
+    """The :class:`Proof` of ``goal`` from the reply ``[status, solutions]`` of a query in mode
+    first (``table`` maps clause ids to clauses)."""
+    status, sols = result
+    if sols:
+        return Proof(True, decode_proof(sols[0][1][0], table))
+    return not_proved(goal, status, limits)
+
+
+def not_proved(goal: Literal, status: str, limits: Limits) -> Proof:
+    """The :class:`Proof` of a search for ``goal`` that found nothing; ``status`` says whether
+    it was complete (``ok``) or which limit stopped it."""
+    if status != "ok":
+        return Proof(False, None, _limit_reason(status, limits), limit_hit=True)
+    return Proof(False, None, f"{goal} is not provable")
+
+
+def not_concluded(goal: Literal) -> Proof:
+    """The :class:`Proof` of a goal whose relation no clause concludes (nothing to search)."""
+    return Proof(False, None, f"no clause concludes {relation_text(goal)}")
+
+
+def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
+    """ENTAILED, REFUTED or UNKNOWN from the attempts ``p`` at ``goal`` and ``q`` at its
+    complement (both proved: contradictory, UNKNOWN with both proofs in the evidence)."""
+    comp = goal.complement()
+    if p.proved and q.proved:
+        evidence = {
+            "proof": serde.to_json_obj(p.proof),
+            "complement_proof": serde.to_json_obj(q.proof),
+        }
+        reason = f"contradictory: both {goal} and {comp} are provable"
+        return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
+    if p.proved:
+        return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal} is provable", p.proof)
+    if q.proved:
+        return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp} is provable", q.proof)
+    limited = [r.reason for r in (p, q) if r.limit_hit]
+    if limited:
+        return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
+    reason = f"neither {goal} nor {comp} is provable ({p.reason}; {q.reason})"
+    return Judgement(Verdict.UNKNOWN, None, "prolog", reason)
 
 
 class KnowledgeBase:
@@ -283,17 +333,12 @@ class KnowledgeBase:
         """
         with LOCK:
             if not self._may_conclude(goal, extra):
-                return Proof(False, None, f"no clause concludes {relation_text(goal)}")
+                return not_concluded(goal)
             results, table = self._run("first", [[goal]], extra)
             return self._proof(goal, results[0], table)
 
     def _proof(self, goal: Literal, result: Any, table: dict[int, Clause]) -> Proof:
-        status, sols = result
-        if sols:
-            return Proof(True, decode_proof(sols[0][1][0], table))
-        if status != "ok":
-            return Proof(False, None, _limit_reason(status, self.limits), limit_hit=True)
-        return Proof(False, None, f"{goal} is not provable")
+        return proof_of(goal, result, table, self.limits)
 
     def query(
         self, goals: Sequence[Literal], *, limit: int = 100, extra: Sequence[Clause] = ()
@@ -341,22 +386,7 @@ class KnowledgeBase:
             got = dict(zip(wanted, results, strict=True))
             p = self._proof(goal, got[goal], table) if goal in got else self.prove(goal)
             q = self._proof(comp, got[comp], table) if comp in got else self.prove(comp)
-        if p.proved and q.proved:
-            evidence = {
-                "proof": serde.to_json_obj(p.proof),
-                "complement_proof": serde.to_json_obj(q.proof),
-            }
-            reason = f"contradictory: both {goal} and {comp} are provable"
-            return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
-        if p.proved:
-            return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal} is provable", p.proof)
-        if q.proved:
-            return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp} is provable", q.proof)
-        limited = [r.reason for r in (p, q) if r.limit_hit]
-        if limited:
-            return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
-        reason = f"neither {goal} nor {comp} is provable ({p.reason}; {q.reason})"
-        return Judgement(Verdict.UNKNOWN, None, "prolog", reason)
+        return judgement(goal, p, q)
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -383,6 +413,19 @@ class KnowledgeBase:
     def __repr__(self) -> str:
         state = self._module or "closed"
         return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
+
+
+def ask_many(
+    items: Iterable[tuple[Sequence[Clause], Literal]],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    chunk: int = 256,
+) -> list[Judgement]:
+    """Answer many ``(clauses, goal)`` questions as ``KnowledgeBase(clauses).ask(goal)`` would,
+    in one Prolog call per ``chunk`` items (see :mod:`peirce.engine.prolog_batch`)."""
+    from peirce.engine.prolog_batch import ask_many as batch
+
+    return batch(items, limits=limits, chunk=chunk)
 
 
 def _unifiable(goal: Literal, head: Literal) -> bool:

@@ -35,8 +35,11 @@ __all__ = [
     "encode_clause",
     "encode_literal",
     "encode_query",
+    "encode_term",
+    "goal_text",
     "mangled",
     "relation_text",
+    "term_text",
 ]
 
 #: Pure built-ins a clause body or a console query may call when a knowledge base is created
@@ -64,7 +67,8 @@ def relation_text(lit: Literal) -> str:
     return f"{'¬' if lit.negated else ''}{lit.predicate}/{len(lit.args)}"
 
 
-def _term(t: Term, vs: dict[str, int]) -> Any:
+def encode_term(t: Term, vs: dict[str, int]) -> Any:
+    """The JSON of a term; its variables are numbered in ``vs`` (name -> index)."""
     if isinstance(t, Const):
         v = t.value
         if isinstance(v, bool):
@@ -82,7 +86,7 @@ def _term(t: Term, vs: dict[str, int]) -> Any:
         i = vs.setdefault(t.name, len(vs))
         return [i]
     if isinstance(t, Compound):
-        return [t.functor, *[_term(a, vs) for a in t.args]]
+        return [t.functor, *[encode_term(a, vs) for a in t.args]]
     raise InputError(f"not a term: {t!r}")
 
 
@@ -91,7 +95,7 @@ def encode_literal(lit: Literal, vs: dict[str, int], builtins: bool) -> Any:
     name = mangled(lit, builtins)
     if not lit.args:
         return name
-    return [name, *[_term(a, vs) for a in lit.args]]
+    return [name, *[encode_term(a, vs) for a in lit.args]]
 
 
 def encode_clause(clause: Clause, cid: int, builtins: bool) -> list[Any]:
@@ -142,13 +146,34 @@ def decode_literal(x: Any) -> Literal:
     return Literal(name, args)
 
 
+def term_text(x: Any) -> str:
+    """``str(decode_term(x))``, without building the term."""
+    if type(x) is str:
+        return x
+    if type(x) is list:
+        if len(x) == 1 and type(x[0]) is int:
+            return f"_{x[0]}"
+        return f"{x[0]}({', '.join([term_text(a) for a in x[1:]])})"
+    return str(x)
+
+
+def goal_text(x: Any) -> str:
+    """``str(decode_literal(x))`` for a ``p:`` or ``n:`` literal, without building it.
+
+    >>> goal_text(["n:sour", "max"]), goal_text(["p:r", ["f", [0], 2.5]]), goal_text("p:rain")
+    ('¬sour(max)', 'r(f(_0, 2.5))', 'rain')
+    """
+    name, args = (x, ()) if type(x) is str else (x[0], x[1:])
+    core = f"{name[2:]}({', '.join([term_text(a) for a in args])})" if args else name[2:]
+    return "¬" + core if name.startswith("n:") else core
+
+
 def decode_proof(x: Any, clauses: Mapping[int, Clause]) -> ProofNode:
     """A proof tree from ``[clause id, goal, [children]]`` (id -1 for a built-in step)."""
     cid, goal, kids = x
-    lit = decode_literal(goal)
     if cid < 0:
-        return ProofNode(str(lit))
+        return ProofNode(str(decode_literal(goal)))
     clause = clauses[cid]
-    children = tuple(decode_proof(k, clauses) for k in kids)
+    children = tuple([decode_proof(k, clauses) for k in kids])
     text = str(clause)
-    return ProofNode(str(lit), clause.label or text, text, children)
+    return ProofNode(goal_text(goal), clause.label or text, text, children)

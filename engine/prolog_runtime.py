@@ -7,10 +7,11 @@ foreign interface (``PL_put_chars``); Prolog parses that JSON and builds terms f
 text from outside ever passes through the Prolog reader as code. Answers come back as JSON
 strings written in Prolog and parsed with :mod:`json`.
 
-Two entry points:
+Entry points:
 
 - :func:`api` runs an operation of the meta-interpreter ``kb/meta.pl`` (used by
-  :mod:`peirce.engine.prolog`).
+  :mod:`peirce.engine.prolog`); :func:`prove` runs its proof queries and :func:`ask_batch` many
+  independent questions in one call (used by :mod:`peirce.engine.prolog_batch`).
 - :func:`call_json` runs a trusted program shipped in ``peirce.kb`` (``procedure.pl``,
   ``chain.pl``, ...): see its docstring.
 
@@ -40,7 +41,16 @@ from peirce.errors import (
     MissingDependencyError,
 )
 
-__all__ = ["DEFAULT_LIMITS", "LOCK", "Limits", "api", "call_json", "prove"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "LOCK",
+    "Limits",
+    "api",
+    "ask_batch",
+    "call_json",
+    "json_text",
+    "prove",
+]
 
 #: Serialises every call into Prolog (pyswip is not thread-safe).
 LOCK = threading.RLock()
@@ -131,6 +141,7 @@ class _Runtime:
             self.call(core.PL_predicate("ensure_loaded", 1, "user"), str(meta))
         self.api = core.PL_predicate("api", 3, "peirce_meta")
         self.prove = core.PL_predicate("prove", 10, "peirce_meta")
+        self.ask_batch = core.PL_predicate("ask_batch", 7, "peirce_meta")
         self.call_json = core.PL_predicate("call_json", 6, "peirce_meta")
         self.programs: dict[str, str] = {}
 
@@ -215,7 +226,7 @@ def _quote_escape(match: re.Match[str]) -> str:
     return "\\u0022" if match.group() == '\\"' else match.group()
 
 
-def _dumps(payload: Any) -> str:
+def json_text(payload: Any) -> str:
     """Compact JSON for ``kb/meta.pl``: no white space, and a quote inside a string written as
     ``\\u0022``, so that every raw ``"`` delimits a string; text that UTF-8 can carry."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -230,7 +241,7 @@ def _dumps(payload: Any) -> str:
 
 def api(op: str, payload: Any) -> Any:
     """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data); its result, or BackendError."""
-    text = _dumps(payload)
+    text = json_text(payload)
     with LOCK:
         rt = runtime()
         reply = rt.call(rt.api, op, text, out=True)
@@ -244,8 +255,8 @@ def prove(
     module: str, mode: str, queries: Any, *, limit: int, limits: Limits, alarm: bool, extra: Any
 ) -> Any:
     """Run proof queries of ``kb/meta.pl`` (the engine's hot path); their results."""
-    extra_text = _dumps(extra) if extra else "[]"
-    queries_text = _dumps(queries)
+    extra_text = json_text(extra) if extra else "[]"
+    queries_text = json_text(queries)
     with LOCK:
         rt = runtime()
         reply = rt.call(
@@ -265,6 +276,29 @@ def prove(
     if status != "ok":
         raise BackendError(f"Prolog: {value}")
     return value
+
+
+def ask_batch(module: str, items_text: str, limits: Limits) -> list[Any]:
+    """Run the batch questions ``items_text`` (JSON built by :mod:`peirce.engine.prolog_batch`)
+    in the scratch module ``module``: one reply per item, ``["ok", results]`` or
+    ``["error", message]``."""
+    plain = items_text.isascii() and "\\" not in items_text and "\x7f" not in items_text
+    with LOCK:
+        rt = runtime()
+        reply = rt.call(
+            rt.ask_batch,
+            module,
+            limits.inferences,
+            float(limits.seconds),
+            limits.depth,
+            1 if plain else 0,
+            items_text,
+            out=True,
+        )
+    status, value = json.loads(reply)
+    if status != "ok":
+        raise BackendError(f"Prolog: {value}")
+    return list(value)
 
 
 _PROGRAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.pl")
@@ -288,7 +322,7 @@ def _load_program(rt: _Runtime, program: str, directory: str | os.PathLike[str] 
             path = Path(key)
             if not path.is_file():
                 raise ConfigError(f"no program {program!r} in {directory}")
-        reply = json.loads(rt.call(rt.api, "load", _dumps([program[:-3], str(path)]), out=True))
+        reply = json.loads(rt.call(rt.api, "load", json_text([program[:-3], str(path)]), out=True))
     if reply[0] != "ok":
         raise BackendError(f"Prolog could not load {program}: {reply[1]}")
     rt.programs[key] = module = str(reply[1])

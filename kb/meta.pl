@@ -17,15 +17,16 @@
     (failure on cyclic rules, answers behind non-ground recursion); every query
     runs under a depth bound, an inference limit and a time limit.
 
-    Python calls a single entry point, api(+Op, +JSONAtom, -JSONString), which always succeeds
-    with ["ok", Result] or ["error", Message].
+    Python calls api(+Op, +JSONAtom, -JSONString), which always succeeds with ["ok", Result] or
+    ["error", Message]; the hot paths prove/10 (queries to one knowledge base) and ask_batch/7
+    (many independent questions, each with its own clauses) reply the same way.
 
     Term encoding (JSON):  "bob" -> atom bob ("[]" is the empty list), 3 / 2.5 -> numbers,
     [I] (one integer) -> the I-th variable of the clause, ["f", A1, ...] -> compound f(A1, ...).
     A literal is [MangledName, A1, ...] or the string MangledName when it has no arguments;
     a "b:"-prefixed name is a built-in from the whitelist below.
 */
-:- module(peirce_meta, [api/3, prove/10, call_json/6]).
+:- module(peirce_meta, [api/3, prove/10, ask_batch/7, call_json/6]).
 
 :- use_module(library(http/json)).
 :- use_module(library(time)).
@@ -74,6 +75,155 @@ prove_(M, Mode, Limit, Lims, ExtraJSON, QueriesJSON, [s(ok), Results]) :-
     (   ExtraJSON == '[]' -> Extra = [] ; json_data(ExtraJSON, Extra) ),
     json_data(QueriesJSON, Queries),
     run(prove, [M, Lims, Extra, Mode, Limit, Queries], Results).
+
+%!  ask_batch(+M, +Inf, +Secs, +MaxD, +Plain, +BatchJSON, -Out)
+%   Many independent questions in one call (no built-ins).  The batch is [Clauses, Items]: a
+%   clause is [NVars, Head, Body]; an item is [Indexes, Queries], its clauses the Indexes-th of
+%   Clauses (from 1; a clause shared by items is read and built once), the id of each its
+%   position in Indexes (from 1); a query is [NVars, Literals], answered as in mode first, the
+%   limits applying to each query.  Per item, its clauses are asserted into the scratch module M,
+%   the queries run and the clauses are erased.  Out is the JSON of ["ok", [Reply, ...]], a
+%   Reply is ["ok", [[Status, Flat], ...]] (see flat_result/2) or ["error", Message]: an item
+%   that fails or raises spoils no other item.
+ask_batch(M, Inf, Secs, MaxD, Plain, BatchJSON, Out) :-
+    catch(( json_data(BatchJSON, [Clauses, Items]),
+            maplist(batch_clause(M), Clauses, Built),
+            Table =.. [t|Built],
+            maplist(batch_item(M, Table, [Inf, Secs, MaxD, 0]), Items, Replies),
+            Reply = [s(ok), Replies] ),
+          E, error_reply(E, Reply)),
+    catch(batch_reply(Plain, Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+
+%   Each item's reply is written apart, its free variables numbered from 0 (as in the reply of
+%   prove/10 to one knowledge base).  With Plain = 1 (Python saw that the batch is printable
+%   ASCII without a backslash, so every name and constant in the reply is too), an item's reply
+%   is made of lists, strings and numbers whose Prolog text is its JSON: the C term writer
+%   writes it.
+batch_reply(Plain, [s(ok), Replies], Out) :- !,
+    maplist(item_json(Plain), Replies, Texts),
+    atomic_list_concat(Texts, ',', Body),
+    atomics_to_string(['["ok",[', Body, ']]'], Out).
+batch_reply(_, Reply, Out) :-
+    write_json(Reply, Out).
+
+item_json(1, [s(ok), R], Out) :- !,
+    term_variables(R, Vs),
+    jshape(R, Vs, J),
+    format(string(Out), "[\"ok\",~q]", [J]).
+item_json(_, Reply, Out) :-
+    write_json(Reply, Out).
+
+jshape(X, _, X) :- integer(X), !.
+jshape([], _, []) :- !.
+jshape([X|Xs], Vs, [Y|Ys]) :- !, jshape(X, Vs, Y), jshape(Xs, Vs, Ys).
+jshape(s(X), _, S) :- !, atom_string(X, S).
+jshape(t(X), Vs, J) :- !, jterm(X, Vs, J).
+jshape(p(X), Vs, J) :- jproof(X, Vs, J).
+
+jproof(n(Id, G, Ps), Vs, [Id, J, Js]) :- jterm(G, Vs, J), jproofs(Ps, Vs, Js).
+jproof(b(G), Vs, [-1, J, []]) :- jterm(G, Vs, J).
+
+jproofs([], _, []).
+jproofs([P|Ps], Vs, [J|Js]) :- jproof(P, Vs, J), jproofs(Ps, Vs, Js).
+
+jterm(X, Vs, [I]) :- var(X), !, var_index(Vs, X, 0, I).
+jterm([], _, "[]") :- !.
+jterm(X, _, S) :- atom(X), !, atom_string(X, S).
+jterm(X, _, X) :- integer(X), !.
+jterm(X, _, J) :- float(X), !,
+    (   ( X =:= inf ; X =:= -inf ; X =\= X ) -> format(string(J), "~w", [X]) ; J = X ).
+jterm(X, _, X) :- string(X), !.
+jterm(X, Vs, [S|Js]) :- compound(X), !,
+    compound_name_arguments(X, N, As),
+    atom_string(N, S),
+    jterms(As, Vs, Js).
+jterm(X, _, S) :- format(string(S), "~q", [X]).
+
+jterms([], _, []).
+jterms([X|Xs], Vs, [J|Js]) :- jterm(X, Vs, J), jterms(Xs, Vs, Js).
+
+%   f(Fact, Id): the stored fact of a clause with its id still to bind; bad(E) if it cannot be
+%   built (the items that use it get the error).
+batch_clause(M, C, F) :-
+    catch(( build_fact(M, C, Fact, Id), F = f(Fact, Id) ), E, F = bad(E)).
+
+build_fact(M, [NV, Head, Body], Fact, Id) :-
+    length(Vs, NV),
+    plain_goal(Head, Vs, H),
+    maplist(plain_goal_(Vs), Body, Gs),
+    declare_plain(Gs, M),
+    stored(H, Id, Gs, Fact).
+
+batch_item(M, Table, Lims, Item, Reply) :-
+    (   catch(batch_item_(M, Table, Lims, Item, Results), E, true)
+    ->  (   var(E) -> Reply = [s(ok), Results] ; empty(M), error_reply(E, Reply) )
+    ;   empty(M),
+        Reply = [s(error), s("operation failed")]
+    ).
+
+batch_item_(M, Table, Lims, [Indexes, Queries], Results) :-
+    batch_assert(Indexes, 1, Table, M, Refs),
+    maplist(run_query(M, Lims, first, 1), Queries, Results0),
+    maplist(erase, Refs),
+    maplist(flat_result, Results0, Results).
+
+batch_assert([], _, _, _, []).
+batch_assert([I|Is], Id, Table, M, [Ref|Refs]) :-
+    arg(I, Table, F),
+    assert_fact(F, Id, M, Ref),
+    Id1 is Id + 1,
+    batch_assert(Is, Id1, Table, M, Refs).
+
+%   Assert a built clause under Id; the binding is undone (the table's term stays free for the
+%   next item), the clause reference kept.
+assert_fact(f(Fact, Id0), Id, M, Ref) :-
+    Box = box(none),
+    (   Id0 = Id, assertz(M:Fact, R), nb_setarg(1, Box, R), fail
+    ;   arg(1, Box, Ref)
+    ).
+assert_fact(bad(E), _, _, _) :- throw(E).
+
+%   [Status, Flat]: the proof of a query as one flat list in preorder, [] when not proved.  A
+%   node is Id, N, its goal's N arguments, K, then its K children (the goal's relation is the
+%   head of clause Id).
+flat_result([S, []], [S, []]) :- !.
+flat_result([S, [[_, [p(P)]]]], [S, Flat]) :- phrase(flat(P), Flat).
+
+flat(n(Id, G, Ps)) -->
+    { compound(G) -> compound_name_arguments(G, _, As) ; As = [] },
+    { length(As, N), length(Ps, K) },
+    [Id, N], targs(As), [K], flats(Ps).
+
+targs([]) --> [].
+targs([A|As]) --> [t(A)], targs(As).
+
+flats([]) --> [].
+flats([P|Ps]) --> flat(P), flats(Ps).
+
+%   A literal without built-ins: every name is a relation (a "b:" prefix is only a name here).
+plain_goal_(Vs, L, G) :- plain_goal(L, Vs, G).
+
+plain_goal([N|As], Vs, G) :- !,
+    atom(N),
+    maplist(dec_(Vs), As, Ts),
+    G =.. [N|Ts].
+plain_goal(N, _, N) :- atom(N), !.
+plain_goal(L, _, _) :- type_error(literal, L).
+
+declare_plain([], _).
+declare_plain([G|Gs], M) :-
+    functor(G, N, A0),
+    A is A0 + 2,
+    (   current_predicate(M:N/A) -> true ; dynamic(M:N/A) ),
+    declare_plain(Gs, M).
+
+%   Every clause of the scratch module goes (after an item that raised or failed); the
+%   relations stay declared.
+empty(M) :-
+    catch(forall(( current_predicate(M:N/A), functor(H, N, A),
+                   \+ predicate_property(M:H, imported_from(_)) ),
+                 retractall(M:H)),
+          _, true).
 
 error_reply(error(peirce(Msg), _), [s(error), s(Msg)]) :- !.
 error_reply(E, [s(error), s(Msg)]) :- message_text(E, Msg).
@@ -178,6 +328,19 @@ dec([N|As], Vs, T) :- atom(N), !,
 dec(X, _, _) :- type_error(term, X).
 
 stored(G, Id, Body, Fact) :-
+    functor(G, N, A),
+    stored(A, G, N, Id, Body, Fact).
+
+%   (unrolled for the common arities: the meta-interpreter calls this at every step)
+stored(0, _, N, Id, Body, Fact) :- !,
+    Fact =.. [N, Id, Body].
+stored(1, G, N, Id, Body, Fact) :- !,
+    arg(1, G, A),
+    Fact =.. [N, A, Id, Body].
+stored(2, G, N, Id, Body, Fact) :- !,
+    arg(1, G, A), arg(2, G, B),
+    Fact =.. [N, A, B, Id, Body].
+stored(_, G, N, Id, Body, Fact) :-
     G =.. [N|As],
     append(As, [Id, Body], As2),
     Fact =.. [N|As2].

@@ -1,0 +1,281 @@
+"""Many independent questions in one Prolog call: ``ask_many([(clauses, goal), ...])``.
+
+Each item is answered exactly as ``KnowledgeBase(clauses).ask(goal)`` answers it (ENTAILED,
+REFUTED or UNKNOWN; contradictory is UNKNOWN with both proofs; the limits apply to each query;
+proof trees name the clauses by their labels), but a whole chunk of items costs one crossing into
+Prolog instead of a knowledge base each (a module to take and empty, two or three calls):
+
+>>> from peirce.logic import Clause, Const, Literal, Var
+>>> X, max_ = Var("X"), Const("max")
+>>> context = [
+...     Clause(Literal("wumpus", (max_,)), label="Max is a wumpus."),
+...     Clause(Literal("sour", (X,), negated=True), (Literal("wumpus", (X,)),),
+...            label="Wumpuses are not sour."),
+... ]
+>>> answers = ask_many([(context, Literal("sour", (max_,))), (context, Literal("shy", (max_,)))])
+>>> [a.verdict.value for a in answers]
+['refuted', 'unknown']
+>>> print(answers[0].proof.render())
+¬sour(max)   [Wumpuses are not sour.]
+  wumpus(max)   [Max is a wumpus.]
+>>> answers[1].reason
+'neither shy(max) nor ¬shy(max) is provable (no clause concludes shy/1; no clause concludes ¬shy/1)'
+
+How: the items of a chunk (:data:`CHUNK` of them) travel as one JSON text, each distinct clause
+once. In Prolog, for each item in turn, its clauses are asserted into one scratch module, the goal
+and its complement are proved by the meta-interpreter of ``kb/meta.pl`` (iterative deepening,
+tabling, limits), and the clauses are erased; each proof comes back as one flat list. Only the
+clauses a backward search from the goal can reach (by head relation) are sent: no other clause is
+ever tried, so this changes no answer, proof or inference count. An item whose relations no
+clause concludes is answered without Prolog.
+
+Bad items spoil nothing: an item that cannot be encoded (a constant that is neither a string nor
+a number, text UTF-8 cannot carry) or that raises inside Prolog is answered UNKNOWN, with the
+error in its reason and in ``evidence["error"]``, where ``KnowledgeBase.ask`` would raise; the
+other items are answered as usual. Built-ins are off, as in a default knowledge base.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from peirce.engine.prolog import (
+    Proof,
+    _release,
+    _take_module,
+    judgement,
+    not_concluded,
+    not_proved,
+)
+from peirce.engine.prolog_codec import encode_term, term_text
+from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
+from peirce.errors import ConfigError, InputError
+from peirce.logic import Clause, Const, Literal, Var
+from peirce.results import Judgement, ProofNode, Verdict
+
+__all__ = ["CHUNK", "ask_many", "clause_json", "query_json"]
+
+#: Items per Prolog call: bounds the size of the JSON texts and of the reply.
+CHUNK = 256
+
+_TEXTS: dict[str, str] = {}  # a string -> its JSON
+_NAMES: tuple[dict[str, str], dict[str, str]] = ({}, {})  # per sign: predicate -> JSON name
+_MEMO_SIZE = 65_536
+
+Key = tuple[str, int, bool]
+
+
+def _text(value: str) -> str:
+    if len(_TEXTS) >= _MEMO_SIZE:
+        _TEXTS.clear()
+    _TEXTS[value] = text = json_text(value)
+    return text
+
+
+def _name(lit: Literal) -> str:
+    names = _NAMES[bool(lit.negated)]
+    if len(names) >= _MEMO_SIZE:
+        names.clear()
+    names[lit.predicate] = text = json_text(("n:" if lit.negated else "p:") + lit.predicate)
+    return text
+
+
+def _literal(lit: Literal, vs: dict[str, int]) -> str:
+    """The JSON of ``lit`` with built-ins off, as ``json_text(encode_literal(lit, vs, False))``
+    writes it, but faster."""
+    name = _NAMES[bool(lit.negated)].get(lit.predicate) or _name(lit)
+    if not lit.args:
+        return name
+    parts = [name]
+    for t in lit.args:
+        if type(t) is Var and t.name != "_":
+            i = vs.get(t.name)
+            if i is None:
+                vs[t.name] = i = len(vs)
+            parts.append(f"[{i}]")
+        elif type(t) is Const and type(t.value) is str:
+            parts.append(_TEXTS.get(t.value) or _text(t.value))
+        else:
+            parts.append(json_text(encode_term(t, vs)))
+    return "[" + ",".join(parts) + "]"
+
+
+def clause_json(clause: Clause) -> str:
+    """The JSON ``[number_of_variables, head, body]`` of ``clause`` with built-ins off.
+
+    >>> from peirce.logic import Var
+    >>> clause_json(Clause(Literal("p", (Var("X"),)), (Literal("q", (Var("X"),), True),)))
+    '[1,["p:p",[0]],[["n:q",[0]]]]'
+    """
+    vs: dict[str, int] = {}
+    head = _literal(clause.head, vs)
+    body = ",".join([_literal(b, vs) for b in clause.body])
+    return f"[{len(vs)},{head},[{body}]]"
+
+
+def query_json(goal: Literal) -> str:
+    """The JSON ``[number_of_variables, [goal]]`` of a one-goal query with built-ins off.
+
+    >>> query_json(Literal("r", (Var("X"), Const(2.5))))
+    '[1,[["p:r",[0],2.5]]]'
+    """
+    vs: dict[str, int] = {}
+    lit = _literal(goal, vs)
+    return f"[{len(vs)},[{lit}]]"
+
+
+def _by_head(clauses: Sequence[Clause]) -> dict[Key, list[int]]:
+    by_head: dict[Key, list[int]] = {}
+    for i, c in enumerate(clauses):
+        by_head.setdefault(c.head.key, []).append(i)
+    return by_head
+
+
+def _relevant(
+    clauses: Sequence[Clause], by_head: dict[Key, list[int]], keys: list[Key]
+) -> list[int]:
+    """The clauses a backward search from relations ``keys`` can reach (by head relation), in
+    order. No other clause is ever tried, so leaving them out changes nothing."""
+    seen = set(keys)
+    found: list[int] = []
+    while keys:
+        for i in by_head.get(keys.pop(), ()):
+            found.append(i)
+            for b in clauses[i].body:
+                key = b.key
+                if key not in seen:
+                    seen.add(key)
+                    keys.append(key)
+    found.sort()
+    return found
+
+
+class _Item:
+    """One question of a chunk: what goes to Prolog, and how to read its reply."""
+
+    __slots__ = ("clauses", "goal", "text", "wanted")
+
+    def __init__(
+        self,
+        clauses: Sequence[Clause],
+        goal: Literal,
+        by_head: dict[Key, list[int]],
+        table: dict[str, int],
+    ) -> None:
+        self.goal = goal
+        comp = goal.complement()
+        self.wanted = [g for g in (goal, comp) if g.key in by_head]
+        self.clauses: list[Clause] = []
+        self.text = ""
+        if self.wanted:
+            kept = _relevant(clauses, by_head, [g.key for g in self.wanted])
+            self.clauses = [clauses[i] for i in kept]
+            places = ",".join(
+                [str(table.setdefault(clause_json(c), len(table) + 1)) for c in self.clauses]
+            )
+            queries = ",".join([query_json(g) for g in self.wanted])
+            self.text = f"[[{places}],[{queries}]]"
+
+    def judge(self, reply: Any, limits: Limits) -> Judgement:
+        """The judgement from the item's reply ``["ok", [[status, flat proof], ...]]``."""
+        if reply[0] != "ok":
+            return _error(self.goal, f"Prolog: {reply[1]}")
+        got = dict(zip(self.wanted, reply[1], strict=True))
+        comp = self.goal.complement()
+        return judgement(
+            self.goal, self._attempt(self.goal, got, limits), self._attempt(comp, got, limits)
+        )
+
+    def _attempt(self, goal: Literal, got: dict[Literal, Any], limits: Limits) -> Proof:
+        if goal not in got:
+            return not_concluded(goal)
+        status, flat = got[goal]
+        if not flat:
+            return not_proved(goal, status, limits)
+        return Proof(True, _decode(flat, self.clauses))
+
+
+def _decode(flat: list[Any], clauses: list[Clause]) -> ProofNode:
+    """The proof tree of a flat proof: per node in preorder, the clause id (from 1), the number
+    of arguments of its goal, the arguments, the number of children."""
+    pos = 0
+
+    def node() -> ProofNode:
+        nonlocal pos
+        cid, n = flat[pos], flat[pos + 1]
+        args = flat[pos + 2 : pos + 2 + n]
+        k = flat[pos + 2 + n]
+        pos += 3 + n
+        clause = clauses[cid - 1]
+        head = clause.head
+        core = (
+            f"{head.predicate}({', '.join([term_text(a) for a in args])})" if n else head.predicate
+        )
+        kids = tuple([node() for _ in range(k)])
+        text = str(clause)
+        return ProofNode("¬" + core if head.negated else core, clause.label or text, text, kids)
+
+    return node()
+
+
+def _error(goal: Literal, message: str) -> Judgement:
+    reason = f"could not ask {goal}: {message}"
+    return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence={"error": message})
+
+
+def _chunk(items: Sequence[tuple[Sequence[Clause], Literal]], limits: Limits) -> list[Judgement]:
+    """Answers of one chunk (one Prolog call for the items that need Prolog)."""
+    out: dict[int, Judgement] = {}
+    shared: dict[int, Any] = {}  # id(clauses) -> None when seen once, its index when twice
+    table: dict[str, int] = {}
+    sent: list[tuple[int, _Item]] = []
+    for i, (clauses, goal) in enumerate(items):
+        by_head = shared.get(id(clauses))
+        if by_head is None:
+            seen = id(clauses) in shared
+            by_head = _by_head(clauses)
+            shared[id(clauses)] = by_head if seen else None
+        try:
+            item = _Item(clauses, goal, by_head, table)
+        except InputError as exc:
+            out[i] = _error(goal, str(exc))
+            continue
+        if item.text:
+            sent.append((i, item))
+        else:
+            out[i] = judgement(goal, not_concluded(goal), not_concluded(goal.complement()))
+    if sent:
+        text = f"[[{','.join(table)}],[{','.join([item.text for _, item in sent])}]]"
+        with LOCK:
+            module = _take_module()
+            try:
+                replies = ask_batch(module, text, limits)
+            finally:
+                _release(module)
+        for (i, item), reply in zip(sent, replies, strict=True):
+            out[i] = item.judge(reply, limits)
+    return [out[i] for i in range(len(items))]
+
+
+def ask_many(
+    items: Iterable[tuple[Sequence[Clause], Literal]],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    chunk: int = CHUNK,
+) -> list[Judgement]:
+    """Answer each ``(clauses, goal)`` as ``KnowledgeBase(clauses, limits=limits).ask(goal)``
+    does, in one Prolog call per ``chunk`` items; one judgement per item, in order.
+
+    Raises:
+        ConfigError: ``chunk`` is not a positive integer.
+        BackendError: Prolog could not be started or the call itself broke (a failure inside
+            one item is that item's UNKNOWN answer instead).
+    """
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ConfigError(f"chunk must be a positive integer, got {chunk!r}")
+    pending = list(items)
+    out: list[Judgement] = []
+    for start in range(0, len(pending), chunk):
+        out.extend(_chunk(pending[start : start + chunk], limits))
+    return out
