@@ -38,6 +38,7 @@ from peirce.results import (
     Answer,
     AskResult,
     Diagnostic,
+    Judgement,
     ProofNode,
     ProofReport,
     Severity,
@@ -47,7 +48,7 @@ from peirce.results import (
 )
 from peirce.translators import cnl
 
-__all__ = ["ask", "check_proof", "context_diagnostics", "translate"]
+__all__ = ["ask", "ask_many", "check_proof", "context_diagnostics", "translate"]
 
 Context = str | Translation | Sequence[Clause]
 
@@ -241,18 +242,76 @@ def ask(context: Context, question: str, *, limits: Limits | None = None) -> Ask
     sentence: Sentence = cnl.translate_question(question)
     goal = sentence.fact
     if goal is None:
-        reason = sentence.reason or "the question does not state a single fact"
-        return AskResult(
-            question,
-            Answer.UNKNOWN,
-            f"could not translate the question: {reason}",
-            diagnostics=diagnostics,
-        )
+        return _untranslated_question(question, sentence, diagnostics)
     with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
         judgement = kb.ask(goal)
+    return _ask_result(question, goal, judgement, diagnostics)
+
+
+def ask_many(
+    contexts_and_questions: Iterable[tuple[Context, str]], *, limits: Limits | None = None
+) -> list[AskResult]:
+    """Answer many questions, each about its own context, as :func:`ask` answers each one, but
+    with one Prolog call per chunk of questions (see :mod:`peirce.engine.prolog_batch`).
+
+    A context text shared by several questions is translated once. An item that cannot be read
+    (say, a constant that is neither a string nor a number) is answered Unknown with an
+    ``invalid_input`` diagnostic; the others are answered as usual.
+
+    >>> [r.answer.value for r in ask_many([
+    ...     ("Every wumpus is an impus. Max is a wumpus.", "Is it true? Max is an impus."),
+    ...     ("Impuses are not sour. Max is an impus.", "Max is sour."),
+    ...     ("Max is an impus.", "Max is sour."),
+    ... ])]
+    ['True', 'False', 'Unknown']
+    """
+    from peirce.engine.prolog import ask_many as ask_engine
+
+    results: dict[int, AskResult] = {}
+    pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...]]] = []
+    questions: list[tuple[Sequence[Clause], Literal]] = []
+    translated: dict[str, Translation] = {}
+    for i, (given, question) in enumerate(contexts_and_questions):
+        context = given
+        if isinstance(given, str):
+            if given not in translated:
+                translated[given] = translate(given)
+            context = translated[given]
+        clauses, diagnostics = _context(context)
+        sentence = cnl.translate_question(question)
+        if sentence.fact is None:
+            results[i] = _untranslated_question(question, sentence, diagnostics)
+            continue
+        pending.append((i, question, sentence.fact, diagnostics))
+        questions.append((clauses, sentence.fact))
+    judgements = ask_engine(questions, limits=limits or Limits())
+    for (i, question, goal, found), judgement in zip(pending, judgements, strict=True):
+        error = judgement.evidence.get("error")
+        bad = () if error is None else (Diagnostic("invalid_input", str(error), location="item"),)
+        results[i] = _ask_result(question, goal, judgement, (*found, *bad))
+    return [results[i] for i in range(len(results))]
+
+
+def _untranslated_question(
+    question: str, sentence: Sentence, diagnostics: tuple[Diagnostic, ...]
+) -> AskResult:
+    reason = sentence.reason or "the question does not state a single fact"
+    return AskResult(
+        question,
+        Answer.UNKNOWN,
+        f"could not translate the question: {reason}",
+        diagnostics=diagnostics,
+    )
+
+
+def _ask_result(
+    question: str, goal: Literal, judgement: Judgement, diagnostics: tuple[Diagnostic, ...]
+) -> AskResult:
     reason = judgement.reason
     if judgement.verdict is Verdict.UNKNOWN and diagnostics:
-        reason += f"; {len(diagnostics)} context sentence(s) could not be translated"
+        untranslated = sum(d.code == "untranslated" for d in diagnostics)
+        if untranslated:
+            reason += f"; {untranslated} context sentence(s) could not be translated"
     return AskResult(
         question,
         _VERDICT_ANSWER[judgement.verdict],
