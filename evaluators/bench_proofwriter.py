@@ -13,11 +13,15 @@ References:
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
-from peirce.api import ask, translate
-from peirce.evaluators.bench_prontoqa import baseline_runs, option_letter, print_speeds
+from peirce.api import translate
+from peirce.evaluators.bench_prontoqa import (
+    answer_all,
+    baseline_runs,
+    option_letter,
+    print_speeds,
+)
 from peirce.evaluators.benchutil import emit_summary, load_items
 from peirce.translators import cnl
 
@@ -35,22 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     items = load_items(args.data, args.limit)
     translations = [translate(it["context"]) for it in items]
-    start = time.perf_counter()
-    correct = 0
-    untranslated = 0
-    wrong: list[str] = []
-    for it, tr in zip(items, translations, strict=True):
-        untranslated += len(tr.untranslated)
-        untranslated += not cnl.translate_question(it["question"]).ok
-        result = ask(tr, it["question"])
-        letter = option_letter(it["options"], result.answer)
-        if letter == it["answer"]:
-            correct += 1
-        else:
-            wrong.append(
-                f"{it.get('id')}: said {result.answer.value}, gold {it['answer']}: {result.reason}"
-            )
-    seconds = time.perf_counter() - start
+    untranslated = sum(len(tr.untranslated) for tr in translations)
+    untranslated += sum(not cnl.translate_question(it["question"]).ok for it in items)
+    correct, seconds, results = answer_all(items, translations)
+    wrong = [
+        f"{it.get('id')}: said {r.answer.value}, gold {it['answer']}: {r.reason}"
+        for it, r in zip(items, results, strict=True)
+        if option_letter(it["options"], r.answer) != it["answer"]
+    ]
     n = len(items)
     summary: dict[str, Any] = {
         "n": n,
@@ -61,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
         "items_per_second": n / seconds if seconds else 0.0,
         **baseline_runs(items, translations),
     }
+    for key in ("baseline", "seminaive"):
+        other = summary[f"{key}_items_per_second"]
+        summary[f"speedup_vs_{key}"] = summary["items_per_second"] / other if other else 0.0
     print(f"ProofWriter: {n} items from {args.data}")
     print(f"  answer accuracy        {summary['answer_accuracy']:.3f}")
     print(f"  untranslated sentences {untranslated}")
