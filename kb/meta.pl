@@ -28,6 +28,8 @@
 */
 :- module(peirce_meta, [api/3, prove/10, ask_batch/7, call_json/6]).
 
+:- set_prolog_flag(optimise, true).  % arithmetic compiled inline (for this file only)
+
 :- use_module(library(http/json)).
 :- use_module(library(time)).
 :- use_module(library(lists)).
@@ -204,10 +206,10 @@ flats([P|Ps]) --> flat(P), flats(Ps).
 plain_goal_(Vs, L, G) :- plain_goal(L, Vs, G).
 
 plain_goal([N|As], Vs, G) :- !,
-    atom(N),
+    relation_name(N),
     maplist(dec_(Vs), As, Ts),
     G =.. [N|Ts].
-plain_goal(N, _, N) :- atom(N), !.
+plain_goal(N, _, N) :- atom(N), !, relation_name(N).
 plain_goal(L, _, _) :- type_error(literal, L).
 
 declare_plain([], _).
@@ -314,8 +316,14 @@ dec_goal(L, Vs, G) :-
         (   builtin(B, Ar) -> true ; permission_error(call, builtin, B/Ar) ),
         G0 =.. [B|Ts],
         G = '$b'(G0)
-    ;   G =.. [N|Ts]
+    ;   relation_name(N),
+        G =.. [N|Ts]
     ).
+
+%   A relation's name carries its sign, p: or n: (anything else is refused: no goal built from
+%   data can name a predicate that Prolog has of its own).
+relation_name(N) :- atom(N), sub_atom(N, 0, 2, _, P), ( P == 'p:' ; P == 'n:' ), !.
+relation_name(N) :- domain_error(relation_name, N).
 
 dec_(Vs, X, T) :- dec(X, Vs, T).
 
@@ -506,8 +514,7 @@ tp(q(M, MaxSize), G) :-
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
     term_size(G, Size),
     (   Size > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ),
-    stored(G, _, Body, Fact),
-    M:Fact,
+    call(M:G, _, Body),
     tabled_all(Body, q(M, MaxSize)),
     term_size(G, Answer),
     (   Answer > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ).
@@ -538,8 +545,7 @@ prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
     get_time(Now),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
     \+ looping(G, Anc),
-    stored(G, Id, Body, Fact),
-    M:Fact,
+    call(M:G, Id, Body),           % the stored fact G(Args..., Id, Body); see stored/4
     D1 is D + 1,
     prove_all(Body, D1, [G|Anc], Ctx, Ps).
 

@@ -173,8 +173,9 @@ def test_a_bad_item_spoils_nothing() -> None:
 
 
 def test_an_item_that_breaks_in_prolog_spoils_nothing() -> None:
-    # the batch JSON by hand: clause 1 is p(a); items 2 and 3 break after asserting it
-    clauses = '[[0,["p:p","a"],[]]]'
+    # the batch JSON by hand: clause 1 is p(a); items 2 and 3 break after asserting it;
+    # clause 2 names a relation without its sign (Python never writes that): refused
+    clauses = '[[0,["p:p","a"],[]],[0,"halt",[]]]'
     query = '[0,[["p:p","a"]]]'
     items = [
         f"[[1],[{query}]]",  # proved
@@ -182,10 +183,12 @@ def test_an_item_that_breaks_in_prolog_spoils_nothing() -> None:
         f"[[1],[{query},[0,[42]]]]",  # a query that is not a literal: a type error
         f"[[],[{query}]]",  # p(a) is not stated here: the scratch module was emptied
         f"[[1],[{query}]]",
+        f"[[1,2],[{query}]]",
     ]
     with LOCK:
         replies = ask_batch("peirce_batch_test", f"[{clauses},[{','.join(items)}]]", Limits())
-    assert [r[0] for r in replies] == ["ok", "error", "error", "ok", "ok"]
+    assert [r[0] for r in replies] == ["ok", "error", "error", "ok", "ok", "error"]
+    assert "relation_name" in replies[5][1]
     assert replies[0] == ["ok", [["ok", [1, 1, "a", 0]]]] == replies[4]
     assert replies[3] == ["ok", [["ok", []]]]
     assert "literal" in replies[2][1] or "type" in replies[2][1].lower()
