@@ -128,7 +128,12 @@ def query_json(goal: Literal) -> str:
 def _by_head(clauses: Sequence[Clause]) -> dict[Key, list[int]]:
     by_head: dict[Key, list[int]] = {}
     for i, c in enumerate(clauses):
-        by_head.setdefault(c.head.key, []).append(i)
+        head = c.head
+        key = (head.predicate, len(head.args), head.negated)
+        if key in by_head:
+            by_head[key].append(i)
+        else:
+            by_head[key] = [i]
     return by_head
 
 
@@ -154,7 +159,7 @@ def _relevant(
 class _Item:
     """One question of a chunk: what goes to Prolog, and how to read its reply."""
 
-    __slots__ = ("clauses", "goal", "text", "wanted")
+    __slots__ = ("asked", "clauses", "goal", "text")
 
     def __init__(
         self,
@@ -164,33 +169,37 @@ class _Item:
         table: dict[str, int],
     ) -> None:
         self.goal = goal
-        comp = goal.complement()
-        self.wanted = [g for g in (goal, comp) if g.key in by_head]
+        key = goal.key
+        comp_key = (key[0], key[1], not key[2])
+        #: whether the goal and its complement go to Prolog (some clause concludes them)
+        self.asked = (key in by_head, comp_key in by_head)
         self.clauses: list[Clause] = []
         self.text = ""
-        if self.wanted:
-            kept = _relevant(clauses, by_head, [g.key for g in self.wanted])
+        if any(self.asked):
+            keys = [k for k, a in zip((key, comp_key), self.asked, strict=True) if a]
+            kept = _relevant(clauses, by_head, keys)
             self.clauses = [clauses[i] for i in kept]
             places = ",".join(
                 [str(table.setdefault(clause_json(c), len(table) + 1)) for c in self.clauses]
             )
-            queries = ",".join([query_json(g) for g in self.wanted])
+            lits = (goal, goal.complement())
+            queries = ",".join([query_json(g) for g, a in zip(lits, self.asked, strict=True) if a])
             self.text = f"[[{places}],[{queries}]]"
 
     def judge(self, reply: Any, limits: Limits) -> Judgement:
         """The judgement from the item's reply ``["ok", [[status, flat proof], ...]]``."""
         if reply[0] != "ok":
             return _error(self.goal, f"Prolog: {reply[1]}")
-        got = dict(zip(self.wanted, reply[1], strict=True))
-        comp = self.goal.complement()
-        return judgement(
-            self.goal, self._attempt(self.goal, got, limits), self._attempt(comp, got, limits)
-        )
+        results = iter(reply[1])
+        goal, comp = self.goal, self.goal.complement()
+        p = self._attempt(goal, next(results) if self.asked[0] else None, limits)
+        q = self._attempt(comp, next(results) if self.asked[1] else None, limits)
+        return judgement(goal, p, q)
 
-    def _attempt(self, goal: Literal, got: dict[Literal, Any], limits: Limits) -> Proof:
-        if goal not in got:
+    def _attempt(self, goal: Literal, result: Any, limits: Limits) -> Proof:
+        if result is None:
             return not_concluded(goal)
-        status, flat = got[goal]
+        status, flat = result
         if not flat:
             return not_proved(goal, status, limits)
         return Proof(True, _decode(flat, self.clauses))
@@ -209,9 +218,11 @@ def _decode(flat: list[Any], clauses: list[Clause]) -> ProofNode:
         pos += 3 + n
         clause = clauses[cid - 1]
         head = clause.head
-        core = (
-            f"{head.predicate}({', '.join([term_text(a) for a in args])})" if n else head.predicate
-        )
+        if n:
+            texts = [a if type(a) is str else term_text(a) for a in args]
+            core = f"{head.predicate}({', '.join(texts)})"
+        else:
+            core = head.predicate
         kids = tuple([node() for _ in range(k)])
         text = str(clause)
         return ProofNode("¬" + core if head.negated else core, clause.label or text, text, kids)

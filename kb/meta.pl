@@ -189,7 +189,7 @@ assert_fact(bad(E), _, _, _) :- throw(E).
 %   node is Id, N, its goal's N arguments, K, then its K children (the goal's relation is the
 %   head of clause Id).
 flat_result([S, []], [S, []]) :- !.
-flat_result([S, [[_, [p(P)]]]], [S, Flat]) :- phrase(flat(P), Flat).
+flat_result([S, [[_, [p(P)]]]], [S, Flat]) :- flat(P, Flat, []).
 
 flat(n(Id, G, Ps)) -->
     { compound(G) -> compound_name_arguments(G, _, As) ; As = [] },
