@@ -91,6 +91,17 @@ def test_verdicts_reasons_and_proofs_match_ask() -> None:
     assert got[-1].evidence["complement_proof"]["goal"] == "r(_1, _1)"
 
 
+def test_numbers_come_back_as_written() -> None:
+    values = [-3, 0, 2.5, -0.0, 1e300, 10**30, 7.0, float("inf"), True]
+    numbers = [Clause(Literal("val", (Const(v),)), label=f"value {v!r}") for v in values]
+    numbers.append(rule(Literal("pair", (X, Y)), Literal("val", (X,)), Literal("val", (Y,))))
+    goals = [Literal("val", (Const(v),)) for v in values] + [Literal("val", (Const(7),))]
+    goals += [Literal("pair", (Const(2.5), X)), Literal("val", (X,), negated=True)]
+    assert_same([(numbers, g) for g in goals])
+    got = engine_ask_many([(numbers, Literal("pair", (Const(1e300), Const(10**30))))])
+    assert got[0].proof is not None and got[0].proof.goal == f"pair({1e300}, {10**30})"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(datalog(), st.data())
 def test_random_datalog_matches_ask(clauses: list[Clause], data: st.DataObject) -> None:
