@@ -36,6 +36,14 @@ MAX_DEPTH = 64  # nesting of subgraphs; deeper input is an error, never a Recurs
 MAX_ATTEMPTS = 64  # graph headers tried in one reply
 
 
+def _attr(attrs: tuple[tuple[str, str], ...], name: str, default: str | None) -> str | None:
+    """The value of attribute ``name`` (the last one given wins), else ``default``."""
+    for key, value in reversed(attrs):
+        if key == name:
+            return value
+    return default
+
+
 @dataclass(frozen=True, slots=True)
 class DotNode:
     """A node and its attributes (``attrs`` as ``(name, value)`` pairs, last value wins)."""
@@ -45,10 +53,7 @@ class DotNode:
     span: Span | None = None
 
     def get(self, name: str, default: str | None = None) -> str | None:
-        for key, value in reversed(self.attrs):
-            if key == name:
-                return value
-        return default
+        return _attr(self.attrs, name, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +67,7 @@ class DotEdge:
     op: str = "->"
 
     def get(self, name: str, default: str | None = None) -> str | None:
-        for key, value in reversed(self.attrs):
-            if key == name:
-                return value
-        return default
+        return _attr(self.attrs, name, default)
 
 
 @dataclass(frozen=True, slots=True)
