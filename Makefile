@@ -35,7 +35,7 @@ typecheck: venv
 	@rm -rf build/typecheck && mkdir -p build/typecheck/peirce
 	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/typecheck/peirce/; done
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
-	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml
+	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache
 
 pytest: venv
 	$(BIN)/python -m pytest -q
