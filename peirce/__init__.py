@@ -52,13 +52,14 @@ from peirce.results import (
 from peirce.span import Span
 
 if TYPE_CHECKING:
-    from peirce.api import ask, check_proof, translate
+    from peirce.api import ask, ask_many, check_proof, translate
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "check_proof": "peirce.api",
     "ask": "peirce.api",
+    "ask_many": "peirce.api",
     "translate": "peirce.api",
 }
 
@@ -110,6 +111,7 @@ __all__ = [
     "Var",
     "Verdict",
     "ask",
+    "ask_many",
     "check_proof",
     "translate",
 ]

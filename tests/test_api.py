@@ -129,3 +129,12 @@ def test_untranslatable_question_is_unknown(question: str) -> None:
 def test_report_round_trips_through_json() -> None:
     report = peirce.check_proof(CONTEXT, ["Max is a dumpus.", "Max is sour."])
     assert peirce.ProofReport.from_json(report.to_json()) == report
+
+
+def test_ask_many_answers_as_ask_does() -> None:
+    questions = ["Max is not sour.", "Max is sour.", "Max is shy.", "???"]
+    batch = peirce.ask_many([(CONTEXT, q) for q in questions])
+    single = [peirce.ask(CONTEXT, q) for q in questions]
+    assert [r.answer for r in batch] == [r.answer for r in single]
+    assert [r.answer for r in batch] == [Answer.TRUE, Answer.FALSE, Answer.UNKNOWN, Answer.UNKNOWN]
+    assert batch[0].proof == single[0].proof
