@@ -93,12 +93,7 @@ def to_dot(
             attrs["label"] = _q("ROOT\n" + _wrap(coord + claim.text))
         out.append(f"  c{i} [" + ", ".join(f"{k}={v}" for k, v in attrs.items()) + "];")
     index = {c.id: i for i, c in enumerate(rlt.argument.claims)}
-    seen: dict[str, int] = {}
-    for e in rlt.edges:
-        edge_id = f"{e.source} -> {e.target}"
-        seen[edge_id] = seen.get(edge_id, 0) + 1
-        if seen[edge_id] > 1:
-            edge_id += f" #{seen[edge_id]}"
+    for e, edge_id in zip(rlt.edges, rlt.edge_ids(), strict=True):
         colour = COLOURS.get(status.get(e.target, "unknown"), COLOURS["unknown"])
         label = e.label or "(no type)"
         if edge_id in suggestions:

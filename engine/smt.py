@@ -328,12 +328,7 @@ def _repair_step(
 def rlt_steps(rlt: RLT) -> list[StepEdges]:
     """The steps of an RLT as :class:`StepEdges`; edge ids read ``"source -> target"``."""
     by_target: dict[str, list[tuple[str, str | None]]] = {}
-    seen: dict[str, int] = {}
-    for e in rlt.edges:
-        edge_id = f"{e.source} -> {e.target}"
-        seen[edge_id] = seen.get(edge_id, 0) + 1
-        if seen[edge_id] > 1:
-            edge_id += f" #{seen[edge_id]}"
+    for e, edge_id in zip(rlt.edges, rlt.edge_ids(), strict=True):
         by_target.setdefault(e.target, []).append((edge_id, e.role if e.role else e.label))
     return [StepEdges(target, tuple(edges)) for target, edges in by_target.items()]
 

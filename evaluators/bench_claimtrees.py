@@ -64,6 +64,17 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", default=None, help="LLM reply cache (SQLite file)")
 
 
+def ares_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ARES settings of the command line (worker threads only for an LLM judge)."""
+    return {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "prior": args.prior,
+        "seed": args.seed,
+        "workers": args.workers if args.judge == "llm" else 1,
+    }
+
+
 @contextlib.contextmanager
 def judge_setup(
     args: argparse.Namespace, truth: Any, formal: Any = None
@@ -137,13 +148,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         msg = f"--lengths must be integers separated by commas, got {args.lengths!r}"
         raise InputError(msg) from None
-    options = {
-        "epsilon": args.epsilon,
-        "delta": args.delta,
-        "prior": args.prior,
-        "seed": args.seed,
-        "workers": args.workers if args.judge == "llm" else 1,
-    }
+    options = ares_options(args)
     out: dict[str, Any] = {
         "benchmark": "claimtrees",
         "judge": args.judge,

@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any
 
-from peirce.evaluators.bench_claimtrees import common_arguments, judge_setup
+from peirce.evaluators.bench_claimtrees import ares_options, common_arguments, judge_setup
 
 __all__ = ["add_arguments", "run"]
 
@@ -47,13 +47,7 @@ def run(args: argparse.Namespace) -> int:
     formal: dict[str, Any] = {}
     for chain in chains:
         formal.update(chain.formal)
-    options = {
-        "epsilon": args.epsilon,
-        "delta": args.delta,
-        "prior": args.prior,
-        "seed": args.seed,
-        "workers": args.workers if args.judge == "llm" else 1,
-    }
+    options = ares_options(args)
     with judge_setup(args, formal_entailed(formal), formal) as (model, client):
         result = run_method(chains, args.method, model=model, client=client, **options)
         llm = client.stats.as_dict() if client is not None else {}

@@ -101,6 +101,17 @@ class RLT:
     name: str | None = None
     span: Span | None = None
 
+    def edge_ids(self) -> tuple[str, ...]:
+        """An id per edge, in order: ``"source -> target"``, and ``"source -> target #n"`` for the
+        n-th repeat of the same pair (repair suggestions and drawings name edges by these ids)."""
+        seen: dict[str, int] = {}
+        ids = []
+        for e in self.edges:
+            edge_id = f"{e.source} -> {e.target}"
+            seen[edge_id] = seen.get(edge_id, 0) + 1
+            ids.append(edge_id if seen[edge_id] == 1 else f"{edge_id} #{seen[edge_id]}")
+        return tuple(ids)
+
     @property
     def graph_text(self) -> str:
         """The graph itself, without the prose around it."""
