@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from peirce import registry
 from peirce.errors import ConfigError, LLMError, ParseError
-from peirce.logic import Clause, Compound, Const, Literal, Term, Var, is_ground
+from peirce.logic import Clause, Literal, is_ground, skolemise
 from peirce.results import Judgement, ProofNode, Verdict
 
 if TYPE_CHECKING:
@@ -101,18 +101,6 @@ def _translate(text: str) -> tuple[tuple[Clause, ...], str | None]:
     if not t.clauses:
         return (), f"not translated: {text!r} (no statement found)"
     return t.clauses, None
-
-
-def _skolemise(term: Term, names: dict[str, Const]) -> Term:
-    if isinstance(term, Var):
-        return names.setdefault(term.name, Const(f"sk_{term.name.lower()}_{len(names)}"))
-    if isinstance(term, Compound):
-        return Compound(term.functor, tuple(_skolemise(a, names) for a in term.args))
-    return term
-
-
-def _ground(lit: Literal, names: dict[str, Const]) -> Literal:
-    return Literal(lit.predicate, tuple(_skolemise(a, names) for a in lit.args), lit.negated)
 
 
 class SymbolicEntailment:
@@ -241,9 +229,8 @@ class SymbolicEntailment:
         open_reasons: list[str] = []
         limited = False
         for goal in goals:
-            names: dict[str, Const] = {}
-            head = _ground(goal.head, names)
-            assumed = tuple(Clause(_ground(b, names), label="assumed") for b in goal.body)
+            head, body = skolemise(goal, "h")
+            assumed = tuple(Clause(b, label="assumed") for b in body)
             model = None
             if ground is not None:
                 model = _least_model([*ground, *((self._id(a.head), ()) for a in assumed)])

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 from peirce.ir import Sentence, Translation
-from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.logic import Clause, Literal, skolemise
 from peirce.results import (
     Answer,
     AskResult,
@@ -87,31 +87,15 @@ class _Judged:
     proof: ProofNode | None = None
 
 
-def _skolemise(clause: Clause, tag: str) -> tuple[Literal, tuple[Clause, ...]]:
-    """The head and body facts of ``clause`` with each variable replaced by a fresh constant."""
-
-    def term(t: Term) -> Term:
-        if isinstance(t, Var):
-            return Const(f"sk_{tag}_{t.name.lower()}")
-        if isinstance(t, Compound):
-            return Compound(t.functor, tuple(term(a) for a in t.args))
-        return t
-
-    def lit(x: Literal) -> Literal:
-        return Literal(x.predicate, tuple(term(a) for a in x.args), x.negated)
-
-    body = tuple(Clause(lit(b), label=f"assumed: {lit(b)}") for b in clause.body)
-    return lit(clause.head), body
-
-
 def _prove_clause(
     kb: KnowledgeBase, clause: Clause, tag: str, extra: Sequence[Clause] = ()
 ) -> tuple[Literal, Proof]:
     """Prove a fact directly, a rule by the deduction theorem (skolemised body as assumptions)."""
     if clause.is_fact:
         return clause.head, kb.prove(clause.head, extra=tuple(extra))
-    head, body = _skolemise(clause, tag)
-    return head, kb.prove(head, extra=tuple(extra) + body)
+    head, body = skolemise(clause, tag)
+    assumed = tuple(Clause(b, label=f"assumed: {b}") for b in body)
+    return head, kb.prove(head, extra=tuple(extra) + assumed)
 
 
 def _judge_step(

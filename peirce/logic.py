@@ -22,7 +22,7 @@ from typing import Union
 
 from peirce.span import Span
 
-__all__ = ["Clause", "Compound", "Const", "Literal", "Term", "Var", "is_ground"]
+__all__ = ["Clause", "Compound", "Const", "Literal", "Term", "Var", "is_ground", "skolemise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +116,27 @@ def is_ground(term: Term | Literal) -> bool:
     if isinstance(term, Const):
         return True
     return all(is_ground(a) for a in term.args)
+
+
+def skolemise(clause: Clause, tag: str) -> tuple[Literal, tuple[Literal, ...]]:
+    """The head and body of ``clause`` with each variable replaced by a fresh constant
+    ``sk_<tag>_<name>``: a rule is entailed when its head is provable with its body assumed
+    (the deduction theorem for Horn clauses).
+
+    >>> rule = Clause(Literal("impus", (Var("X"),)), (Literal("wumpus", (Var("X"),)),))
+    >>> head, body = skolemise(rule, "s1")
+    >>> str(head), [str(b) for b in body]
+    ('impus(sk_s1_x)', ['wumpus(sk_s1_x)'])
+    """
+
+    def term(t: Term) -> Term:
+        if isinstance(t, Var):
+            return Const(f"sk_{tag}_{t.name.lower()}")
+        if isinstance(t, Compound):
+            return Compound(t.functor, tuple(term(a) for a in t.args))
+        return t
+
+    def lit(x: Literal) -> Literal:
+        return Literal(x.predicate, tuple(term(a) for a in x.args), x.negated)
+
+    return lit(clause.head), tuple(lit(b) for b in clause.body)
