@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError, PeirceError
+from peirce.records import read_records, read_text
 
 _PRED_KEYS = ("response", "prediction", "reply")
 _GOLD_KEYS = ("response", "gold", "ground_truth")
@@ -63,22 +64,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _texts(path: str, keys: tuple[str, ...]) -> list[tuple[str, str | None, str | None]]:
     """(id, text, error) per record; a plain-text file is one record."""
-    text = Path(path).read_text("utf-8")
+    text = read_text(path)
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         return [(Path(path).name, text, None)]
-    values: list[tuple[int, Any, str | None]] = []
-    try:
-        loaded = json.loads(text)
-        items = loaded if isinstance(loaded, list) else [loaded]
-        values = [(k, v, None) for k, v in enumerate(items, 1)]
-    except json.JSONDecodeError:
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    values.append((n, json.loads(line), None))
-                except json.JSONDecodeError as exc:
-                    values.append((n, None, f"{path}:{n}:{exc.colno}: not JSON: {exc.msg}"))
+    values = [
+        (r.index, r.value, None if r.error is None else f"not JSON: {r.error}")
+        for r in read_records(text, source=path)
+    ]
     out: list[tuple[str, str | None, str | None]] = []
     for n, value, read_error in values:
         rid = str(value.get("id", n)) if isinstance(value, dict) else str(n)
