@@ -13,7 +13,7 @@ import time
 
 from peirce.engine.smt import repair_rlt
 from peirce.engine.structure import check_structure
-from peirce.evaluators.bench_arche import synthetic_rlt
+from peirce.evaluators.bench.rlt_corpus import synthetic_rlt
 from peirce.translators.dot_rlt import read_rlt
 
 

@@ -1,8 +1,8 @@
-"""Entailment models: do these premises entail this hypothesis? Symbolic, LLM judge, cascade.
+"""Entailment in the engine: symbolic proof, and a cascade of models asked in order.
 
 Every model answers with a :class:`~peirce.results.Judgement`: a verdict (ENTAILED / REFUTED /
 UNKNOWN), the probability that the premises entail the hypothesis, the backend that decided, a
-reason and evidence. The probability is what ARES (:mod:`peirce.engine.ares`) consumes:
+reason and evidence. The probability is what ARES (:mod:`peirce.engine.stability`) consumes:
 
 - ENTAILED carries 1.0 (symbolic) or the judge's probability; REFUTED carries 0.0.
 - UNKNOWN **with** a probability is a decided "not entailed": the symbolic backend searched the
@@ -12,27 +12,23 @@ reason and evidence. The probability is what ARES (:mod:`peirce.engine.ares`) co
   be translated, a limit was hit, the premises contradict each other, the LLM call failed, or the
   judge's reply could not be parsed (the raw reply is kept in ``evidence``). Nothing is guessed.
 
-Backends (registered in :mod:`peirce.registry` under the kind ``"entailment"``):
+Models here:
 
-- ``symbolic`` (:class:`SymbolicEntailment`): translates premises and hypothesis with the controlled
-  English translator (or takes clauses given for a text in ``formal``) and proves the hypothesis
-  with the Prolog engine; a rule hypothesis is entailed when its head is provable with its body
-  skolemised as extra facts. Deterministic: its answers are 0 or 1.
-- ``llm`` (:class:`LLMJudge`): asks the LLM client, binary (YES/NO -> 1/0) or on the paper's 7-point
-  Likert scale (:data:`LIKERT`).
-- ``cascade`` (:class:`Cascade`): symbolic first; the LLM only where the symbolic answer is
-  undecided. The deciding backend is the Judgement's ``backend``; :attr:`Cascade.decided` counts
-  them. Without an LLM configured the cascade is purely symbolic (offline).
+- :class:`SymbolicEntailment`: translates premises and hypothesis with the translator it is given
+  (a :data:`~peirce.protocols.ClauseTranslator` from the layer above; or takes clauses given for a
+  text in ``formal``) and proves the hypothesis with the Prolog engine; a rule hypothesis is
+  entailed when its head is provable with its body skolemised as extra facts. Deterministic: its
+  answers are 0 or 1.
+- :class:`Cascade`: models asked in order; the LLM only where the symbolic answer is undecided.
+  The deciding backend is the Judgement's ``backend``; :attr:`Cascade.decided` counts them.
 
->>> LIKERT["Somewhat Likely"], parse_label("  very likely. ", "likert")
-(0.6, 1.0)
->>> parse_label("I think so", "binary") is None
-True
+The LLM judge is :class:`peirce.llm.judge.LLMJudge`; models by name (``symbolic``, ``llm``,
+``cascade``) and the controlled-English translator are wired in
+:mod:`peirce.pipelines.entailment`.
 
 References:
     Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
-    Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES), Appendix C.1 for the
-    judge's output modes and the Likert mapping.
+    Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES).
 """
 
 from __future__ import annotations
@@ -40,73 +36,22 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any
 
-from peirce import registry
-from peirce.errors import ConfigError, LLMError, ParseError
+from peirce.errors import ConfigError, ParseError
 from peirce.logic import Clause, Literal, is_ground, skolemise
+from peirce.protocols import ClauseTranslator, EntailmentModel
 from peirce.results import Judgement, ProofNode, Verdict
 
-if TYPE_CHECKING:
-    from peirce.engine.llm import LLMClient
-
-__all__ = [
-    "LIKERT",
-    "Cascade",
-    "EntailmentModel",
-    "LLMJudge",
-    "SymbolicEntailment",
-    "make_model",
-    "parse_label",
-]
-
-#: The paper's 7-point Likert labels and the probabilities they map to (Appendix C.1).
-LIKERT: dict[str, float] = {
-    "Very Likely": 1.0,
-    "Likely": 0.8,
-    "Somewhat Likely": 0.6,
-    "Neutral": 0.5,
-    "Somewhat Unlikely": 0.4,
-    "Unlikely": 0.2,
-    "Very Unlikely": 0.0,
-}
-_BINARY = {"YES": 1.0, "NO": 0.0}
-
-
-@runtime_checkable
-class EntailmentModel(Protocol):
-    """What ARES needs: ``entails(premises, hypothesis) -> Judgement``.
-
-    ``deterministic`` is True when every answer is 0 or 1 and the same for the same question.
-    ``name`` names the backend.
-    """
-
-    name: str
-    deterministic: bool
-
-    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement: ...
-
-
-# ---------------------------------------------------------------------------------- symbolic
-@lru_cache(maxsize=65536)
-def _translate(text: str) -> tuple[tuple[Clause, ...], str | None]:
-    """Clauses of a text, or the reason it (or part of it) could not be translated."""
-    from peirce.translators.cnl import translate
-
-    t = translate(text)
-    if t.untranslated:
-        bad = t.untranslated[0]
-        return t.clauses, f"not translated: {bad.text!r} ({bad.reason})"
-    if not t.clauses:
-        return (), f"not translated: {text!r} (no statement found)"
-    return t.clauses, None
+__all__ = ["Cascade", "EntailmentModel", "SymbolicEntailment"]
 
 
 class SymbolicEntailment:
     """Entailment by proof: translated premises prove the hypothesis (or its negation).
 
     Args:
+        translate: the translator of a text into clauses (or the reason it could not be
+            translated); without one, only the texts in ``formal`` are understood.
         formal: clauses already known for some texts (e.g. built from structured data); a text
             found here is not sent to the translator.
         limits: Prolog limits (:class:`peirce.engine.prolog.Limits`), default limits when None.
@@ -117,12 +62,14 @@ class SymbolicEntailment:
 
     def __init__(
         self,
+        translate: ClauseTranslator | None = None,
         *,
         formal: Mapping[str, Sequence[Clause]] | None = None,
         limits: Any = None,
         cached_kbs: int = 8,
         max_extra: int = 12,
     ) -> None:
+        self.translate = translate
         self.formal = {k: tuple(v) for k, v in (formal or {}).items()}
         self.limits = limits
         self.calls = 0
@@ -176,8 +123,10 @@ class SymbolicEntailment:
         """The clauses of one claim, or why it could not be translated."""
         if text in self.formal:
             return self.formal[text], None
+        if self.translate is None:
+            return (), f"not translated: {text!r} (no translator given)"
         try:
-            return _translate(text)
+            return self.translate(text)
         except ParseError as exc:
             return (), f"not translated: {exc}"
 
@@ -297,118 +246,24 @@ def _least_model(rules: Sequence[_Rule]) -> set[int]:
     return have
 
 
-# ------------------------------------------------------------------------------------- LLM
-def parse_label(text: str, mode: str) -> float | None:
-    """The probability a bare label means (``None`` when the text is not exactly one label)."""
-    core = text.strip().strip('"').strip().rstrip(".").strip().casefold()
-    table = LIKERT if mode == "likert" else _BINARY
-    for label, value in table.items():
-        if core == label.casefold():
-            return value
-    return None
-
-
-_SCHEMAS: dict[str, dict[str, Any]] = {
-    "binary": {
-        "type": "object",
-        "required": ["answer"],
-        "properties": {"answer": {"type": "string"}},
-    },
-    "likert": {
-        "type": "object",
-        "required": ["label"],
-        "properties": {"label": {"type": "string"}},
-    },
-}
-
-
-class LLMJudge:
-    """An LLM asked whether the premises entail the hypothesis.
-
-    Args:
-        client: the :class:`~peirce.engine.llm.LLMClient` (default: configured from the
-            environment; :class:`~peirce.errors.ConfigError` when there is none).
-        mode: ``"binary"`` (YES/NO -> 1/0; deterministic at temperature 0) or ``"likert"``.
-        temperature: sampling temperature (part of the cache key).
-    """
-
-    name = "llm"
-
-    def __init__(
-        self, client: LLMClient | None = None, *, mode: str = "likert", temperature: float = 0.0
-    ) -> None:
-        if mode not in ("binary", "likert"):
-            raise ConfigError(
-                f"got {mode!r} for the judge's mode, expected one of 'binary', 'likert'"
-            )
-        from peirce.engine.llm import LLMClient, load_prompt
-
-        self.client = client if client is not None else LLMClient.from_env()
-        self.mode = mode
-        self.temperature = temperature
-        self.prompt = load_prompt(f"entail_judge_{mode}")
-        self.deterministic = mode == "binary" and temperature == 0.0
-
-    def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
-        listed = "\n".join(f"{i}. {p}" for i, p in enumerate(premises, 1)) or "(no premises)"
-        messages = self.prompt.messages(premises=listed, hypothesis=hypothesis)
-        try:
-            result = self.client.chat(
-                messages,
-                template=self.prompt.name,
-                template_version=self.prompt.version,
-                temperature=self.temperature,
-                json_schema=_SCHEMAS[self.mode],
-            )
-        except LLMError as exc:
-            return Judgement(Verdict.UNKNOWN, None, self.name, f"the LLM call failed: {exc}")
-        return self.judgement(result.text, result.parsed, cached=result.cached)
-
-    def judgement(self, text: str, parsed: Any = None, *, cached: bool = False) -> Judgement:
-        """The judgement a reply means; an unparseable reply is UNKNOWN with the reply kept."""
-        field = "answer" if self.mode == "binary" else "label"
-        value = None
-        if isinstance(parsed, dict) and isinstance(parsed.get(field), str):
-            value = parse_label(parsed[field], self.mode)
-        if value is None:
-            value = parse_label(text, self.mode)
-        evidence = {"reply": text, "mode": self.mode, "cached": cached}
-        if value is None:
-            return Judgement(
-                Verdict.UNKNOWN,
-                None,
-                self.name,
-                f"the judge's reply is not one {self.mode} label",
-                evidence=evidence,
-            )
-        if value > 0.5:
-            return Judgement(
-                Verdict.ENTAILED, value, self.name, "the judge finds it entailed", evidence=evidence
-            )
-        return Judgement(
-            Verdict.UNKNOWN, value, self.name, "the judge finds it not entailed", evidence=evidence
-        )
-
-
 # --------------------------------------------------------------------------------- cascade
 class Cascade:
     """Backends asked in order; the first that decides (gives a probability) answers.
 
     Args:
-        backends: entailment models or registered names, in order (default: symbolic, then the
-            LLM judge when an LLM is configured in the environment).
+        backends: entailment models, in order (by name, and the default of symbolic then the LLM
+            judge when one is configured: :func:`peirce.pipelines.entailment.cascade`).
     """
 
     name = "cascade"
 
-    def __init__(self, backends: Sequence[EntailmentModel | str] | None = None) -> None:
-        if backends is None:
-            from peirce.config import llm_settings
-
-            backends = ["symbolic", "llm"] if llm_settings().configured else ["symbolic"]
-        self.backends: tuple[EntailmentModel, ...] = tuple(
-            registry.resolve("entailment", b) for b in backends
-        )
+    def __init__(self, backends: Sequence[EntailmentModel]) -> None:
+        for b in backends:
+            if not isinstance(b, EntailmentModel):
+                raise ConfigError(
+                    f"{b!r} is not an entailment model (it needs entails/deterministic)"
+                )
+        self.backends: tuple[EntailmentModel, ...] = tuple(backends)
         if not self.backends:
             raise ConfigError("a cascade needs at least one backend")
         self.deterministic = all(b.deterministic for b in self.backends)
@@ -435,11 +290,3 @@ class Cascade:
         return Judgement(
             last.verdict, last.probability, last.backend, last.reason, last.proof, evidence
         )
-
-
-def make_model(spec: EntailmentModel | str = "cascade", **kwargs: Any) -> EntailmentModel:
-    """An entailment model from a registered name (``symbolic``, ``llm``, ``cascade``) or as is."""
-    model = registry.resolve("entailment", spec, **kwargs)
-    if not isinstance(model, EntailmentModel):
-        raise ConfigError(f"{spec!r} is not an entailment model (it needs entails/deterministic)")
-    return model

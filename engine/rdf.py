@@ -37,8 +37,7 @@ from urllib.parse import quote
 from peirce.engine.smt import RepairResult, rlt_steps
 from peirce.engine.structure import StructureReport, check_structure
 from peirce.errors import ConfigError
-from peirce.translators.arche_grounding import GroundedClaims
-from peirce.translators.dot_rlt import RLT
+from peirce.rlt import RLT, GroundedClaims
 
 __all__ = ["NS", "serialize", "to_rdf", "vocabulary_path"]
 

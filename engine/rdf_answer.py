@@ -16,7 +16,7 @@ Vocabulary (namespace ``ls:`` = ``https://w3id.org/peirce/logicscore#``, plus PR
 
 :data:`CHAIN_QUERY` lists the chain in order with each proposition and its citations::
 
-    >>> from peirce.engine.logicscore import build_graph
+    >>> from peirce.pipelines.answer_graph import build_graph
     >>> from peirce.translators.answer import parse_answer, split_propositions
     >>> props = split_propositions(parse_answer(
     ...     "Kurt Cobain founded Nirvana [1]<S2>. Cobain was married to Courtney Love [3]."))
@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from peirce.engine.logicscore import AnswerGraph
+from peirce.engine.chain_search import AnswerGraph
 
 __all__ = ["CHAIN_QUERY", "LS", "PROV", "to_rdf", "to_turtle"]
 

@@ -29,7 +29,7 @@ from peirce.engine.smt import RepairResult
 from peirce.engine.structure import StructureReport
 from peirce.errors import BackendError, BackendTimeout, ConfigError
 from peirce.results import Diagnostic
-from peirce.translators.dot_rlt import RLT
+from peirce.rlt import RLT
 
 __all__ = ["COLOURS", "render", "to_dot"]
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from peirce import serde
 from peirce.errors import ConfigError
-from peirce.translators.dot_rlt import RLT
+from peirce.rlt import RLT
 
 __all__ = [
     "PEIRCE",

@@ -38,9 +38,8 @@ import networkx as nx
 from peirce import serde
 from peirce.ir import Argument, InferenceMode
 from peirce.results import Diagnostic, Severity
+from peirce.rlt import RLT, ROLE_MODE, RLTEdge, normalize_role
 from peirce.span import Span
-from peirce.translators.arche_grounding import ROLE_MODE, normalize_role
-from peirce.translators.dot_rlt import RLT, RLTEdge
 
 __all__ = [
     "PAIRING",

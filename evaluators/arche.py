@@ -3,7 +3,7 @@
 REA (Algorithm 1, lines 2-11). Every step of the RLT is first filtered structurally: a step that
 breaks the Peircean pairing rules is a ``format_error`` (no LLM call). Each structurally valid step
 goes to a panel of judges (any OpenAI-compatible models, each an
-:class:`~peirce.engine.llm.LLMClient`), each asked whether the conclusion follows from the premises
+:class:`~peirce.llm.LLMClient`), each asked whether the conclusion follows from the premises
 given the labelled inference type, with the *grounded* source text of each node (its transcribed
 label when it has no source). The majority decides; a tie counts as correct. A judge whose call
 fails, or whose reply is not valid JSON, abstains: the others still decide, and the run goes on. A
@@ -39,8 +39,8 @@ from typing import Any
 
 from peirce.engine.structure import StructureReport, check_structure
 from peirce.errors import LLMError
-from peirce.translators.arche_grounding import Article, GroundedClaims
-from peirce.translators.dot_rlt import RLT
+from peirce.rlt import RLT, GroundedClaims
+from peirce.translators.arche_grounding import Article
 
 __all__ = [
     "ECResult",
@@ -127,7 +127,7 @@ def rea(
     """REA of ``rlt`` with a panel of ``judges`` (LLM clients; calls run concurrently)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from peirce.engine.llm import load_prompt
+    from peirce.llm import load_prompt
 
     prompt = load_prompt("rlt_judge")
     report = report if report is not None else check_structure(rlt)
@@ -279,7 +279,7 @@ def core_entities(client: Any, article: Article) -> tuple[str, tuple[str, ...]]:
 
     Raises :class:`~peirce.errors.LLMError` when a call fails or a reply is not the JSON asked.
     """
-    from peirce.engine.llm import load_prompt
+    from peirce.llm import load_prompt
 
     idea_prompt, ent_prompt = load_prompt("arche_core_idea"), load_prompt("arche_entities")
     content = article.content or " ".join(s.text for s in article.sentences)

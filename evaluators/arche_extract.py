@@ -1,7 +1,7 @@
 """ARCHE's two-stage RLT extraction with an LLM: generate, validate, repair (bounded rounds).
 
 Stage 1 sends the article (introduction, then every sentence, viewpoint and reference viewpoint
-with its coordinate) with the task and its constraints (``peirce/prompts/rlt_extract.txt``).
+with its coordinate) with the task and its constraints (``peirce/llm/prompts/rlt_extract.txt``).
 The reply is parsed and validated by the same deterministic checks as any RLT (structure,
 pairing, node format, grounding of every coordinate). Stage 2 runs only when defects are found:
 the model gets the defects and its own graph back (``rlt_repair.txt``), at most ``rounds`` times.
@@ -28,8 +28,9 @@ from typing import Any
 
 from peirce.engine.structure import StructureReport, check_structure
 from peirce.errors import LLMError, ParseError
+from peirce.rlt import RLT
 from peirce.translators.arche_grounding import Article, ground, load_article
-from peirce.translators.dot_rlt import RLT, read_rlt
+from peirce.translators.dot_rlt import read_rlt
 
 __all__ = [
     "BatchExtraction",
@@ -143,7 +144,7 @@ def extract_rlt(
     log_dir: Path | None = None,
 ) -> Extraction:
     """Stage 1, then at most ``rounds`` repair rounds while defects remain."""
-    from peirce.engine.llm import load_prompt
+    from peirce.llm import load_prompt
 
     if rounds < 0:
         raise ValueError(f"rounds must be >= 0, got {rounds}")
@@ -220,7 +221,7 @@ def extract_batch(
 
 def extract_command(args: argparse.Namespace) -> int:
     """``peirce rlt extract ARTICLE.json...``: print (or write) each final DOT and the rates."""
-    from peirce.engine.llm import LLMClient
+    from peirce.llm import LLMClient
 
     overrides = {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
     articles = [load_article(p) for p in args.article]

@@ -1,7 +1,7 @@
 """LogicScore: Completeness, Conciseness and Determinateness of attributed long-form answers.
 
 The long answer is parsed (:mod:`peirce.translators.answer`), split into atomic propositions
-P = {P1..Pn}, and turned into facts (:mod:`peirce.engine.logicscore`); a tabled search in Prolog
+P = {P1..Pn}, and turned into facts (:mod:`peirce.pipelines.answer_graph`); a tabled search in Prolog
 links the gold-answer entity back to the question's entities.
 
 - **Completeness** (Eq. 4) = 1 when chains link the answer entity back to the question's
@@ -32,7 +32,7 @@ alternative), and P_min is what the alternatives reach without passing through e
 Yes/no answers have no answer entity to chain back from; like the reference, they are not scored
 (UNKNOWN with the reason).
 
-:func:`~peirce.evaluators.bench_logicscore.substring_baseline` reproduces the reference
+:func:`~peirce.evaluators.bench.ircot.substring_baseline` reproduces the reference
 implementation's search (bridges found by substring containment between triple arguments) on the
 same triples.
 
@@ -60,25 +60,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from peirce.engine.logicscore import (
+from peirce.engine.chain_search import AnswerGraph, Search, path_entities, search
+from peirce.errors import LLMError, ParseError
+from peirce.pipelines.answer_graph import (
     DEMONYMS,
-    AnswerGraph,
     EntityIndex,
-    Search,
     build_graph,
     llm_extract,
     llm_propositions,
-    path_entities,
-    search,
 )
-from peirce.errors import LLMError, ParseError
+from peirce.propositions import ParsedAnswer, Proposition
 from peirce.results import Diagnostic, Severity
-from peirce.translators.answer import (
-    ParsedAnswer,
-    Proposition,
-    parse_answer,
-    split_propositions,
-)
+from peirce.translators.answer import parse_answer, split_propositions
 from peirce.translators.triples import normalise
 
 __all__ = [
@@ -201,7 +194,7 @@ def score(
         aliases: extra ``alias -> name`` pairs for entity alignment.
         similarity: an optional similarity of two entity names in [0, 1] (e.g. embedding
             cosine from the ``nli`` extra); names scoring 0.9 or more are aligned.
-        llm: an :class:`~peirce.engine.llm.LLMClient`; with it Determinateness is the paper's
+        llm: an :class:`~peirce.llm.LLMClient`; with it Determinateness is the paper's
             re-inference.
         extraction: ``"rules"`` (default) or ``"llm"``: the paper's LLM pipeline makes the
             propositions (logic transformation), their triples and the question's entities;
@@ -248,7 +241,7 @@ def score(
     result = _with(result, diagnostics=tuple(diags), short_answer=sa, gold_answer=gold_answer)
     result = _determinateness(result, graph, long_answer, sa, llm)
     if baseline:
-        from peirce.evaluators.bench_logicscore import substring_baseline
+        from peirce.evaluators.bench.ircot import substring_baseline
 
         result = _with(result, baseline=substring_baseline(question, props, target, graph))
     return result
@@ -507,7 +500,7 @@ def _determinateness(
 
 
 def _reinfer(r: LogicScore, long_answer: str, sa: str, llm: Any) -> LogicScore:
-    from peirce.engine.llm import load_prompt
+    from peirce.llm import load_prompt
 
     prompt = load_prompt("logicscore_reinfer")
     context = "\n".join(p.text for p in r.propositions) or long_answer

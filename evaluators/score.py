@@ -61,7 +61,7 @@ order mode "strict" (App. C.2).
 ((1, 1), (2, 3), (5, 4))
 
 References:
-    "Unleashing Scientific Reasoning for Bio-experimental Protocol Generation via Structured
+    "Unleashing Scientific Reasoning for Bio-experimental LabProtocol Generation via Structured
     Component-based Reward Mechanism" (Thoth; SCORE), Section 3.3 and Appendices C and F.
 """
 
@@ -86,7 +86,7 @@ from peirce.evaluators.score_units import (
     subwords,
     unknown_units,
 )
-from peirce.ir import Protocol, ProtocolStep
+from peirce.ir import LabProtocol, ProtocolStep
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 from peirce.translators.protocol import (
@@ -302,7 +302,7 @@ def _phrase(text: str) -> str:
     return " ".join(subwords(text))
 
 
-def _prepare(protocol: Protocol, ignored: frozenset[str]) -> _Prepared:
+def _prepare(protocol: LabProtocol, ignored: frozenset[str]) -> _Prepared:
     actions, objs, obj_words, par_words, words = [], [], [], [], 0
     for s in protocol.steps:
         actions.append(_phrase(s.action))
@@ -332,7 +332,7 @@ def _iou(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def semantic_alignment(
-    pred: Protocol, gold: Protocol, config: ScoreConfig = ScoreConfig()
+    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = ScoreConfig()
 ) -> tuple[float, float]:
     """(Semantic-A raw in [0, 1.5], normalised in [0, 1]) over the action anchors (eq. 4-5)."""
     p = _prepare(pred, config.ignored_words)
@@ -364,7 +364,9 @@ def _semantic(
 # Putting it together
 
 
-def compare(pred: Protocol, gold: Protocol, config: ScoreConfig = ScoreConfig()) -> Components:
+def compare(
+    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = ScoreConfig()
+) -> Components:
     """Every component of SCORE for two protocols (no gates: see :func:`score`)."""
     g = _prepare_cached(gold, config.ignored_words)
     return _compare(_prepare(pred, config.ignored_words), g, config)
@@ -439,7 +441,7 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = ScoreConfig()) -> 
 
 
 @lru_cache(maxsize=4096)
-def _gold_from_text(text: str, ignored: frozenset[str]) -> tuple[Protocol, _Prepared]:
+def _gold_from_text(text: str, ignored: frozenset[str]) -> tuple[LabProtocol, _Prepared]:
     protocol = parse_protocol(text, source="gold")
     return protocol, _prepare(protocol, ignored)
 
@@ -482,17 +484,17 @@ def _unit_warnings(sf: SketchAndFill) -> list[Diagnostic]:
 
 
 def score(
-    prediction: str | SketchAndFill, gold: str | Protocol, config: ScoreConfig = ScoreConfig()
+    prediction: str | SketchAndFill, gold: str | LabProtocol, config: ScoreConfig = ScoreConfig()
 ) -> ScoreResult:
     """SCORE of a Sketch-and-Fill reply against a gold protocol.
 
-    ``gold`` is a :class:`Protocol` or its text (a Sketch-and-Fill reply or ``Step n: {json}``
+    ``gold`` is a :class:`LabProtocol` or its text (a Sketch-and-Fill reply or ``Step n: {json}``
     lines). A gold protocol that does not parse or has no step raises :class:`InputError`: it is
     the caller's data, not the model's. Any defect of the prediction is a result (score 0 with a
     reason and diagnostics), never an exception.
     """
     sf = prediction if isinstance(prediction, SketchAndFill) else parse_sketch_and_fill(prediction)
-    if isinstance(gold, Protocol):
+    if isinstance(gold, LabProtocol):
         if not gold.steps:
             raise InputError("the gold protocol has no step")
         g = _prepare_cached(gold, config.ignored_words)

@@ -28,8 +28,8 @@ from peirce.ir import (
     Argument,
     Claim,
     InferenceMode,
+    LabProtocol,
     Premise,
-    Protocol,
     ProtocolStep,
     Sentence,
     Step,
@@ -52,15 +52,15 @@ from peirce.results import (
 from peirce.span import Span
 
 if TYPE_CHECKING:
-    from peirce.api import ask, ask_many, check_proof, translate
+    from peirce.pipelines.proofs import ask, ask_many, check_proof, translate
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "check_proof": "peirce.api",
-    "ask": "peirce.api",
-    "ask_many": "peirce.api",
-    "translate": "peirce.api",
+    "check_proof": "peirce.pipelines.proofs",
+    "ask": "peirce.pipelines.proofs",
+    "ask_many": "peirce.pipelines.proofs",
+    "translate": "peirce.pipelines.proofs",
 }
 
 
@@ -90,6 +90,7 @@ __all__ = [
     "InputError",
     "Judgement",
     "LLMError",
+    "LabProtocol",
     "Literal",
     "MissingDependencyError",
     "ParseError",
@@ -97,7 +98,6 @@ __all__ = [
     "Premise",
     "ProofNode",
     "ProofReport",
-    "Protocol",
     "ProtocolStep",
     "Report",
     "Sentence",

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TextIO
 
 from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
-from peirce.engine.prolog_codec import BUILTINS
+from peirce.engine.prolog.codec import BUILTINS
 from peirce.errors import PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Severity, Verdict

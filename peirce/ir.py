@@ -2,7 +2,7 @@
 
 A chain of thought, a Reasoning Logic Tree and a LogicScore answer are all :class:`Argument` values:
 claims, and steps that link premise claims to a conclusion claim. A lab protocol is a
-:class:`Protocol`. All are frozen dataclasses with a JSON round-trip::
+:class:`LabProtocol`. All are frozen dataclasses with a JSON round-trip::
 
     >>> a = Argument(
     ...     claims=(Claim("c1", "Max is a yumpus."), Claim("c2", "Max is a dumpus.")),
@@ -26,8 +26,8 @@ __all__ = [
     "Argument",
     "Claim",
     "InferenceMode",
+    "LabProtocol",
     "Premise",
-    "Protocol",
     "ProtocolStep",
     "Sentence",
     "Step",
@@ -120,7 +120,7 @@ class ProtocolStep:
 
 
 @dataclass(frozen=True, slots=True)
-class Protocol:
+class LabProtocol:
     """Ordered action steps."""
 
     steps: tuple[ProtocolStep, ...]
@@ -130,7 +130,7 @@ class Protocol:
         return serde.dumps(self)
 
     @classmethod
-    def from_json(cls, text: str) -> Protocol:
+    def from_json(cls, text: str) -> LabProtocol:
         return serde.loads(cls, text)
 
 

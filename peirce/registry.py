@@ -5,6 +5,9 @@ passes an instance; an unknown name is an error that lists the known ones, and a
 package is missing raises :class:`~peirce.errors.MissingDependencyError` naming the install command.
 There is no silent fallback from the backend a caller asked for.
 
+Built-in entailment backends (``symbolic``, ``llm``, ``cascade``) are registered by
+:mod:`peirce.pipelines.entailment`, which wires each to its translator or client.
+
 >>> register("doc-example", "span", "peirce.span:Span")
 >>> resolve("doc-example", "spam")
 Traceback (most recent call last):
@@ -52,9 +55,3 @@ def resolve(kind: str, spec: Any, **kwargs: Any) -> Any:
     if isinstance(spec, str):
         return load(kind, spec)(**kwargs)
     return spec
-
-
-# Built-in entailment backends (strings only: nothing is imported until one is used).
-register("entailment", "symbolic", "peirce.engine.entailment:SymbolicEntailment")
-register("entailment", "llm", "peirce.engine.entailment:LLMJudge")
-register("entailment", "cascade", "peirce.engine.entailment:Cascade")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from peirce.engine.logicscore import EntityIndex
 from peirce.errors import MissingDependencyError, ParseError
+from peirce.pipelines.answer_graph import EntityIndex
 from peirce.translators.triples import (
     entities_from_llm,
     has_verb,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from peirce.evaluators import bench_arche
+from peirce.evaluators.bench import rlt_corpus as bench_arche
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "arche"
@@ -98,7 +98,7 @@ def test_bench_arche_generated_folder(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_evaluate_and_extract_against_a_loopback_endpoint(tmp_path: Path) -> None:
     import os
 
-    from peirce.engine.loopback import LoopbackServer
+    from peirce.llm.loopback import LoopbackServer
 
     good = (FIXTURES / "grounded.dot").read_text().replace("(1,9,0)", "(1,2,0)")
 

@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from peirce.engine.llm import LLMClient
-from peirce.engine.loopback import Fault, LoopbackServer
 from peirce.evaluators.arche import (
     core_entities,
     entity_coverage,
@@ -20,6 +18,8 @@ from peirce.evaluators.arche import (
     step_statistics,
 )
 from peirce.evaluators.arche_extract import extract_batch, extract_rlt, sentences_block
+from peirce.llm import LLMClient
+from peirce.llm.loopback import Fault, LoopbackServer
 from peirce.translators.arche_grounding import ground, load_article
 from peirce.translators.dot_rlt import read_rlt
 

@@ -14,33 +14,28 @@ from typing import Any
 import pytest
 
 from peirce import cli
-from peirce.engine.ares import (
-    Ares,
-    entail_base,
-    entail_prev,
-    hoeffding_epsilon,
-    hoeffding_n,
-    llm_judge,
-)
-from peirce.engine.entailment import LLMJudge
-from peirce.engine.llm import LLMClient
-from peirce.engine.loopback import LoopbackServer
+from peirce.engine.stability import Ares, hoeffding_epsilon, hoeffding_n
 from peirce.errors import ConfigError, InputError
-from peirce.evaluators import bench_claimtrees, bench_recipes
-from peirce.evaluators.ares import (
-    cross_validate,
-    load_recording,
-    macro_scores,
-    pick_threshold,
-    replay_reference,
-)
-from peirce.evaluators.claimtrees import (
+from peirce.evaluators.ares_baselines import entail_base, entail_prev, llm_judge
+from peirce.evaluators.ares_data import (
     claimtrees,
     claimtrees_entailed,
     load_recipe_graphs,
     recipe_chains,
     simulated_judge,
 )
+from peirce.evaluators.ares_detection import (
+    cross_validate,
+    load_recording,
+    macro_scores,
+    pick_threshold,
+    replay_reference,
+)
+from peirce.evaluators.bench import claimtrees as bench_claimtrees
+from peirce.evaluators.bench import recipes as bench_recipes
+from peirce.llm import LLMClient
+from peirce.llm.judge import LLMJudge
+from peirce.llm.loopback import LoopbackServer
 from peirce.results import Judgement, Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ares"

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from peirce.console import Console, format_term, history_path
-from peirce.engine.prolog import KnowledgeBase
-from peirce.engine.prolog_text import export_program, parse_program
+from peirce.engine.prolog import KnowledgeBase, export_program, parse_program
 from peirce.logic import Clause, Compound, Const, Literal, Var
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prolog"

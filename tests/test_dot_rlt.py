@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from peirce.errors import ParseError
 from peirce.ir import InferenceMode
+from peirce.rlt import normalize_role
 from peirce.translators.arche_grounding import (
     Article,
     ground,
     load_article,
-    normalize_role,
     parse_coordinate,
     resolve,
 )

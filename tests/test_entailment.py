@@ -10,20 +10,17 @@ from typing import Any
 
 import pytest
 
-from peirce.engine.entailment import (
-    LIKERT,
-    Cascade,
-    EntailmentModel,
-    LLMJudge,
-    SymbolicEntailment,
-    make_model,
-)
-from peirce.engine.llm import LLMClient
-from peirce.engine.loopback import Fault, LoopbackServer
+from peirce.engine.entailment import Cascade, SymbolicEntailment
 from peirce.engine.prolog import Limits
 from peirce.errors import ConfigError
-from peirce.evaluators.claimtrees import claimtrees, claimtrees_entailed, simulated_judge
+from peirce.evaluators.ares_data import claimtrees, claimtrees_entailed, simulated_judge
+from peirce.llm import LLMClient
+from peirce.llm.judge import LIKERT, LLMJudge
+from peirce.llm.loopback import Fault, LoopbackServer
 from peirce.logic import Clause, Literal
+from peirce.pipelines.entailment import make_model
+from peirce.pipelines.entailment import symbolic as symbolic_entailment
+from peirce.protocols import EntailmentModel
 from peirce.results import Verdict
 
 TAXONOMY = ["Every wumpus is a yumpus.", "Every yumpus is an impus.", "Max is a wumpus."]
@@ -31,7 +28,7 @@ TAXONOMY = ["Every wumpus is a yumpus.", "Every yumpus is an impus.", "Max is a 
 
 @pytest.fixture(scope="module")
 def symbolic() -> Iterator[SymbolicEntailment]:
-    with SymbolicEntailment() as model:
+    with symbolic_entailment() as model:
         yield model
 
 
@@ -88,7 +85,7 @@ def test_symbolic_untranslated_text_is_undecided(symbolic: SymbolicEntailment) -
 def test_symbolic_limit_hit_is_undecided() -> None:
     kinds = ["wumpus", "yumpus", "impus", "dumpus", "rompus", "numpus", "tumpus", "vumpus"]
     rules = [f"Every {a} is a {b}." for a, b in itertools.pairwise(kinds)]
-    with SymbolicEntailment(limits=Limits(depth=3)) as model:
+    with symbolic_entailment(limits=Limits(depth=3)) as model:
         j = model.entails(["Max is a wumpus.", *rules], "Max is a vumpus.")
     assert j.probability is None and "depth limit" in j.reason
 
@@ -96,7 +93,7 @@ def test_symbolic_limit_hit_is_undecided() -> None:
 def test_ground_premises_are_decided_by_their_least_model() -> None:
     rules = [f"Rule: S{i} -> S{i + 1} (meaning that if I have S{i}, I can derive S{i + 1})"
              for i in range(1, 10)]  # fmt: skip
-    with SymbolicEntailment(limits=Limits(depth=3)) as model:
+    with symbolic_entailment(limits=Limits(depth=3)) as model:
         far = model.entails(["I have S1", *rules], "I have S8, I use rule (S8 -> S9) to derive S9")
         off = model.entails(["I have S1", *rules], "I have S8, I use rule (S8 -> Q1) to derive Q1")
     # the proof search hits its depth limit, yet the least model decides both
@@ -110,7 +107,7 @@ def test_symbolic_uses_given_clauses_for_structured_claims() -> None:
         "Crack the eggs.": (Clause(Literal("cracked"), (Literal("have_eggs"),)),),
         "The eggs are cracked.": (Clause(Literal("cracked")),),
     }
-    with SymbolicEntailment(formal=formal) as model:
+    with symbolic_entailment(formal=formal) as model:
         assert model.entails(list(formal)[:2], "The eggs are cracked.").probability == 1.0
         assert model.entails(list(formal)[1:2], "The eggs are cracked.").probability == 0.0
 
@@ -118,7 +115,7 @@ def test_symbolic_uses_given_clauses_for_structured_claims() -> None:
 def test_reused_knowledge_bases_answer_like_fresh_ones() -> None:
     chain = claimtrees(12, 1, seed=5)[0]
     rng = random.Random(0)
-    with SymbolicEntailment() as reused, SymbolicEntailment(cached_kbs=1, max_extra=0) as fresh:
+    with symbolic_entailment() as reused, symbolic_entailment(cached_kbs=1, max_extra=0) as fresh:
         for _ in range(60):
             k = rng.randrange(len(chain.derived))
             pool = [*chain.base, *chain.derived[:k]]
@@ -184,7 +181,7 @@ def test_cascade_asks_the_llm_only_where_logic_cannot_decide() -> None:
     srv = LoopbackServer(oracle=lambda m, p: '{"label": "Likely"}').start()
     client = LLMClient(base_url=srv.base_url, model="m", cache=False)
     try:
-        with SymbolicEntailment() as sym:
+        with symbolic_entailment() as sym:
             cascade = Cascade([sym, LLMJudge(client)])
             proved = cascade.entails(TAXONOMY, "Max is an impus.")
             refused = cascade.entails(TAXONOMY, "Max is sour.")
@@ -201,7 +198,7 @@ def test_cascade_asks_the_llm_only_where_logic_cannot_decide() -> None:
 
 
 def test_offline_cascade_is_symbolic_and_says_when_it_cannot_decide() -> None:
-    with SymbolicEntailment() as sym:
+    with symbolic_entailment() as sym:
         cascade = Cascade([sym])
         j = cascade.entails(TAXONOMY, "Max seems rather happy today!")
     assert j.probability is None and cascade.decided == {"none": 1}
@@ -224,7 +221,7 @@ def test_backends_agree_on_claimtrees_questions() -> None:
     with (
         LoopbackServer(oracle=oracle) as srv,
         LLMClient(base_url=srv.base_url, model="m", cache=False) as client,
-        SymbolicEntailment() as sym,
+        symbolic_entailment() as sym,
     ):
         judge = LLMJudge(client, mode="binary")
         for _ in range(25):

@@ -12,16 +12,9 @@ from typing import Any
 
 import pytest
 
-from peirce.engine.llm import (
-    LLMCache,
-    LLMClient,
-    Prompt,
-    load_prompt,
-    parse_json_reply,
-    schema_errors,
-)
-from peirce.engine.loopback import Fault, LoopbackServer, Reply
 from peirce.errors import ConfigError, LLMError
+from peirce.llm import LLMCache, LLMClient, Prompt, load_prompt, parse_json_reply, schema_errors
+from peirce.llm.loopback import Fault, LoopbackServer, Reply
 
 
 def echo(messages: list[dict[str, object]], params: dict[str, object]) -> str:
@@ -64,8 +57,8 @@ def test_interrupted_batch_resumes_from_the_cache(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import os
-        from peirce.engine.llm import LLMClient
-        from peirce.engine.loopback import LoopbackServer
+        from peirce.llm import LLMClient
+        from peirce.llm.loopback import LoopbackServer
         with LoopbackServer(oracle=lambda m, p: "ok " + m[-1]["content"]) as srv:
             client = LLMClient(base_url=srv.base_url, api_key="k", model="m",
                                cache={str(path)!r})

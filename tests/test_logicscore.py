@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from peirce.engine.logicscore import AnswerGraph, Facts, build_graph, search
+from peirce.engine.chain_search import AnswerGraph, Facts, search
 from peirce.evaluators.logicscore import ErrorType, answers_equivalent, score
+from peirce.pipelines.answer_graph import build_graph
 from peirce.translators.answer import parse_answer, split_propositions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logicscore"
@@ -253,7 +254,7 @@ def test_a_similarity_function_aligns_misspelled_names():
     r = score(q, la, similarity=edit_similarity)
     assert (r.error_type, r.completeness) == (ErrorType.CONNECTED, 1.0)
     # dates and numbers are never aligned by similarity
-    from peirce.engine.logicscore import EntityIndex
+    from peirce.pipelines.answer_graph import EntityIndex
 
     idx = EntityIndex(
         ["1988", "1989", "Rihana", "Rihanna"], similarity=edit_similarity, threshold=0.7

@@ -12,7 +12,7 @@ import rdflib
 from peirce.cli import main
 from peirce.engine.rdf_answer import CHAIN_QUERY, LS, PROV, to_rdf, to_turtle
 from peirce.errors import InputError, ParseError
-from peirce.evaluators import bench_logicscore as bench
+from peirce.evaluators.bench import ircot as bench
 from peirce.evaluators.logicscore import score
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logicscore"

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from peirce.engine.llm import LLMClient
-from peirce.engine.loopback import Fault, LoopbackServer
 from peirce.evaluators.logicscore import ErrorType, score
+from peirce.llm import LLMClient
+from peirce.llm.loopback import Fault, LoopbackServer
 
 QUESTION = "Who was married to a founding member of Nirvana?"
 ANSWER = (

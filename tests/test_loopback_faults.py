@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from peirce.engine.llm import ChatResult, LLMClient
-from peirce.engine.loopback import Fault, LoopbackServer, Reply
 from peirce.errors import LLMError
+from peirce.llm import ChatResult, LLMClient
+from peirce.llm.loopback import Fault, LoopbackServer, Reply
 
 MSGS = [{"role": "user", "content": "Is Socrates mortal?"}]
 SCHEMA = {"type": "object", "required": ["answer"], "properties": {"answer": {"enum": ["YES"]}}}

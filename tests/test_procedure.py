@@ -8,17 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from peirce.engine.procedure import (
-    Procedure,
-    ViolationKind,
-    check_sequence,
-    load_captaincook,
-    load_graph,
-    load_task_graph,
-    resolve_steps,
-)
+from peirce.engine.procedure import ViolationKind, check_sequence
 from peirce.errors import InputError
-from peirce.evaluators import bench_captaincook
+from peirce.evaluators.bench import captaincook as bench_captaincook
+from peirce.procedures import Procedure
+from peirce.translators.captaincook import load_captaincook
+from peirce.translators.procedure_graph import load_graph, load_task_graph, resolve_steps
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
 PANCAKES = load_graph(FIXTURES / "pancakes.json")
@@ -121,7 +116,7 @@ def test_bad_graphs_raise_with_the_file() -> None:
     with pytest.raises(InputError, match=r"pancake_sequences\.jsonl"):
         load_graph(bad)
     with pytest.raises(InputError, match="unknown step"):
-        from peirce.engine.procedure import task_graph
+        from peirce.translators.procedure_graph import task_graph
 
         task_graph({"steps": {"0": "a"}, "edges": [[0, 1]]}, name="x")
 

@@ -14,8 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from peirce.engine.forward import forward_closure
-from peirce.engine.prolog import KnowledgeBase, Limits, Proof, call_json, parse_program
-from peirce.engine.prolog_text import load_pl_text, parse_query
+from peirce.engine.prolog import (
+    KnowledgeBase,
+    Limits,
+    Proof,
+    call_json,
+    load_pl_text,
+    parse_program,
+    parse_query,
+)
 from peirce.errors import (
     BackendError,
     BackendTimeout,
@@ -356,7 +363,7 @@ def test_close_frees_the_module_for_a_fresh_start() -> None:
 
 
 def test_unclosed_knowledge_base_is_emptied_later() -> None:
-    from peirce.engine import prolog
+    from peirce.engine.prolog import kb as prolog
 
     kb = KnowledgeBase([fact("secret", "y")])
     module = kb.module

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from peirce.engine.prolog import KnowledgeBase, parse_program
-from peirce.engine.prolog_text import parse_query
+from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
 from peirce.errors import InputError, ParseError
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.results import Severity, Verdict

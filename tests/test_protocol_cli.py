@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from peirce.cli import main
-from peirce.evaluators import bench_scirecipe
+from peirce.evaluators.bench import scirecipe as bench_scirecipe
 from peirce.evaluators.score import score
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from peirce.errors import InputError, ParseError
-from peirce.ir import Protocol, ProtocolStep
+from peirce.ir import LabProtocol, ProtocolStep
 from peirce.results import Severity
 from peirce.translators.protocol import (
     parse_protocol,
@@ -136,7 +136,7 @@ def test_parse_protocol_reads_full_replies() -> None:
 
 
 def test_render_round_trips() -> None:
-    p = Protocol(
+    p = LabProtocol(
         (
             ProtocolStep(1, "add", ('buffer "A"',), ("5 µl",), 'Add 5 µl of buffer "A".'),
             ProtocolStep(2, "spin", (), ()),
@@ -157,7 +157,7 @@ def test_ten_thousand_steps_parse_in_bounded_time() -> None:
         ProtocolStep(i, "add", (f"tube {i}",), (f"{i} µl",), f"Add {i} µl to tube {i}.")
         for i in range(1, 10_001)
     )
-    text = render_sketch_and_fill(Protocol(steps))
+    text = render_sketch_and_fill(LabProtocol(steps))
     started = time.perf_counter()
     sf = parse_sketch_and_fill(text)
     elapsed = time.perf_counter() - started

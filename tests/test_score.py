@@ -29,7 +29,7 @@ from peirce.evaluators.score import (
     step_scale,
 )
 from peirce.evaluators.score_reward import compute_score
-from peirce.ir import Protocol, ProtocolStep
+from peirce.ir import LabProtocol, ProtocolStep
 from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
@@ -39,8 +39,8 @@ REPLIES = [json.loads(x) for x in (FIXTURES / "replies.jsonl").read_text("utf-8"
 TRUTH = ["harvest", "lyse", "centrifuge", "quantify"]
 
 
-def _protocol(*steps: tuple[str, list[str], list[str]]) -> Protocol:
-    return Protocol(
+def _protocol(*steps: tuple[str, list[str], list[str]]) -> LabProtocol:
+    return LabProtocol(
         tuple(ProtocolStep(i, a, tuple(o), tuple(p)) for i, (a, o, p) in enumerate(steps, 1))
     )
 
@@ -237,8 +237,8 @@ def test_consistency_gate_threshold_is_configurable() -> None:
     assert consistency_gate(sf, ScoreConfig(tau=0.7)).passed
 
 
-def _protocol_with_text(*steps: tuple[str, list[str], list[str], str]) -> Protocol:
-    return Protocol(
+def _protocol_with_text(*steps: tuple[str, list[str], list[str], str]) -> LabProtocol:
+    return LabProtocol(
         tuple(ProtocolStep(i, a, tuple(o), tuple(p), t) for i, (a, o, p, t) in enumerate(steps, 1))
     )
 
@@ -246,13 +246,13 @@ def _protocol_with_text(*steps: tuple[str, list[str], list[str], str]) -> Protoc
 # --- Perturbations: each lowers the component it attacks -----------------------------------
 
 
-def _gold() -> tuple[str, Protocol]:
+def _gold() -> tuple[str, LabProtocol]:
     text = GOLDS[1]["response"]  # western blot: 8 steps, repeated actions
     return text, parse_sketch_and_fill(text).protocol
 
 
 def _render(steps: list[ProtocolStep]) -> str:
-    return render_sketch_and_fill(Protocol(tuple(steps)))
+    return render_sketch_and_fill(LabProtocol(tuple(steps)))
 
 
 def test_shuffled_steps_lower_order_only() -> None:
@@ -312,7 +312,7 @@ def test_gold_is_the_callers_data() -> None:
     with pytest.raises(InputError):
         score(GOLDS[0]["response"], "Step 1: not json")
     with pytest.raises(InputError):
-        score(GOLDS[0]["response"], Protocol(()))
+        score(GOLDS[0]["response"], LabProtocol(()))
 
 
 def test_empty_reply_scores_zero_with_reason() -> None:
@@ -358,7 +358,7 @@ def test_ten_thousand_steps_in_bounded_time() -> None:
         ProtocolStep(i, f"act{i}", (f"tube {i % 97}",), (f"{i % 60} min",))
         for i in range(1, 10_001)
     ]
-    gold = Protocol(tuple(steps))
+    gold = LabProtocol(tuple(steps))
     rng.shuffle(steps)
     started = time.perf_counter()
     same = score(render_sketch_and_fill(gold), gold)

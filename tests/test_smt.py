@@ -19,8 +19,8 @@ from peirce.engine.smt import (
 )
 from peirce.engine.structure import check_structure, pairing_reasons
 from peirce.errors import ConfigError
-from peirce.evaluators.bench_arche import synthetic_rlt
-from peirce.translators.arche_grounding import EDGE_ROLES
+from peirce.evaluators.bench.rlt_corpus import synthetic_rlt
+from peirce.rlt import EDGE_ROLES
 from peirce.translators.dot_rlt import read_rlt
 
 FIXTURES = Path(__file__).parent / "fixtures" / "arche"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from peirce.engine.structure import StepClass, StructureReport, check_structure, pairing_reasons
-from peirce.evaluators.bench_arche import synthetic_rlt
+from peirce.evaluators.bench.rlt_corpus import synthetic_rlt
 from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
 from peirce.translators.dot_rlt import read_rlt
 

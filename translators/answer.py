@@ -37,20 +37,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from peirce.errors import ParseError
 from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
+from peirce.propositions import Citation, ParsedAnswer, Proposition, Statement
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 from peirce.translators.triples import ABBREVIATIONS, has_verb
 
 __all__ = [
-    "Citation",
-    "ParsedAnswer",
-    "Proposition",
-    "Statement",
     "known_documents",
     "parse_answer",
     "propositions_from_llm",
@@ -78,75 +74,6 @@ _DERIVED = re.compile(
     r"this means|that is|i\.e\.|which means)\b",
     re.IGNORECASE,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """A citation ``[doc]<S k>...``: the document id and the cited sentence numbers (maybe none)."""
-
-    document: str
-    sentences: tuple[int, ...] = ()
-    span: Span | None = None
-
-    def __str__(self) -> str:
-        return f"[{self.document}]" + "".join(f"<S{k}>" for k in self.sentences)
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One step of the long answer.
-
-    Attributes:
-        index: 1-based position among the statements.
-        text: the statement without tags and citation tokens.
-        span: where the statement stands in the source text.
-        citations: the citations written in or right after it, in order.
-        tagged: True when it came from ``<STATEMENT>...</STATEMENT>``, False for a plain sentence.
-    """
-
-    index: int
-    text: str
-    span: Span
-    citations: tuple[Citation, ...] = ()
-    tagged: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedAnswer:
-    """A long-form answer read into statements, plus its short answer and diagnostics."""
-
-    text: str
-    statements: tuple[Statement, ...]
-    short_answer: str | None = None
-    short_answer_span: Span | None = None
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """False when an error (not a warning) keeps the answer from being scored."""
-        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
-
-
-@dataclass(frozen=True, slots=True)
-class Proposition:
-    """An atomic proposition P_i of the long answer.
-
-    Attributes:
-        id: ``P1``, ``P2``, ... in reading order.
-        text: the proposition, without citation tokens.
-        citations: the citations of the statement it came from.
-        statement: the index of that statement.
-        span: where it stands in the source text (``None`` for an LLM-made proposition).
-        derived: True when it is written as a conclusion ("Thus, ...", "Therefore, ..."): the head
-            of the Horn rule restated, not a premise.
-    """
-
-    id: str
-    text: str
-    citations: tuple[Citation, ...] = ()
-    statement: int = 0
-    span: Span | None = None
-    derived: bool = False
 
 
 # ------------------------------------------------------------------------------ documents

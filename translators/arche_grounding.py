@@ -1,4 +1,4 @@
-"""ARCHE source coordinates, edge roles, and grounding of RLT nodes in their article.
+"""ARCHE source coordinates and grounding of RLT nodes in their article.
 
 An RLT node label starts with a source coordinate ``(x,y,z)``:
 
@@ -15,8 +15,6 @@ least ``y`` references, ``y`` is read as a position among them and a warning say
 (3, 1, 0)
 >>> parse_coordinate("(4,2) legacy form").coordinate
 (4, 2, 0)
->>> normalize_role("Deduction_Rule"), normalize_role("ICa"), normalize_role("deduction-knowledge")
-('deduction-rule', 'induction-case', None)
 >>> art = Article.from_obj({"introduction": {"content": "S1. S2 [7].", "sentences": [
 ...     {"idx": 1, "sentence": "S1.", "viewpoints": ["V1"], "references": {}},
 ...     {"idx": 2, "sentence": "S2 [7].", "viewpoints": [], "references": {"7": {"1": "R7.1"}}}]}})
@@ -40,90 +38,19 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError
-from peirce.ir import Argument, InferenceMode
+from peirce.ir import Argument
 from peirce.results import Diagnostic, Severity
+from peirce.rlt import GroundedClaims, Grounding
 
 __all__ = [
-    "EDGE_ROLES",
-    "ROLE_MODE",
     "Article",
     "ArticleSentence",
     "CoordinateParse",
-    "GroundedClaims",
-    "Grounding",
     "ground",
     "load_article",
-    "normalize_role",
     "parse_coordinate",
     "resolve",
 ]
-
-#: The six edge types of an RLT, in the paper's order.
-EDGE_ROLES: tuple[str, ...] = (
-    "deduction-rule",
-    "deduction-case",
-    "induction-common",
-    "induction-case",
-    "abduction-knowledge",
-    "abduction-phenomenon",
-)
-
-#: The inference mode each edge type belongs to.
-ROLE_MODE: dict[str, InferenceMode] = {
-    r: InferenceMode(r.split("-")[0].replace("ive", "ion")) for r in EDGE_ROLES
-}
-
-_ABBREVIATIONS = {
-    "dr": "deduction-rule",
-    "dc": "deduction-case",
-    "ico": "induction-common",
-    "ica": "induction-case",
-    "ak": "abduction-knowledge",
-    "ap": "abduction-phenomenon",
-}
-_MODE_WORDS = {
-    "deduction": "deduction",
-    "deductive": "deduction",
-    "induction": "induction",
-    "inductive": "induction",
-    "abduction": "abduction",
-    "abductive": "abduction",
-}
-_ROLE_WORDS = {
-    "rule": "rule",
-    "rules": "rule",
-    "case": "case",
-    "cases": "case",
-    "common": "common",
-    "commons": "common",
-    "knowledge": "knowledge",
-    "phenomenon": "phenomenon",
-    "phenomena": "phenomenon",
-    "phenomenons": "phenomenon",
-}
-
-
-def normalize_role(label: str | None) -> str | None:
-    """The standard edge type a label spells, or ``None`` for a missing or non-standard label.
-
-    Case, separators (``-``, ``_``, spaces, dashes), camel case, plurals, the adjective forms
-    (``deductive-rule``) and the paper's abbreviations (DR, DC, ICo, ICa, AK, AP) are accepted;
-    a pair that is not one of the six (``deduction-knowledge``) is not.
-    """
-    if label is None:
-        return None
-    text = re.sub(r"([a-z])([A-Z])", r"\1-\2", label.strip().strip("'\"`"))
-    text = text.lower()
-    if text in _ABBREVIATIONS:
-        return _ABBREVIATIONS[text]
-    words = [w for w in re.split(r"[\s_\-‐‑‒–—:/.]+", text) if w]
-    if len(words) != 2:
-        return None
-    mode, role = _MODE_WORDS.get(words[0]), _ROLE_WORDS.get(words[1])
-    if mode is None or role is None:
-        return None
-    name = f"{mode}-{role}"
-    return name if name in ROLE_MODE else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,25 +171,6 @@ def load_article(path: str | Path) -> Article:
     return Article.from_obj(obj, source=str(p))
 
 
-@dataclass(frozen=True, slots=True)
-class Grounding:
-    """What a coordinate points at.
-
-    Attributes:
-        coordinate: the coordinate asked for.
-        kind: ``sentence``, ``viewpoint``, ``reference``, ``implicit`` or ``unresolved``.
-        text: the source text (``None`` for implicit knowledge and unresolved coordinates).
-        problem: why it could not be resolved (``None`` when it was).
-        note: a remark on how it was resolved (e.g. a reference read by position).
-    """
-
-    coordinate: tuple[int, int, int]
-    kind: str
-    text: str | None = None
-    problem: str | None = None
-    note: str | None = None
-
-
 def resolve(article: Article, coordinate: tuple[int, int, int]) -> Grounding:
     """The source text ``coordinate`` points at in ``article``."""
     x, y, z = coordinate
@@ -300,27 +208,6 @@ def _unresolved(coordinate: tuple[int, int, int]) -> Any:
         return Grounding(coordinate, "unresolved", problem=problem)
 
     return make
-
-
-@dataclass(frozen=True, slots=True)
-class GroundedClaims:
-    """Every claim of an argument resolved against an article.
-
-    Attributes:
-        groundings: claim id -> :class:`Grounding`, for every claim with a coordinate.
-        diagnostics: one per unresolvable coordinate (``unresolved-coordinate``) and per
-            reference read by position (``coordinate-by-position``).
-    """
-
-    groundings: dict[str, Grounding]
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    def source_text(self, argument: Argument, claim_id: str) -> str:
-        """The original source text of a claim; its own (transcribed) text as the fallback."""
-        g = self.groundings.get(claim_id)
-        if g is not None and g.text is not None:
-            return g.text
-        return argument.claim(claim_id).text
 
 
 def ground(argument: Argument, article: Article) -> GroundedClaims:

@@ -37,91 +37,15 @@ References:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from peirce.ir import Argument, Claim, InferenceMode, Premise, Step
 from peirce.results import Diagnostic, Severity
+from peirce.rlt import RLT, ROLE_MODE, RLTEdge, normalize_role
 from peirce.span import Span
-from peirce.translators.arche_grounding import (
-    EDGE_ROLES,
-    ROLE_MODE,
-    normalize_role,
-    parse_coordinate,
-)
-from peirce.translators.dot import DotEdge, DotGraph, DotNode, parse_dot
+from peirce.translators.arche_grounding import parse_coordinate
+from peirce.translators.dot import DotEdge, DotNode, parse_dot
 
-__all__ = [
-    "EDGE_ROLES",
-    "RLT",
-    "DotEdge",
-    "DotGraph",
-    "DotNode",
-    "RLTEdge",
-    "parse_dot",
-    "read_rlt",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class RLTEdge:
-    """One premise edge of an RLT.
-
-    Attributes:
-        source: the premise node.
-        target: the conclusion node.
-        label: the edge type as written (``None`` when the edge has none).
-        role: the standard edge type it spells (one of :data:`EDGE_ROLES`), else ``None``.
-        span: where the edge statement stands in the text.
-    """
-
-    source: str
-    target: str
-    label: str | None
-    role: str | None
-    span: Span | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class RLT:
-    """A Reasoning Logic Tree read from DOT.
-
-    Attributes:
-        argument: claims (one per node) and steps (one per node with incoming edges).
-        edges: every edge, with its label as written and its standard role.
-        diagnostics: what the reader noticed (missing labels and coordinates, odd syntax, ...).
-        text: the text it was read from (for caret views).
-        name: the graph's name.
-        span: where the graph stands in ``text``.
-    """
-
-    argument: Argument
-    edges: tuple[RLTEdge, ...]
-    diagnostics: tuple[Diagnostic, ...] = ()
-    text: str = ""
-    name: str | None = None
-    span: Span | None = None
-
-    def edge_ids(self) -> tuple[str, ...]:
-        """An id per edge, in order: ``"source -> target"``, and ``"source -> target #n"`` for the
-        n-th repeat of the same pair (repair suggestions and drawings name edges by these ids)."""
-        seen: dict[str, int] = {}
-        ids = []
-        for e in self.edges:
-            edge_id = f"{e.source} -> {e.target}"
-            seen[edge_id] = seen.get(edge_id, 0) + 1
-            ids.append(edge_id if seen[edge_id] == 1 else f"{edge_id} #{seen[edge_id]}")
-        return tuple(ids)
-
-    @property
-    def graph_text(self) -> str:
-        """The graph itself, without the prose around it."""
-        return self.span.excerpt(self.text) if self.span is not None else self.text
-
-    @property
-    def roots(self) -> tuple[str, ...]:
-        """Nodes with no outgoing edge."""
-        sources = {e.source for e in self.edges}
-        return tuple(c.id for c in self.argument.claims if c.id not in sources)
+__all__ = ["read_rlt"]
 
 
 def read_rlt(text: str, *, which: str = "last") -> RLT:

@@ -1,4 +1,4 @@
-"""Sketch-and-Fill protocols: parse a model's reply into a :class:`~peirce.ir.Protocol`.
+"""Sketch-and-Fill protocols: parse a model's reply into a :class:`~peirce.ir.LabProtocol`.
 
 A Sketch-and-Fill reply has four sections in this order::
 
@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from peirce.errors import ParseError
-from peirce.ir import Protocol, ProtocolStep
+from peirce.ir import LabProtocol, ProtocolStep
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 
@@ -140,7 +140,7 @@ class SketchAndFill:
     """
 
     text: str
-    protocol: Protocol
+    protocol: LabProtocol
     orc: tuple[OrcStep, ...]
     sections: tuple[Section, ...]
     diagnostics: tuple[Diagnostic, ...]
@@ -222,11 +222,11 @@ def parse_sketch_and_fill(text: str) -> SketchAndFill:
     ]
     diagnostics = tuple(sorted(diag.items, key=lambda d: d.span.start if d.span else 0))
     return SketchAndFill(
-        text, Protocol(tuple(paired)), tuple(orc), tuple(sections), diagnostics, key_lines
+        text, LabProtocol(tuple(paired)), tuple(orc), tuple(sections), diagnostics, key_lines
     )
 
 
-def parse_protocol(text: str, *, source: str | None = None) -> Protocol:
+def parse_protocol(text: str, *, source: str | None = None) -> LabProtocol:
     """The protocol of a trusted text; raises :class:`ParseError` at the first error.
 
     Accepts a full Sketch-and-Fill reply, or just ``Step n: {json}`` lines.
@@ -258,15 +258,15 @@ def parse_protocol(text: str, *, source: str | None = None) -> Protocol:
     for d in diag.items:
         if d.severity is Severity.ERROR:
             raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
-    return Protocol(tuple(steps))
+    return LabProtocol(tuple(steps))
 
 
-def render_sketch_and_fill(protocol: Protocol, *, think: str = "", note: str = "") -> str:
+def render_sketch_and_fill(protocol: LabProtocol, *, think: str = "", note: str = "") -> str:
     """The Sketch-and-Fill text of ``protocol`` (steps renumbered 1..N).
 
     A step's ``<orc>`` line is its ``text`` when set, else a sentence built from its fields.
 
-    >>> p = Protocol((ProtocolStep(1, "spin", ("tube",), ("5 min",)),))
+    >>> p = LabProtocol((ProtocolStep(1, "spin", ("tube",), ("5 min",)),))
     >>> print(render_sketch_and_fill(p))
     <think>
     </think>

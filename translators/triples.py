@@ -8,7 +8,7 @@ Rule-based and deterministic by default:
 - :func:`normalise` makes an entity key: case, accents, punctuation, leading articles and
   possessives are folded (``"The Beatles'"`` and ``"the beatles"`` share a key).
 - Keys that name the same thing are aligned later, per record, by
-  :class:`peirce.engine.logicscore.EntityIndex` (aliases, demonyms, acronyms, name parts).
+  :class:`peirce.pipelines.answer_graph.EntityIndex` (aliases, demonyms, acronyms, name parts).
 - :func:`triples` splits a proposition at its main verb into (subject, predicate, object) with the
   mentions of each side; coordinated objects give one triple each. With ``backend="spacy"`` (or
   ``"auto"`` when the ``spacy`` extra is installed) spaCy's dependency parse picks the verb.
@@ -27,16 +27,14 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from peirce.errors import MissingDependencyError, ParseError
+from peirce.propositions import Mention, Triple
 from peirce.span import Span
 
 __all__ = [
     "ABBREVIATIONS",
-    "Mention",
-    "Triple",
     "entities_from_llm",
     "has_verb",
     "mentions",
@@ -99,41 +97,6 @@ ABBREVIATIONS = _words(
 _RELATIVE = _words("who which that whom whose where")
 _NOT_VERB_ED = _words("red bed need speed seed feed shed hundred bred sacred naked wicked")
 _PREPS = _words("by in on at to from of for with as into onto under over about than")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """An entity mention in a sentence.
-
-    Attributes:
-        text: as written.
-        key: its normalised key (see :func:`normalise`).
-        start: offset in the sentence.
-        end: offset one past its end.
-        kind: ``name``, ``quote``, ``date``, ``number``, ``anaphor`` (a pronoun or "the film" at
-            the start of a sentence, to be resolved by the caller) or ``phrase``.
-    """
-
-    text: str
-    key: str
-    start: int
-    end: int
-    kind: str = "name"
-
-
-@dataclass(frozen=True, slots=True)
-class Triple:
-    """(subject, predicate, object) of a proposition, with the mentions on each side."""
-
-    subject: str
-    predicate: str
-    object: str
-    subject_mentions: tuple[Mention, ...] = ()
-    object_mentions: tuple[Mention, ...] = ()
-
-    @property
-    def mentions(self) -> tuple[Mention, ...]:
-        return self.subject_mentions + self.object_mentions
 
 
 # ---------------------------------------------------------------------------- normalising

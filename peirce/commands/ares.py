@@ -76,19 +76,21 @@ def _chain(value: Any) -> tuple[list[str], list[str], list[float] | None]:
 def _model(args: argparse.Namespace) -> tuple[Any, Any]:
     """The entailment model and the LLM client it uses (``None`` offline)."""
     from peirce.config import llm_settings
-    from peirce.engine.entailment import Cascade, LLMJudge, SymbolicEntailment
-    from peirce.engine.llm import LLMClient
+    from peirce.engine.entailment import Cascade
+    from peirce.llm import LLMClient
+    from peirce.llm.judge import LLMJudge
+    from peirce.pipelines.entailment import symbolic as symbolic_entailment
 
     client = None
     if args.judge == "llm" or (args.judge == "cascade" and llm_settings().configured):
         options: dict[str, Any] = {} if args.cache is None else {"cache": args.cache}
         client = LLMClient.from_env(**options)
     if args.judge == "symbolic":
-        return SymbolicEntailment(), None
+        return symbolic_entailment(), None
     judge = LLMJudge(client, mode=args.mode) if client is not None else None
     if args.judge == "llm":
         return judge, client
-    backends: list[Any] = [SymbolicEntailment()] + ([judge] if judge is not None else [])
+    backends: list[Any] = [symbolic_entailment()] + ([judge] if judge is not None else [])
     return Cascade(backends), client
 
 
@@ -110,7 +112,7 @@ def render(result: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from peirce.engine.ares import Ares
+    from peirce.engine.stability import Ares
 
     source = "<stdin>" if args.file == "-" else args.file
     text = sys.stdin.read() if args.file == "-" else read_text(args.file)

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from peirce.api import ask
+    from peirce.pipelines.proofs import ask
 
     context = args.context if args.context is not None else read_text(args.context_file)
     if not context.strip():

@@ -12,14 +12,14 @@ import sys
 
 #: name -> module (imported only when that benchmark runs)
 BENCHMARKS: dict[str, str] = {
-    "prontoqa": "peirce.evaluators.bench_prontoqa",
-    "proofwriter": "peirce.evaluators.bench_proofwriter",
-    "scirecipe": "peirce.evaluators.bench_scirecipe",
-    "captaincook": "peirce.evaluators.bench_captaincook",
-    "arche": "peirce.evaluators.bench_arche",
-    "claimtrees": "peirce.evaluators.bench_claimtrees",
-    "recipes": "peirce.evaluators.bench_recipes",
-    "logicscore": "peirce.evaluators.bench_logicscore",
+    "prontoqa": "peirce.evaluators.bench.prontoqa",
+    "proofwriter": "peirce.evaluators.bench.proofwriter",
+    "scirecipe": "peirce.evaluators.bench.scirecipe",
+    "captaincook": "peirce.evaluators.bench.captaincook",
+    "arche": "peirce.evaluators.bench.rlt_corpus",
+    "claimtrees": "peirce.evaluators.bench.claimtrees",
+    "recipes": "peirce.evaluators.bench.recipes",
+    "logicscore": "peirce.evaluators.bench.ircot",
 }
 
 

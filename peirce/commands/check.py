@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(value: Any) -> ProofReport:
-    from peirce.api import check_proof
     from peirce.errors import InputError
+    from peirce.pipelines.proofs import check_proof
 
     if not isinstance(value, dict):
         raise InputError("a record must be a JSON object with 'context' and 'steps'")

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _swipl(kb: KnowledgeBase) -> int:
-    from peirce.engine.prolog_text import export_program
+    from peirce.engine.prolog import export_program
 
     swipl = shutil.which("swipl")
     if swipl is None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import importlib.resources
 
-from peirce.api import ask, check_proof
 from peirce.commands.check import render
+from peirce.pipelines.proofs import ask, check_proof
 
 _CONTEXT = (
     "Jompuses are not shy. Each yumpus is a dumpus. Dumpuses are wumpuses. Every wumpus is an "

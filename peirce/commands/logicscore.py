@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _client() -> Any:
-    from peirce.engine.llm import LLMClient
+    from peirce.llm import LLMClient
 
     return LLMClient.from_env()
 

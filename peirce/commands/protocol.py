@@ -179,7 +179,8 @@ def _sequence(path: str) -> list[str]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from peirce.engine.procedure import check_sequence, load_graph, resolve_steps
+    from peirce.engine.procedure import check_sequence
+    from peirce.translators.procedure_graph import load_graph, resolve_steps
 
     procedure = load_graph(args.graph)
     if args.without:

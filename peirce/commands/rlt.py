@@ -229,9 +229,9 @@ def _extract(args: argparse.Namespace) -> int:
 def _evaluate(args: argparse.Namespace, found: dict[str, Any]) -> int:
     from peirce import serde
     from peirce.config import llm_settings
-    from peirce.engine.llm import LLMClient
     from peirce.errors import ConfigError
     from peirce.evaluators.arche import core_entities, entity_coverage, load_entities, rea
+    from peirce.llm import LLMClient
 
     if not args.judge:
         raise ConfigError("give at least one --judge MODEL[@URL]")

@@ -43,7 +43,7 @@ Semantics:
   predicate or constant named ``halt`` or ``shell('rm -rf /')`` is plain data. Relations are
   stored under prefixed names, so they never clash with Prolog's own predicates.
 - **Built-ins** (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ... see
-  :data:`~peirce.engine.prolog_codec.BUILTINS`) run only in a knowledge base created with
+  :data:`~peirce.engine.prolog.codec.BUILTINS`) run only in a knowledge base created with
   ``builtins=True`` (the console, ``.pl`` programs); otherwise ``=`` is an ordinary relation.
 
 The API at a glance (all on :class:`KnowledgeBase`):
@@ -62,23 +62,23 @@ The API at a glance (all on :class:`KnowledgeBase`):
 
 Many independent questions: ``ask_many([(clauses, goal), ...], limits=...)`` answers each as
 ``KnowledgeBase(clauses).ask(goal)`` would, in one Prolog call per chunk of items
-(:mod:`peirce.engine.prolog_batch`); a bad item is answered UNKNOWN with the error, the others as
+(:mod:`peirce.engine.prolog.batch`); a bad item is answered UNKNOWN with the error, the others as
 usual.
 
 Threads: one SWI-Prolog engine serves the process; every call holds
-:data:`~peirce.engine.prolog_runtime.LOCK`, so knowledge bases may be used from several threads.
+:data:`~peirce.engine.prolog.runtime.LOCK`, so knowledge bases may be used from several threads.
 Prolog starts on first use. Close a knowledge base (or use ``with``) to free its module; one that
 is garbage-collected unclosed is emptied at the next creation.
 
 Trusted Prolog programs shipped in ``peirce.kb`` run through :func:`call_json` (from
-:mod:`peirce.engine.prolog_runtime`): ``call_json("procedure.pl", "check", payload)`` consults
+:mod:`peirce.engine.prolog.runtime`): ``call_json("procedure.pl", "check", payload)`` consults
 ``kb/procedure.pl`` once, calls ``check(+In, -Out)`` with the payload as a SWI-Prolog dict under
 the lock and the limits, and returns ``Out`` as Python data; a limit raises
 :class:`~peirce.errors.BackendTimeout`, an exception or a failure
 :class:`~peirce.errors.BackendError`.
 
 Reading Prolog text (``.pl`` files, console queries) as data is done by :func:`parse_program`,
-:func:`load_pl_text` and :func:`parse_query` (from :mod:`peirce.engine.prolog_text`), which also
+:func:`load_pl_text` and :func:`parse_query` (from :mod:`peirce.engine.prolog.text`), which also
 has ``export_program`` to write clauses for SWI-Prolog's own top level.
 """
 
@@ -92,7 +92,7 @@ from types import TracebackType
 from typing import Any
 
 from peirce import serde
-from peirce.engine.prolog_codec import (
+from peirce.engine.prolog.codec import (
     decode_literal,
     decode_proof,
     encode_clause,
@@ -100,9 +100,9 @@ from peirce.engine.prolog_codec import (
     mangled,
     relation_text,
 )
-from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
-from peirce.engine.prolog_runtime import prove as run_proofs
-from peirce.engine.prolog_text import load_pl_text, parse_program, parse_query
+from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
+from peirce.engine.prolog.runtime import prove as run_proofs
+from peirce.engine.prolog.text import load_pl_text, parse_program, parse_query
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode, Verdict
 
@@ -236,7 +236,7 @@ class KnowledgeBase:
         clauses: the initial clauses.
         limits: bounds on every query.
         builtins: let clause bodies and queries call the pure built-ins of
-            :data:`~peirce.engine.prolog_codec.BUILTINS` (for ``.pl`` programs and the console).
+            :data:`~peirce.engine.prolog.codec.BUILTINS` (for ``.pl`` programs and the console).
     """
 
     def __init__(
@@ -422,8 +422,8 @@ def ask_many(
     chunk: int = 256,
 ) -> list[Judgement]:
     """Answer many ``(clauses, goal)`` questions as ``KnowledgeBase(clauses).ask(goal)`` would,
-    in one Prolog call per ``chunk`` items (see :mod:`peirce.engine.prolog_batch`)."""
-    from peirce.engine.prolog_batch import ask_many as batch
+    in one Prolog call per ``chunk`` items (see :mod:`peirce.engine.prolog.batch`)."""
+    from peirce.engine.prolog.batch import ask_many as batch
 
     return batch(items, limits=limits, chunk=chunk)
 

@@ -2,11 +2,11 @@
 
 Every call to a language model in peirce goes through :class:`LLMClient`. Usage::
 
-    from peirce.engine.llm import LLMClient, load_prompt
+    from peirce.llm.client import LLMClient, load_prompt
 
     client = LLMClient.from_env()            # OPENAI_BASE_URL, OPENAI_API_KEY, PEIRCE_MODEL
     # or LLMClient(base_url=..., api_key=..., model=..., cache="path/to/cache.sqlite3")
-    prompt = load_prompt("entail_judge_binary")          # peirce/prompts/entail_judge_binary.txt
+    prompt = load_prompt("entail_judge_binary")          # peirce/llm/prompts/entail_judge_binary.txt
     result = client.chat(
         prompt.messages(premises="...", hypothesis="..."),
         template=prompt.name, template_version=prompt.version,
@@ -35,8 +35,8 @@ What it guarantees:
 - **Counters** (:class:`LLMStats`): HTTP requests, logical calls, cache hits, retries, failures,
   invalid JSON replies, prompt and completion tokens.
 
-Prompt templates are versioned package data (``peirce/prompts/*.txt``) read with
-:func:`load_prompt`. Templates, JSON checks and the cache live in :mod:`peirce.engine.llm_io` and
+Prompt templates are versioned package data (``peirce/llm/prompts/*.txt``) read with
+:func:`load_prompt`. Templates, JSON checks and the cache live in :mod:`peirce.llm.cache` and
 are re-exported here.
 
 >>> schema = {"type": "object", "required": ["answer"],
@@ -61,31 +61,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from peirce.config import llm_settings
-from peirce.engine.llm_io import (
-    LLMCache,
-    Prompt,
-    cache_key,
-    default_cache_path,
-    load_prompt,
-    parse_json_reply,
-    schema_errors,
-)
 from peirce.errors import ConfigError, LLMError
+from peirce.llm.cache import LLMCache, cache_key, default_cache_path
+from peirce.llm.templates import schema_errors
+from peirce.replies import parse_json_reply
 
-__all__ = [
-    "ChatResult",
-    "Choice",
-    "LLMCache",
-    "LLMClient",
-    "LLMStats",
-    "Prompt",
-    "Usage",
-    "cache_key",
-    "default_cache_path",
-    "load_prompt",
-    "parse_json_reply",
-    "schema_errors",
-]
+__all__ = ["ChatResult", "Choice", "LLMClient", "LLMStats", "Usage"]
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -15,14 +15,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from peirce.api import translate
-from peirce.evaluators.bench_prontoqa import (
-    answer_all,
-    baseline_runs,
-    option_letter,
-    print_speeds,
-)
-from peirce.evaluators.benchutil import emit_summary, load_items
+from peirce.evaluators.bench.common import emit_summary, load_items
+from peirce.evaluators.bench.prontoqa import answer_all, baseline_runs, option_letter, print_speeds
+from peirce.pipelines.proofs import translate
 from peirce.translators import cnl
 
 __all__ = ["add_arguments", "run"]

@@ -1,4 +1,5 @@
-"""The answer graph of LogicScore and the backward-chaining search over it in Prolog.
+"""The answer graph of LogicScore: long-form answers' propositions turned into facts for the chain
+search of :mod:`peirce.engine.chain_search` (a pipeline: translators in, engine data out).
 
 :func:`build_graph` turns propositions into facts: each proposition's entity mentions (see
 :mod:`peirce.translators.triples`), with anaphors at the start of a sentence resolved to the
@@ -8,11 +9,6 @@ answer) are located in the propositions too: by alignment with a mention, or, si
 are often common-noun phrases ("first-party games"), by a whole-token phrase match on the
 normalised text (numbers and dates only by alignment, so "20" is not found in "20 October").
 
-:func:`search` runs ``kb/chain.pl`` through :func:`peirce.engine.prolog_runtime.call_json`: a
-tabled search links a source entity (the gold answer) back to the question's entities and returns
-the shortest chain of propositions to each, the entities reached, and a loop when the reasoning
-returns to an entity it already used.
-
 >>> from peirce.translators.answer import parse_answer, split_propositions
 >>> props = split_propositions(parse_answer(
 ...     "Kurt Cobain founded Nirvana [1]. Cobain was married to Courtney Love [2]."))
@@ -20,6 +16,7 @@ returns to an entity it already used.
 ...                 answers=["Courtney Love"])
 >>> g.question_entities, [f.entities for f in g.facts]
 (('nirvana',), [('kurt cobain', 'nirvana'), ('courtney love', 'kurt cobain')])
+>>> from peirce.engine.chain_search import search
 >>> s = search(g, "courtney love", g.question_entities)
 >>> [(c.entity, c.path) for c in s.chains]
 [('nirvana', ('P2', 'P1'))]
@@ -39,15 +36,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
-from peirce.engine.prolog_runtime import Limits, call_json
-from peirce.translators.answer import Citation, ParsedAnswer, Proposition, propositions_from_llm
+from peirce.engine.chain_search import AnswerGraph, Facts
+from peirce.propositions import Mention, ParsedAnswer, Proposition, Triple
+from peirce.translators.answer import propositions_from_llm
 from peirce.translators.triples import (
-    Mention,
-    Triple,
     entities_from_llm,
     mentions,
     normalise,
@@ -59,112 +53,14 @@ from peirce.translators.triples import (
 __all__ = [
     "DEMONYMS",
     "SHORT_NAMES",
-    "AnswerGraph",
     "EntityIndex",
-    "Facts",
-    "Reached",
-    "Search",
     "build_graph",
     "llm_extract",
     "llm_propositions",
-    "path_entities",
-    "search",
 ]
 
 _PLURAL = frozenset(["they", "their", "them", "these", "both"])
 _VALUE = re.compile(r"^[\d\s]+(?:[a-z]{1,3})?$|^\d")
-
-
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What one proposition contributes to the search.
-
-    Attributes:
-        id: ``P1``, ...
-        text: the proposition.
-        entities: the canonical keys of the entities it mentions (sorted).
-        premise: False for a conclusion ("Thus, ..."), which restates the Horn rule's head and
-            cannot serve as a premise.
-        triples: its (subject, predicate, object) triples.
-        citations: the citations it carries.
-        resolved: anaphor text -> the entity keys it was resolved to.
-        canon: mention key -> canonical entity key, for its mentions.
-    """
-
-    id: str
-    text: str
-    entities: tuple[str, ...]
-    premise: bool = True
-    triples: tuple[Triple, ...] = ()
-    citations: tuple[Citation, ...] = ()
-    resolved: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    canon: tuple[tuple[str, str], ...] = ()
-
-    def entity_of(self, key: str) -> str | None:
-        """The canonical key of one of its mentions' own keys."""
-        return dict(self.canon).get(key)
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerGraph:
-    """Propositions as facts, the question's entities, and a display label per entity key.
-
-    Attributes:
-        question: the question.
-        question_entities: canonical keys of its entities, in order.
-        facts: one per proposition.
-        labels: entity key -> text to show.
-        answers: each located answer string -> its entity key.
-        stated: the answer keys that some proposition states.
-        question_spans: (key, start, end) of each entity mention in the question.
-        question_values: the question's entities that are dates or numbers.
-    """
-
-    question: str
-    question_entities: tuple[str, ...]
-    facts: tuple[Facts, ...]
-    labels: dict[str, str] = field(default_factory=dict)
-    answers: dict[str, str] = field(default_factory=dict)
-    stated: frozenset[str] = frozenset()
-    question_spans: tuple[tuple[str, int, int], ...] = ()
-    question_values: frozenset[str] = frozenset()
-
-    def stated_key(self, answer: str | None) -> str | None:
-        """The key of ``answer`` when some proposition states it, else ``None``."""
-        key = self.answers.get(answer or "")
-        return key if key in self.stated else None
-
-    def mentioning(self, entity: str, *, premises_only: bool = True) -> tuple[str, ...]:
-        """Ids of the propositions that mention ``entity``."""
-        return tuple(
-            f.id for f in self.facts if entity in f.entities and (f.premise or not premises_only)
-        )
-
-    def label(self, entity: str) -> str:
-        return self.labels.get(entity, entity)
-
-
-@dataclass(frozen=True, slots=True)
-class Reached:
-    """An entity a chain reaches, and the shortest chain (proposition ids from the source)."""
-
-    entity: str
-    path: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Search:
-    """What the Prolog search found from one source entity."""
-
-    source: str
-    reached: tuple[Reached, ...]
-    chains: tuple[Reached, ...]
-    cycle_entities: tuple[str, ...] = ()
-    cycle_props: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.chains)
 
 
 def build_graph(
@@ -305,53 +201,6 @@ def _phrase(key: str, phrase: list[str], facts: list[Facts]) -> list[Facts]:
 def _contains(words: list[str], phrase: list[str]) -> bool:
     n = len(phrase)
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
-
-
-def search(
-    graph: AnswerGraph,
-    source: str,
-    targets: Iterable[str],
-    *,
-    blocked: Iterable[str] = (),
-    limits: Limits | None = None,
-) -> Search:
-    """The tabled backward-chaining search of ``kb/chain.pl`` from ``source`` to ``targets``."""
-    payload = {
-        "props": [
-            {"id": f.id, "entities": list(f.entities), "premise": f.premise} for f in graph.facts
-        ],
-        "source": source,
-        "targets": [t for t in targets if t != source],
-        "blocked": [b for b in blocked if b != source],
-    }
-    out = call_json("chain.pl", "logicscore_chain", payload, limits=limits or Limits())
-    cycle = out.get("cycle") or {}
-    return Search(
-        source,
-        tuple(Reached(r["entity"], tuple(r["path"])) for r in out["reached"]),
-        tuple(Reached(r["entity"], tuple(r["path"])) for r in out["chains"]),
-        tuple(cycle.get("entities", ())),
-        tuple(cycle.get("props", ())),
-    )
-
-
-def path_entities(
-    graph: AnswerGraph, source: str, path: Sequence[str], target: str
-) -> tuple[str, ...]:
-    """The entities a chain passes through: source, the bridges between consecutive
-    propositions, target.
-
-    >>> g = AnswerGraph("q", ("q",), (Facts("P1", "", ("b", "q")), Facts("P2", "", ("a", "b"))))
-    >>> path_entities(g, "a", ("P2", "P1"), "q")
-    ('a', 'b', 'q')
-    """
-    by_id = {f.id: set(f.entities) for f in graph.facts}
-    out = [source]
-    for here, nxt in pairwise(path):
-        shared = sorted((by_id[here] & by_id[nxt]) - {out[-1]})
-        out.append(shared[0] if shared else "?")
-    out.append(target)
-    return tuple(out)
 
 
 # ------------------------------------------------------------------------------ alignment
@@ -503,7 +352,7 @@ def llm_extract(llm: Any, question: str, props: Sequence[Proposition]) -> dict[s
 
 
 def _ask(llm: Any, template: str, **values: str) -> str:
-    from peirce.engine.llm import load_prompt
+    from peirce.llm import load_prompt
 
     prompt = load_prompt(template)
     reply = llm.chat(

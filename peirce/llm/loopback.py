@@ -7,7 +7,7 @@ malformed JSON bodies, truncated bodies, dropped connections, and replies cut by
 
 Usage::
 
-    from peirce.engine.llm import LLMClient
+    from peirce.llm.client import LLMClient
     from peirce.engine.loopback import Fault, LoopbackServer
 
     # an oracle sees the request's messages and sampling parameters and returns the reply text

@@ -80,12 +80,14 @@ def judge_setup(
     args: argparse.Namespace, truth: Any, formal: Any = None
 ) -> Iterator[tuple[Any, Any]]:
     """The entailment model and LLM client for ``args`` (a loopback server runs meanwhile)."""
-    from peirce.engine.entailment import Cascade, LLMJudge, SymbolicEntailment
-    from peirce.engine.llm import LLMClient
-    from peirce.engine.loopback import LoopbackServer
-    from peirce.evaluators.claimtrees import simulated_judge
+    from peirce.engine.entailment import Cascade
+    from peirce.evaluators.ares_data import simulated_judge
+    from peirce.llm import LLMClient
+    from peirce.llm.judge import LLMJudge
+    from peirce.llm.loopback import LoopbackServer
+    from peirce.pipelines.entailment import symbolic as symbolic_entailment
 
-    symbolic = SymbolicEntailment(formal=formal)
+    symbolic = symbolic_entailment(formal=formal)
     if args.judge != "llm":
         yield (symbolic if args.judge == "symbolic" else Cascade([symbolic])), None
         return
@@ -108,7 +110,7 @@ def judge_setup(
 
 
 def evaluate(run: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from peirce.evaluators.ares import cross_validate
+    from peirce.evaluators.ares_detection import cross_validate
 
     cv = cross_validate(run.scores, run.gold, folds=args.folds, seed=args.seed)
     return cv.as_dict()
@@ -116,7 +118,7 @@ def evaluate(run: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def replay(args: argparse.Namespace) -> int:
     """Compare with the paper's recorded run (``--replay DIR``)."""
-    from peirce.evaluators.ares import replay_reference
+    from peirce.evaluators.ares_detection import replay_reference
 
     start = time.perf_counter()
     prior = args.prior if args.prior != 1.0 else 0.95  # the paper's recorded run used p = 0.95
@@ -140,8 +142,8 @@ def replay(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.replay:
         return replay(args)
-    from peirce.evaluators.ares import run_method
-    from peirce.evaluators.claimtrees import claimtrees, claimtrees_entailed
+    from peirce.evaluators.ares_data import claimtrees, claimtrees_entailed
+    from peirce.evaluators.ares_detection import run_method
 
     try:
         lengths = [int(x) for x in str(args.lengths).split(",") if x.strip()]

@@ -33,14 +33,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from peirce.engine.procedure import (
-    Procedure,
-    ProcedureCheck,
-    Recording,
-    ViolationKind,
-    check_sequence,
-    load_captaincook,
-)
+from peirce.engine.procedure import ProcedureCheck, ViolationKind, check_sequence
+from peirce.procedures import Procedure
+from peirce.translators.captaincook import Recording, load_captaincook
 
 __all__ = ["add_arguments", "evaluate", "run"]
 
@@ -218,7 +213,7 @@ def ares_check(folder: str) -> dict[str, Any]:
     unavailable, and nothing else."""
     from pathlib import Path
 
-    from peirce.engine.procedure import load_task_graph
+    from peirce.translators.procedure_graph import load_task_graph
 
     out: dict[str, Any] = {"graphs": 0, "clean": 0, "deletions": 0, "exact": 0, "misses": []}
     out["notes"] = []

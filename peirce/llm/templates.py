@@ -1,51 +1,30 @@
-"""The pieces of the LLM client that need no network: prompt templates, JSON replies, the cache.
+"""Prompt templates and schema checks of the LLM client: the pieces that need no network.
 
-Everything here is re-exported by :mod:`peirce.engine.llm`; import it from there.
-
-- :class:`Prompt` / :func:`load_prompt`: versioned templates in ``peirce/prompts/*.txt``. A file
-  starts with ``# key: value`` header lines (``version`` is required), then a ``[system]`` and a
-  ``[user]`` section with ``$name`` placeholders.
-- :func:`parse_json_reply` / :func:`schema_errors`: a reply is read with :mod:`json` (never
-  evaluated) and checked against a small JSON-Schema subset.
-- :class:`LLMCache` / :func:`cache_key`: the persistent reply cache (SQLite in WAL mode, one
-  connection per thread, ``INSERT OR IGNORE``; each reply committed as it arrives).
+- :class:`Prompt` / :func:`load_prompt`: versioned templates in ``peirce/llm/prompts/*.txt``. A
+  file starts with ``# key: value`` header lines (``version`` is required), then a ``[system]``
+  and a ``[user]`` section with ``$name`` placeholders.
+- :func:`schema_errors`: a reply, read with :mod:`json` (never evaluated), checked against a small
+  JSON-Schema subset.
 
 >>> schema = {"type": "object", "required": ["answer"],
 ...           "properties": {"answer": {"enum": ["YES", "NO"]}}}
->>> parse_json_reply('```json\\n{"answer": "YES"}\\n```')
-({'answer': 'YES'}, None)
 >>> schema_errors({"answer": "MAYBE"}, schema)
 ["$.answer: got 'MAYBE', expected one of 'YES', 'NO'"]
+>>> load_prompt("entail_judge_binary").name
+'entail_judge_binary'
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
 import re
-import sqlite3
 import string
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from peirce.errors import ConfigError
-from peirce.replies import parse_json_reply
 
-__all__ = [
-    "LLMCache",
-    "Prompt",
-    "cache_key",
-    "default_cache_path",
-    "load_prompt",
-    "parse_json_reply",
-    "schema_errors",
-]
+__all__ = ["Prompt", "load_prompt", "schema_errors"]
 
 
 # ------------------------------------------------------------------------------------ prompts
@@ -108,10 +87,10 @@ class Prompt:
 
 
 def load_prompt(name: str) -> Prompt:
-    """The template ``peirce/prompts/<name>.txt`` (package data)."""
+    """The template ``peirce/llm/prompts/<name>.txt`` (package data)."""
     from importlib import resources
 
-    path = resources.files("peirce.prompts").joinpath(f"{name}.txt")
+    path = resources.files("peirce.llm.prompts").joinpath(f"{name}.txt")
     if not path.is_file():
         raise ConfigError(f"no prompt template named {name!r}")
     return Prompt.parse(name, path.read_text(encoding="utf-8"))
@@ -185,127 +164,3 @@ def _object_errors(value: dict[str, Any], schema: Mapping[str, Any], path: str) 
         elif isinstance(extra, Mapping):
             errors += schema_errors(v, extra, f"{path}.{k}")
     return errors
-
-
-# ---------------------------------------------------------------------------------- cache
-def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
-    """``$PEIRCE_LLM_CACHE``, else ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3`` (or ~/.cache)."""
-    env = os.environ if env is None else env
-    if env.get("PEIRCE_LLM_CACHE"):
-        return Path(env["PEIRCE_LLM_CACHE"]).expanduser()
-    root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "peirce" / "llm-cache.sqlite3"
-
-
-class LLMCache:
-    """A persistent reply cache in SQLite (WAL mode, ``INSERT OR IGNORE``).
-
-    Each thread that uses the cache at a given moment has a connection of its own: connections
-    are lent from a pool and returned after each statement, so short-lived worker threads do not
-    leave connections (and file descriptors) behind. Several processes may share the file.
-
-    >>> import tempfile, os
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     cache = LLMCache(os.path.join(d, "c.sqlite3"))
-    ...     cache.put("k", {"texts": ["hi"]}, model="m")
-    ...     hit = cache.get("k")
-    ...     cache.close()
-    >>> hit
-    {'texts': ['hi']}
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._idle: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._closed = False
-        with self._conn() as conn:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, "
-                "template TEXT, version TEXT, created REAL, reply TEXT NOT NULL)"
-            )
-
-    @contextlib.contextmanager
-    def _conn(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            if self._closed:
-                raise ConfigError(f"the LLM cache {self.path} is closed")
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-        try:
-            yield conn
-        finally:
-            with self._lock:
-                keep = not self._closed
-                if keep:
-                    self._idle.append(conn)
-            if not keep:
-                conn.close()
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        try:
-            value = json.loads(row[0])
-        except json.JSONDecodeError:  # a damaged row is a miss, never a crash
-            return None
-        return value if isinstance(value, dict) else None
-
-    def put(
-        self,
-        key: str,
-        reply: Mapping[str, Any],
-        *,
-        model: str = "",
-        template: str = "",
-        version: str = "",
-    ) -> None:
-        row = (key, model, template, version, time.time(), json.dumps(reply, ensure_ascii=False))
-        with self._conn() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO replies (key, model, template, version, created, reply) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                row,
-            )
-
-    def __len__(self) -> int:
-        with self._conn() as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
-
-    @property
-    def connections(self) -> int:
-        """Connections open and idle (at most the number of threads that used it at once)."""
-        with self._lock:
-            return len(self._idle)
-
-    def close(self) -> None:
-        with self._lock:
-            conns, self._idle, self._closed = self._idle, [], True
-        for conn in conns:
-            conn.close()
-
-
-def cache_key(model: str, template: str, version: str, messages: Any, params: Any) -> str:
-    """sha256 of the canonical JSON of everything that decides a reply."""
-    blob = json.dumps(
-        {
-            "model": model,
-            "template": template,
-            "version": version,
-            "messages": messages,
-            "params": params,
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

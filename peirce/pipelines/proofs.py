@@ -236,7 +236,7 @@ def ask_many(
     contexts_and_questions: Iterable[tuple[Context, str]], *, limits: Limits | None = None
 ) -> list[AskResult]:
     """Answer many questions, each about its own context, as :func:`ask` answers each one, but
-    with one Prolog call per chunk of questions (see :mod:`peirce.engine.prolog_batch`).
+    with one Prolog call per chunk of questions (see :mod:`peirce.engine.prolog`).
 
     A context text shared by several questions is translated once. An item that cannot be read
     (say, a constant that is neither a string nor a number) is answered Unknown with an

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError
-from peirce.evaluators.benchutil import macro_f1
+from peirce.evaluators.bench.common import macro_f1
 
 __all__ = [
     "CVResult",
@@ -200,7 +200,7 @@ def load_recording(path: str | Path) -> Recording:
 
 
 def _replay_oracle(labels: dict[tuple[frozenset[str], str], str]) -> Any:
-    from peirce.evaluators.claimtrees import split_judge_prompt
+    from peirce.evaluators.ares_data import split_judge_prompt
 
     def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         premises, hypothesis = split_judge_prompt(messages)
@@ -227,10 +227,10 @@ def replay_reference(
     the recorded replies; a premise set the paper never asked about is undecided, and its mass is
     reported.
     """
-    from peirce.engine.ares import Ares
-    from peirce.engine.entailment import LLMJudge
-    from peirce.engine.llm import LLMClient
-    from peirce.engine.loopback import LoopbackServer
+    from peirce.engine.stability import Ares
+    from peirce.llm import LLMClient
+    from peirce.llm.judge import LLMJudge
+    from peirce.llm.loopback import LoopbackServer
 
     files = sorted(Path(folder).glob("claimtrees_len*_*.json"))
     if not files:
@@ -334,11 +334,12 @@ def run_method(
     """Score every chain (``.base``, ``.derived``, ``.unsound``) with ``method``.
 
     ``model`` is the entailment model (ARES and the pairwise baselines); ``client`` the LLM
-    client (LLM-Judge). ``ares_options`` go to :class:`~peirce.engine.ares.Ares`.
+    client (LLM-Judge). ``ares_options`` go to :class:`~peirce.engine.stability.Ares`.
     """
     import time
 
-    from peirce.engine.ares import Ares, entail_base, entail_prev, hoeffding_n, llm_judge
+    from peirce.engine.stability import Ares, hoeffding_n
+    from peirce.evaluators.ares_baselines import entail_base, entail_prev, llm_judge
 
     if method not in METHODS:
         raise InputError(f"got {method!r} for the method, expected one of {', '.join(METHODS)}")

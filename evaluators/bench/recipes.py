@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any
 
-from peirce.evaluators.bench_claimtrees import ares_options, common_arguments, judge_setup
+from peirce.evaluators.bench.claimtrees import ares_options, common_arguments, judge_setup
 
 __all__ = ["add_arguments", "run"]
 
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from peirce.evaluators.ares import cross_validate, run_method
-    from peirce.evaluators.claimtrees import formal_entailed, load_recipe_graphs, recipe_chains
+    from peirce.evaluators.ares_data import formal_entailed, load_recipe_graphs, recipe_chains
+    from peirce.evaluators.ares_detection import cross_validate, run_method
 
     start = time.perf_counter()
     chains = recipe_chains(

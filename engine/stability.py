@@ -20,8 +20,7 @@ How this implementation spends its calls:
   not verified) and its probability mass is reported as ``undecided`` in the certificate; a claim
   whose every answer is undecided has ``tau=None``.
 
-Baselines of the paper (Section 4): :func:`entail_prev` (all previous claims as premises),
-:func:`entail_base` (base claims only) and :func:`llm_judge` (the whole chain in one prompt).
+The paper's baselines (Section 4) are in :mod:`peirce.evaluators.ares_baselines`.
 
 >>> hoeffding_n(m=10, epsilon=0.1, delta=0.1)
 265
@@ -39,7 +38,7 @@ Baselines of the paper (Section 4): :func:`entail_prev` (all previous claims as 
 References:
     Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
     Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES): Equations 4-7,
-    Theorem 3.1 and Algorithm 1; baselines Entail-Prev, Entail-Base and LLM-Judge (Section 4).
+    Theorem 3.1 and Algorithm 1.
 """
 
 from __future__ import annotations
@@ -52,27 +51,19 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from peirce import serde
-from peirce.errors import ConfigError, LLMError
+from peirce.errors import ConfigError
+from peirce.protocols import EntailmentModel
 from peirce.results import Judgement
-
-if TYPE_CHECKING:
-    from peirce.engine.entailment import EntailmentModel
-    from peirce.engine.llm import LLMClient
 
 __all__ = [
     "Ares",
     "AresResult",
-    "BaselineResult",
     "Certificate",
     "ClaimScore",
-    "entail_base",
-    "entail_prev",
     "hoeffding_epsilon",
     "hoeffding_n",
-    "llm_judge",
 ]
 
 
@@ -272,7 +263,7 @@ class Ares:
 
     def __init__(
         self,
-        model: EntailmentModel | str = "cascade",
+        model: EntailmentModel,
         *,
         epsilon: float = 0.1,
         delta: float = 0.1,
@@ -282,12 +273,14 @@ class Ares:
         max_states: int | None = None,
         workers: int = 1,
     ) -> None:
-        from peirce.engine.entailment import make_model
-
         if not 0.0 <= prior <= 1.0:
             raise ConfigError(f"a prior is a probability, got {prior}")
         hoeffding_n(1, epsilon, delta)  # validates the tolerance
-        self.model = make_model(model)
+        if not isinstance(model, EntailmentModel):
+            raise ConfigError(
+                f"{model!r} is not an entailment model (it needs entails/deterministic)"
+            )
+        self.model = model
         self.epsilon, self.delta, self.prior = epsilon, delta, prior
         self.threshold, self.seed = threshold, seed
         self.max_states, self.workers = max_states, max(1, workers)
@@ -408,91 +401,3 @@ def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
     if samples <= 0:
         return 1.0
     return min(1.0, math.sqrt(math.log(2 * m / delta) / (2 * samples)))
-
-
-# ------------------------------------------------------------------------------- baselines
-@dataclass(frozen=True, slots=True)
-class BaselineResult:
-    """One score per derived claim from a baseline (``None``: the model gave none).
-
-    Attributes:
-        method: ``entail-prev``, ``entail-base`` or ``llm-judge``.
-        scores: the probability that each derived claim is sound.
-        calls: entailment (or LLM) calls made.
-        reasons: why each score is what it is (or why it is missing).
-    """
-
-    method: str
-    scores: tuple[float | None, ...]
-    calls: int
-    reasons: tuple[str, ...] = ()
-
-    def flags(self, threshold: float = 0.5) -> tuple[bool | None, ...]:
-        return tuple(None if s is None else s < threshold for s in self.scores)
-
-
-def _pairwise(
-    method: str, model: EntailmentModel, base: Sequence[str], derived: Sequence[str], prev: bool
-) -> BaselineResult:
-    scores: list[float | None] = []
-    reasons: list[str] = []
-    for k, claim in enumerate(derived):
-        premises = [*base, *derived[:k]] if prev else list(base)
-        j = model.entails(premises, claim)
-        scores.append(j.probability)
-        reasons.append(j.reason)
-    return BaselineResult(method, tuple(scores), len(derived), tuple(reasons))
-
-
-def entail_prev(
-    model: EntailmentModel, base: Sequence[str], derived: Sequence[str]
-) -> BaselineResult:
-    """Entail-Prev: each derived claim against the base claims and every claim before it."""
-    return _pairwise("entail-prev", model, base, derived, prev=True)
-
-
-def entail_base(
-    model: EntailmentModel, base: Sequence[str], derived: Sequence[str]
-) -> BaselineResult:
-    """Entail-Base: each derived claim against the base claims only."""
-    return _pairwise("entail-base", model, base, derived, prev=False)
-
-
-def llm_judge(client: LLMClient, base: Sequence[str], derived: Sequence[str]) -> BaselineResult:
-    """LLM-Judge: the whole chain in one prompt, one soundness score per derived claim.
-
-    A reply with the wrong number of scores (the paper notes this happens) or that is not JSON
-    gives no scores (``None``) with the reason and the raw reply kept as the reason's tail.
-    """
-    from peirce.engine.llm import load_prompt
-
-    prompt = load_prompt("chain_judge")
-    m = len(derived)
-    messages = prompt.messages(
-        context="\n".join(f"{i}. {c}" for i, c in enumerate(base, 1)) or "(none)",
-        claims="\n".join(f"{i}. {c}" for i, c in enumerate(derived, 1)),
-        count=str(m),
-    )
-    schema: dict[str, Any] = {
-        "type": "object",
-        "required": ["scores"],
-        "properties": {
-            "scores": {
-                "type": "array",
-                "items": {"type": "number", "minimum": 0, "maximum": 1},
-                "minItems": m,
-                "maxItems": m,
-            }
-        },
-    }
-    try:
-        result = client.chat(
-            messages, template=prompt.name, template_version=prompt.version, json_schema=schema
-        )
-    except LLMError as exc:
-        return BaselineResult("llm-judge", (None,) * m, 1, (f"the LLM call failed: {exc}",) * m)
-    if result.parsed is None:
-        why = f"{result.error}; reply: {result.text[:200]!r}"
-        return BaselineResult("llm-judge", (None,) * m, 1, (why,) * m)
-    scores = tuple(float(s) for s in result.parsed["scores"])
-    return BaselineResult("llm-judge", scores, 1, ("the judge's score",) * m)

@@ -40,7 +40,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from peirce.engine.prolog import (
+from peirce.engine.prolog.codec import encode_term, term_text
+from peirce.engine.prolog.kb import (
     Proof,
     _release,
     _take_module,
@@ -48,8 +49,7 @@ from peirce.engine.prolog import (
     not_concluded,
     not_proved,
 )
-from peirce.engine.prolog_codec import encode_term, term_text
-from peirce.engine.prolog_runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
+from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
 from peirce.errors import ConfigError, InputError
 from peirce.logic import Clause, Const, Literal, Var
 from peirce.results import Judgement, ProofNode, Verdict

@@ -45,10 +45,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from peirce.engine.logicscore import AnswerGraph
+from peirce.engine.chain_search import AnswerGraph
 from peirce.errors import InputError, ParseError
+from peirce.propositions import Proposition
 from peirce.span import Span
-from peirce.translators.answer import Proposition
 from peirce.translators.triples import normalise
 
 __all__ = [
@@ -402,7 +402,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from peirce.evaluators.benchutil import emit_summary
+    from peirce.evaluators.bench.common import emit_summary
     from peirce.evaluators.logicscore import score
 
     chains = load_chains(args.data)[: args.limit]
@@ -502,7 +502,7 @@ def _report(s: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark as ``python -m peirce.evaluators.bench_logicscore --data DIR``."""
+    """Run the benchmark as ``python -m peirce.evaluators.bench.ircot --data DIR``."""
     parser = argparse.ArgumentParser(prog="bench_logicscore", description=__doc__)
     add_arguments(parser)
     return run(parser.parse_args(argv))

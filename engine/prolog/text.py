@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from peirce.engine.prolog_codec import decode_term, encode_clause
-from peirce.engine.prolog_runtime import api
+from peirce.engine.prolog.codec import decode_term, encode_clause
+from peirce.engine.prolog.runtime import api
 from peirce.errors import BackendError, ParseError
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity

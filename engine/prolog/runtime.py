@@ -10,8 +10,8 @@ strings written in Prolog and parsed with :mod:`json`.
 Entry points:
 
 - :func:`api` runs an operation of the meta-interpreter ``kb/meta.pl`` (used by
-  :mod:`peirce.engine.prolog`); :func:`prove` runs its proof queries and :func:`ask_batch` many
-  independent questions in one call (used by :mod:`peirce.engine.prolog_batch`).
+  :mod:`peirce.engine.prolog.kb`); :func:`prove` runs its proof queries and :func:`ask_batch` many
+  independent questions in one call (used by :mod:`peirce.engine.prolog.batch`).
 - :func:`call_json` runs a trusted program shipped in ``peirce.kb`` (``procedure.pl``,
   ``chain.pl``, ...): see its docstring.
 
@@ -279,7 +279,7 @@ def prove(
 
 
 def ask_batch(module: str, items_text: str, limits: Limits) -> list[Any]:
-    """Run the batch questions ``items_text`` (JSON built by :mod:`peirce.engine.prolog_batch`)
+    """Run the batch questions ``items_text`` (JSON built by :mod:`peirce.engine.prolog.batch`)
     in the scratch module ``module``: one reply per item, ``["ok", results]`` or
     ``["error", message]``."""
     plain = items_text.isascii() and "\\" not in items_text and "\x7f" not in items_text

@@ -22,7 +22,7 @@ each pass; ``pairs_per_second_warm`` with caches kept), and ``expectations`` (wh
 above held).
 
 References:
-    "Unleashing Scientific Reasoning for Bio-experimental Protocol Generation via Structured
+    "Unleashing Scientific Reasoning for Bio-experimental LabProtocol Generation via Structured
     Component-based Reward Mechanism" (Thoth; SciRecipe, SCORE).
 """
 
@@ -40,7 +40,7 @@ from typing import Any
 
 from peirce.errors import InputError
 from peirce.evaluators.score import ScoreResult, clear_caches, score
-from peirce.ir import Protocol, ProtocolStep
+from peirce.ir import LabProtocol, ProtocolStep
 from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
 
 __all__ = ["PERTURBATIONS", "add_arguments", "load_gold", "perturb", "run"]
@@ -55,8 +55,8 @@ _UNIT_VARIANTS = [
 ]
 
 
-def _renumber(steps: list[ProtocolStep]) -> Protocol:
-    return Protocol(
+def _renumber(steps: list[ProtocolStep]) -> LabProtocol:
+    return LabProtocol(
         tuple(
             ProtocolStep(n, s.action, s.objects, s.parameters, s.text)
             for n, s in enumerate(steps, 1)
@@ -64,7 +64,7 @@ def _renumber(steps: list[ProtocolStep]) -> Protocol:
     )
 
 
-def _shuffled(p: Protocol, rng: random.Random) -> Protocol | None:
+def _shuffled(p: LabProtocol, rng: random.Random) -> LabProtocol | None:
     steps = list(p.steps)
     actions = [s.action for s in steps]
     for _ in range(20):
@@ -74,7 +74,7 @@ def _shuffled(p: Protocol, rng: random.Random) -> Protocol | None:
     return None  # every order has the same actions (one step, or one repeated action)
 
 
-def _dropped(p: Protocol, rng: random.Random) -> Protocol | None:
+def _dropped(p: LabProtocol, rng: random.Random) -> LabProtocol | None:
     if len(p.steps) < 2:
         return None
     steps = list(p.steps)
@@ -82,7 +82,7 @@ def _dropped(p: Protocol, rng: random.Random) -> Protocol | None:
     return _renumber(steps)
 
 
-def _duplicated(p: Protocol, rng: random.Random) -> Protocol | None:
+def _duplicated(p: LabProtocol, rng: random.Random) -> LabProtocol | None:
     steps = list(p.steps)
     k = rng.randrange(len(steps))
     steps.insert(k + 1, steps[k])
@@ -95,7 +95,7 @@ def _alter(param: str) -> str:
     return f"altered {param}"
 
 
-def _altered(p: Protocol, rng: random.Random) -> Protocol | None:
+def _altered(p: LabProtocol, rng: random.Random) -> LabProtocol | None:
     del rng
     if not any(s.parameters for s in p.steps):
         return None
@@ -107,7 +107,7 @@ def _altered(p: Protocol, rng: random.Random) -> Protocol | None:
     return _renumber(steps)
 
 
-def _unit_variants(p: Protocol, rng: random.Random) -> Protocol | None:
+def _unit_variants(p: LabProtocol, rng: random.Random) -> LabProtocol | None:
     del rng
     steps, changed = [], False
     for s in p.steps:
@@ -120,7 +120,7 @@ def _unit_variants(p: Protocol, rng: random.Random) -> Protocol | None:
 
 
 #: name -> function making a perturbed protocol (``None`` when it does not apply).
-PERTURBATIONS: dict[str, Callable[[Protocol, random.Random], Protocol | None]] = {
+PERTURBATIONS: dict[str, Callable[[LabProtocol, random.Random], LabProtocol | None]] = {
     "shuffled": _shuffled,
     "dropped": _dropped,
     "duplicated": _duplicated,

@@ -1,0 +1,41 @@
+"""SWI-Prolog as peirce's Horn-clause engine: the public interface of its parts.
+
+- :mod:`~peirce.engine.prolog.runtime`: the one engine of the process (started on first use),
+  its lock, the limits of every query and the JSON boundary (:func:`call_json`);
+- :mod:`~peirce.engine.prolog.codec`: clauses and terms to and from that JSON;
+- :mod:`~peirce.engine.prolog.text`: ``.pl`` programs and queries read as data (never run);
+- :mod:`~peirce.engine.prolog.kb`: :class:`KnowledgeBase`, one Prolog module per knowledge base,
+  proofs by the meta-interpreter of ``kb/meta.pl``;
+- :mod:`~peirce.engine.prolog.batch`: :func:`ask_many`, many questions in one Prolog call.
+
+Import from here; the parts talk to each other through the names they export, never through
+private ones.
+"""
+
+from __future__ import annotations
+
+from peirce.engine.prolog.kb import Answers, KnowledgeBase, Proof, Solution, ask_many
+from peirce.engine.prolog.runtime import DEFAULT_LIMITS, Limits, call_json
+from peirce.engine.prolog.text import (
+    Program,
+    export_program,
+    load_pl_text,
+    parse_program,
+    parse_query,
+)
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Answers",
+    "KnowledgeBase",
+    "Limits",
+    "Program",
+    "Proof",
+    "Solution",
+    "ask_many",
+    "call_json",
+    "export_program",
+    "load_pl_text",
+    "parse_program",
+    "parse_query",
+]

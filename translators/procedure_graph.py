@@ -1,0 +1,156 @@
+"""Procedure graphs read from JSON: CaptainCook4D task graphs, ARES recipes, peirce's own format.
+
+- :func:`load_task_graph` / :func:`task_graph`: ``{"steps": {id: text}, "edges": [[p, s], ...]}``
+  with ``START`` and ``END`` nodes (CaptainCook4D), plus per-step ingredients (ARES recipes);
+- :func:`load_graph`: either of those, or peirce's own format (see its docstring);
+- :func:`resolve_steps`: step ids for items given as ids or as the steps' texts.
+
+Every shape error is an :class:`~peirce.errors.InputError` naming the file.
+
+References:
+    Peddi et al., "CaptainCook4D: A Dataset for Understanding Errors in Procedural Activities",
+    NeurIPS 2024 (task graphs). "Probabilistic Soundness Guarantees in LLM Reasoning Chains"
+    (ARES), CaptainCookRecipes: ingredients per step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from peirce.errors import InputError
+from peirce.procedures import Procedure
+
+__all__ = ["load_graph", "load_task_graph", "read_json", "resolve_steps", "step_order_key", "task_graph"]
+
+
+def load_graph(path: str | Path, *, name: str | None = None) -> Procedure:
+    """A procedure from a JSON file: a CaptainCook4D / ARES task graph, or peirce's own format.
+
+    peirce's format: ``{"name": ..., "steps": [{"id": ..., "text": ..., "needs": [...],
+    "produces": [...]}, ...], "edges": [[p, s], ...], "available": [...], "initial": [...],
+    "final": [...]}``.
+    """
+    data = read_json(path)
+    if isinstance(data, dict) and isinstance(data.get("steps"), list):
+        return _own_format(data, str(path), name)
+    return task_graph(data, name=name or Path(path).stem, source=str(path))
+
+
+def load_task_graph(path: str | Path, *, name: str | None = None) -> Procedure:
+    """A CaptainCook4D task graph or an ARES recipe graph from its JSON file."""
+    return task_graph(read_json(path), name=name or Path(path).stem, source=str(path))
+
+
+def read_json(path: str | Path) -> Any:
+    try:
+        return json.loads(Path(path).read_text("utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=str(path)
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the file: {exc}", source=str(path)) from None
+
+
+def task_graph(data: Any, *, name: str, source: str = "<graph>") -> Procedure:
+    """A procedure from task-graph data (``steps`` dict, ``edges`` list, optional ingredients)."""
+    if not isinstance(data, dict) or not isinstance(data.get("steps"), dict):
+        raise InputError("expected an object with a 'steps' object (id -> text)", source=source)
+    labels = {str(k): str(v) for k, v in data["steps"].items()}
+    steps = tuple(sorted(labels, key=step_order_key))
+    edges = _edges(data.get("edges", []), labels, source)
+    initial = tuple(s for s in steps if labels[s].strip().upper() == "START")
+    final = tuple(s for s in steps if labels[s].strip().upper() == "END")
+    needs, available = _ingredients(data, steps, source)
+    return Procedure(
+        name,
+        steps,
+        edges,
+        needs=needs,
+        available=available,
+        initial=initial,
+        final=final,
+        labels=labels,
+    )
+
+
+def step_order_key(step: str) -> tuple[int, str]:
+    return (int(step), "") if step.isdigit() else (1 << 62, step)
+
+
+def _edges(raw: Any, labels: dict[str, str], source: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list):
+        raise InputError("'edges' must be a list of [before, after] pairs", source=source)
+    out = []
+    for k, e in enumerate(raw):
+        if not (isinstance(e, list) and len(e) == 2):
+            raise InputError(f"edge {k} is not a [before, after] pair: {e!r}", source=source)
+        a, b = str(e[0]), str(e[1])
+        unknown = [x for x in (a, b) if x not in labels]
+        if unknown:
+            raise InputError(
+                f"edge {k} [{a}, {b}] names unknown step {unknown[0]!r}", source=source
+            )
+        out.append((a, b))
+    return tuple(out)
+
+
+def _ingredients(
+    data: dict[str, Any], steps: tuple[str, ...], source: str
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """ARES: ``step_mapped_ingredients[i]`` lists what the i-th step (ids in numeric order) uses;
+    ``"None"`` means nothing. (Ids may skip numbers: the list follows positions, not ids.)"""
+    per_step = data.get("step_mapped_ingredients", data.get("ingredients"))
+    if per_step is None:
+        return (), ()
+    if not isinstance(per_step, list) or len(per_step) != len(steps):
+        raise InputError("ingredients must be a list with one entry per step", source=source)
+    needs = []
+    for step, items in zip(steps, per_step, strict=True):
+        for item in items or ():
+            if isinstance(item, str) and item.strip() and item != "None":
+                needs.append((step, item))
+    available = tuple(sorted({o for _, o in needs}))
+    return tuple(needs), available
+
+
+def _own_format(data: dict[str, Any], source: str, name: str | None) -> Procedure:
+    labels, needs, produces = {}, [], []
+    for k, s in enumerate(data["steps"]):
+        if not isinstance(s, dict) or not isinstance(s.get("id"), (str, int)):
+            raise InputError(f"step {k} must be an object with an 'id'", source=source)
+        sid = str(s["id"])
+        labels[sid] = str(s.get("text", sid))
+        needs += [(sid, str(o)) for o in _strings(s.get("needs", []), f"step {sid} needs", source)]
+        produces += [
+            (sid, str(o)) for o in _strings(s.get("produces", []), f"step {sid} produces", source)
+        ]
+    return Procedure(
+        str(name or data.get("name", Path(source).stem)),
+        tuple(labels),
+        _edges(data.get("edges", []), labels, source),
+        needs=tuple(needs),
+        produces=tuple(produces),
+        available=tuple(_strings(data.get("available", []), "available", source)),
+        initial=tuple(_strings(data.get("initial", []), "initial", source)),
+        final=tuple(_strings(data.get("final", []), "final", source)),
+        labels=labels,
+    )
+
+
+def _strings(value: Any, what: str, source: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+        raise InputError(f"{what} must be a list of names", source=source)
+    return [str(v) for v in value]
+
+
+def resolve_steps(procedure: Procedure, items: Iterable[str]) -> list[str]:
+    """Step ids for ``items`` given as ids or as the steps' exact texts (case-insensitive)."""
+    by_text: dict[str, str] = {}
+    for sid in procedure.steps:
+        by_text.setdefault(procedure.label(sid).strip().casefold(), sid)
+    known = set(procedure.steps)
+    return [item if item in known else by_text.get(item.strip().casefold(), item) for item in items]
