@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck pytest system venv bench clean
+.PHONY: demo test lint layers typecheck pytest system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -23,11 +23,18 @@ demo: venv
 	$(BIN)/peirce protocol check examples/pancake_late_heat.json --graph examples/pancakes.json; test $$? -eq 1
 	$(BIN)/peirce logicscore examples/answers.jsonl
 
-test: lint typecheck pytest
+test: lint layers typecheck pytest
 
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# The import rule (see ARCHITECTURE.md), checked by import-linter on a copy of the package laid out
+# as it is installed (grimp walks folders and cannot follow the editable install's import hook).
+layers: venv
+	@rm -rf build/layers && mkdir -p build/layers && cp -r peirce build/layers/peirce
+	@for d in engine translators evaluators grammars kb; do cp -r $$d build/layers/peirce/$$d; done
+	cd build/layers && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --config $(CURDIR)/pyproject.toml
 
 # mypy reads the package through a tree of links laid out as it is installed (engine/ as
 # peirce/engine, ...), since it cannot follow the editable install's import hook.

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError
-from peirce.evaluators.bench.common import macro_f1
+from peirce.evaluators.stats import macro_f1
 
 __all__ = [
     "CVResult",

@@ -1,7 +1,8 @@
 """LogicScore: Completeness, Conciseness and Determinateness of attributed long-form answers.
 
 The long answer is parsed (:mod:`peirce.translators.answer`), split into atomic propositions
-P = {P1..Pn}, and turned into facts (:mod:`peirce.pipelines.answer_graph`); a tabled search in Prolog
+P = {P1..Pn}, and turned into facts (:mod:`peirce.pipelines.answer_graph`); a tabled search in
+Prolog
 links the gold-answer entity back to the question's entities.
 
 - **Completeness** (Eq. 4) = 1 when chains link the answer entity back to the question's
@@ -32,7 +33,7 @@ alternative), and P_min is what the alternatives reach without passing through e
 Yes/no answers have no answer entity to chain back from; like the reference, they are not scored
 (UNKNOWN with the reason).
 
-:func:`~peirce.evaluators.bench.ircot.substring_baseline` reproduces the reference
+:func:`~peirce.evaluators.logicscore_baseline.substring_baseline` reproduces the reference
 implementation's search (bridges found by substring containment between triple arguments) on the
 same triples.
 
@@ -241,7 +242,7 @@ def score(
     result = _with(result, diagnostics=tuple(diags), short_answer=sa, gold_answer=gold_answer)
     result = _determinateness(result, graph, long_answer, sa, llm)
     if baseline:
-        from peirce.evaluators.bench.ircot import substring_baseline
+        from peirce.evaluators.logicscore_baseline import substring_baseline
 
         result = _with(result, baseline=substring_baseline(question, props, target, graph))
     return result

@@ -1,7 +1,7 @@
 """Long-form answers as IR: statements with citations, atomic propositions, mentions and triples.
 
-Translators read an answer into these (``peirce.translators.answer``, ``peirce.translators.triples``);
-the LogicScore pipeline and the engine's chain search work on them.
+Translators read an answer into these (``peirce.translators.answer``,
+``peirce.translators.triples``); the LogicScore pipeline and the engine's chain search work on them.
 
 >>> str(Citation("2", (1, 3)))
 '[2]<S1><S3>'

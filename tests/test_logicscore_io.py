@@ -14,6 +14,7 @@ from peirce.engine.rdf_answer import CHAIN_QUERY, LS, PROV, to_rdf, to_turtle
 from peirce.errors import InputError, ParseError
 from peirce.evaluators.bench import ircot as bench
 from peirce.evaluators.logicscore import score
+from peirce.evaluators.logicscore_baseline import substring_baseline
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logicscore"
 
@@ -111,7 +112,7 @@ def test_substring_baseline_finds_false_bridges_that_the_chain_search_does_not()
     assert r.baseline is not None
     assert r.baseline.completeness == 1.0  # "ian" is a substring of "brian eno"
     assert r.baseline.bridges == ("ian",)
-    yes_no = bench.substring_baseline("Q?", r.propositions, "yes", r.graph)
+    yes_no = substring_baseline("Q?", r.propositions, "yes", r.graph)
     assert yes_no.completeness is None and "skipped" in yes_no.reason
 
 

@@ -23,7 +23,14 @@ from typing import Any
 from peirce.errors import InputError
 from peirce.procedures import Procedure
 
-__all__ = ["load_graph", "load_task_graph", "read_json", "resolve_steps", "step_order_key", "task_graph"]
+__all__ = [
+    "load_graph",
+    "load_task_graph",
+    "read_json",
+    "resolve_steps",
+    "step_order_key",
+    "task_graph",
+]
 
 
 def load_graph(path: str | Path, *, name: str | None = None) -> Procedure:

@@ -45,21 +45,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from peirce.engine.chain_search import AnswerGraph
 from peirce.errors import InputError, ParseError
-from peirce.propositions import Proposition
 from peirce.span import Span
 from peirce.translators.triples import normalise
 
 __all__ = [
-    "Baseline",
     "Case",
     "add_arguments",
     "build_cases",
     "load_chains",
     "read_jsonnet",
     "run",
-    "substring_baseline",
 ]
 
 
@@ -187,7 +183,6 @@ def _case(
 
 def build_cases(chains: Sequence[Chain]) -> list[Case]:
     """The gold case and the perturbed cases of every chain (yes/no questions skipped)."""
-    from peirce.translators.triples import normalise
 
     cases: list[Case] = []
     usable = [c for c in chains if normalise(c.answer) not in {"yes", "no"}]
@@ -202,7 +197,7 @@ def _evidence(c: Chain) -> list[int]:
 
 
 def _perturb(c: Chain, pool: Sequence[Chain], i: int) -> list[Case]:
-    from peirce.translators.triples import mentions, normalise, question_entities
+    from peirce.translators.triples import mentions, question_entities
 
     out: list[Case] = []
     ev = _evidence(c)
@@ -263,7 +258,7 @@ def _kind(answer: str) -> str:
 
 
 def _wrong_answer(c: Chain, pool: Sequence[Chain], i: int, choice: bool) -> str | None:
-    from peirce.translators.triples import normalise, question_entities
+    from peirce.translators.triples import question_entities
 
     if choice:
         alts = [m.text for m in question_entities(c.question) if m.key != normalise(c.answer)]
@@ -292,94 +287,6 @@ def _replace_answer(c: Chain, wrong: str, choice: bool) -> list[tuple[str, str |
         hit = hit or new != s
         steps.append((new, t))
     return steps if hit else None
-
-
-# ------------------------------------------------------------------------------- baseline
-@dataclass(frozen=True, slots=True)
-class Baseline:
-    """The reference's substring-containment search on the same triples."""
-
-    completeness: float | None
-    conciseness: float | None
-    path: tuple[str, ...] = ()
-    bridges: tuple[str, ...] = ()
-    reason: str = ""
-
-
-# -------------------------------------------------------------------------------- baseline
-def substring_baseline(
-    question: str, props: Sequence[Proposition], gold: str, graph: AnswerGraph
-) -> Baseline:
-    """The reference implementation's chain search (its ``stage3.py``) without its LLM calls.
-
-    Start triples are those whose subject or object contains a question entity; end steps are
-    those containing the gold answer; from an end triple the other argument is the bridge, and a
-    proposition continues the chain when one of its triple arguments contains the bridge as a
-    substring. This is what "sharing an entity" means there, so "US" bridges to "Russia".
-    """
-    if normalise(gold) in {"yes", "no"}:
-        return Baseline(None, None, reason="yes/no answers are skipped, as in the reference")
-    q_names = [graph.label(q).lower() for q in graph.question_entities]
-    trip = {f.id: [(t.subject.lower(), t.object.lower()) for t in f.triples] for f in graph.facts}
-    text = {f.id: f.text.lower() for f in graph.facts}
-    g = gold.lower().strip()
-    starts = [t for ts in trip.values() for t in ts if any(q in t[0] or q in t[1] for q in q_names)]
-    ends = [pid for pid in trip if g in text[pid]]
-    if not starts or not ends:
-        return Baseline(0.0, 0.0, reason="no start or no end triple")
-    for end in ends:
-        for s, o in trip[end]:
-            if g in s or (s and s in g):
-                bridge = o
-            elif g in o or (o and o in g):
-                bridge = s
-            else:
-                continue
-            if not bridge:
-                continue
-            found = _dfs(
-                bridge, starts=starts, trip=trip, used={end}, path=[end], bridges=[bridge], depth=10
-            )
-            if found is not None:
-                path, bridges = found
-                return Baseline(1.0, len(set(path)) / len(props), tuple(path), tuple(bridges))
-    return Baseline(0.0, 0.0, reason="no substring chain")
-
-
-def _dfs(
-    bridge: str,
-    *,
-    starts: list[tuple[str, str]],
-    trip: dict[str, list[tuple[str, str]]],
-    used: set[str],
-    path: list[str],
-    bridges: list[str],
-    depth: int,
-) -> tuple[list[str], list[str]] | None:
-    if depth <= 0:
-        return None
-    if any(bridge in s or bridge in o for s, o in starts):
-        return path, bridges
-    for pid, ts in trip.items():
-        if pid in used:
-            continue
-        for s, o in ts:
-            if bridge in s or bridge in o:
-                nxt = o if bridge == s else s
-                if not nxt:
-                    continue
-                got = _dfs(
-                    nxt,
-                    starts=starts,
-                    trip=trip,
-                    used=used | {pid},
-                    path=[*path, pid],
-                    bridges=[*bridges, nxt],
-                    depth=depth - 1,
-                )
-                if got is not None:
-                    return got
-    return None
 
 
 # ---------------------------------------------------------------------------------- bench

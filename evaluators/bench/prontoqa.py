@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from peirce.evaluators.bench.common import emit_summary, load_items, macro_f1
+from peirce.evaluators.bench.common import emit_summary, load_items
+from peirce.evaluators.stats import macro_f1
 from peirce.ir import Translation
 from peirce.logic import Clause, Literal
 from peirce.pipelines.proofs import ask_many, check_proof, translate
@@ -142,7 +143,8 @@ def answer_all(
     items: Sequence[dict[str, Any]], translations: Sequence[Translation]
 ) -> tuple[int, float, list[AskResult]]:
     """Correct answers, seconds and results of peirce answering every question with
-    :func:`~peirce.pipelines.proofs.ask_many` (question translation included, as for the baselines; the
+    :func:`~peirce.pipelines.proofs.ask_many` (question translation included, as for the
+    baselines; the
     one-off start of Prolog is not: it happens before the clock starts).
 
     Each timed run (this one and the baselines') starts with a full garbage collection, so that

@@ -6,7 +6,7 @@ Every call to a language model in peirce goes through :class:`LLMClient`. Usage:
 
     client = LLMClient.from_env()            # OPENAI_BASE_URL, OPENAI_API_KEY, PEIRCE_MODEL
     # or LLMClient(base_url=..., api_key=..., model=..., cache="path/to/cache.sqlite3")
-    prompt = load_prompt("entail_judge_binary")          # peirce/llm/prompts/entail_judge_binary.txt
+    prompt = load_prompt("entail_judge_binary")  # peirce/llm/prompts/entail_judge_binary.txt
     result = client.chat(
         prompt.messages(premises="...", hypothesis="..."),
         template=prompt.name, template_version=prompt.version,
