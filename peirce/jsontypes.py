@@ -16,6 +16,6 @@ from typing import TypeAlias, Union
 __all__ = ["JSON", "JSONObject"]
 
 #: A JSON value as :func:`json.loads` returns it.
-JSON: TypeAlias = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+JSON: TypeAlias = Union[bool, int, float, str, list["JSON"], dict[str, "JSON"], None]
 #: A JSON object.
 JSONObject: TypeAlias = dict[str, JSON]
