@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TypedDict, cast
 
 from peirce.engine.prolog import Limits, call_json
 from peirce.propositions import Citation, Triple
@@ -119,6 +120,24 @@ class Search:
         return bool(self.chains)
 
 
+class _Reached(TypedDict):
+    entity: str
+    path: list[str]
+
+
+class _Cycle(TypedDict, total=False):
+    entities: list[str]
+    props: list[str]
+
+
+class _Reply(TypedDict):
+    """What ``logicscore_chain/2`` of ``kb/chain.pl`` answers (JSON objects)."""
+
+    reached: list[_Reached]
+    chains: list[_Reached]
+    cycle: _Cycle | None
+
+
 def search(
     graph: AnswerGraph,
     source: str,
@@ -136,8 +155,9 @@ def search(
         "targets": [t for t in targets if t != source],
         "blocked": [b for b in blocked if b != source],
     }
-    out = call_json("chain.pl", "logicscore_chain", payload, limits=limits or Limits())
-    cycle = out.get("cycle") or {}
+    reply = call_json("chain.pl", "logicscore_chain", payload, limits=limits or Limits())
+    out = cast(_Reply, reply)
+    cycle: _Cycle = out.get("cycle") or {}
     return Search(
         source,
         tuple(Reached(r["entity"], tuple(r["path"])) for r in out["reached"]),

@@ -36,12 +36,15 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from peirce.errors import ConfigError, ParseError
 from peirce.logic import Clause, Literal, is_ground, skolemise
 from peirce.protocols import ClauseTranslator, EntailmentModel
 from peirce.results import Judgement, ProofNode, Verdict
+
+if TYPE_CHECKING:
+    from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 
 __all__ = ["Cascade", "EntailmentModel", "SymbolicEntailment"]
 
@@ -65,7 +68,7 @@ class SymbolicEntailment:
         translate: ClauseTranslator | None = None,
         *,
         formal: Mapping[str, Sequence[Clause]] | None = None,
-        limits: Any = None,
+        limits: Limits | None = None,
         cached_kbs: int = 8,
         max_extra: int = 12,
     ) -> None:
@@ -74,7 +77,7 @@ class SymbolicEntailment:
         self.limits = limits
         self.calls = 0
         self.kbs_built = 0
-        self._kbs: OrderedDict[frozenset[str], Any] = OrderedDict()
+        self._kbs: OrderedDict[frozenset[str], KnowledgeBase] = OrderedDict()
         self._cached_kbs, self._max_extra = cached_kbs, max_extra
         self._lock = threading.RLock()
         self._compiled: dict[str, tuple[_Rule, ...] | None] = {}
@@ -93,7 +96,7 @@ class SymbolicEntailment:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _kb_for(self, premises: Sequence[str]) -> tuple[Any, list[str]]:
+    def _kb_for(self, premises: Sequence[str]) -> tuple[KnowledgeBase, list[str]]:
         """A knowledge base holding most of ``premises`` and the premises it lacks.
 
         Premise sets in a chain grow claim by claim, so a knowledge base built for one set
@@ -107,12 +110,10 @@ class SymbolicEntailment:
         if best is not None and len(want) - len(best) <= self._max_extra:
             self._kbs.move_to_end(best)
             return self._kbs[best], [p for p in premises if p not in best]
-        from peirce.engine.prolog import KnowledgeBase
+        from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase
 
-        kwargs = {} if self.limits is None else {"limits": self.limits}
-        kb = KnowledgeBase(
-            [c for p in dict.fromkeys(premises) for c in self.clauses(p)[0]], **kwargs
-        )
+        clauses = [c for p in dict.fromkeys(premises) for c in self.clauses(p)[0]]
+        kb = KnowledgeBase(clauses, limits=DEFAULT_LIMITS if self.limits is None else self.limits)
         self.kbs_built += 1
         self._kbs[want] = kb
         while len(self._kbs) > max(1, self._cached_kbs):
@@ -160,7 +161,7 @@ class SymbolicEntailment:
             )
         return self._compiled[text]
 
-    def _prove(self, premises: Sequence[str], goal: Literal, assumed: tuple[Clause, ...]) -> Any:
+    def _prove(self, premises: Sequence[str], goal: Literal, assumed: tuple[Clause, ...]) -> Proof:
         kb, missing = self._kb_for(premises)
         extra = tuple(c for p in missing for c in self.clauses(p)[0])
         return kb.prove(goal, extra=extra + assumed)
@@ -271,7 +272,7 @@ class Cascade:
         self._lock = threading.Lock()
 
     def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
-        trail: list[dict[str, Any]] = []
+        trail: list[dict[str, str]] = []
         last: Judgement | None = None
         for backend in self.backends:
             last = backend.entails(premises, hypothesis)

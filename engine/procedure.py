@@ -36,7 +36,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from peirce import serde
 from peirce.procedures import Procedure
@@ -109,6 +109,41 @@ class ProcedureCheck:
         return serde.dumps(self)
 
 
+class _Order(TypedDict):
+    step: str
+    position: int
+    prerequisite: str
+    prerequisite_position: int
+    path: list[str]
+    violated: list[list[str]]
+
+
+class _Missing(TypedDict):
+    step: str
+    needed_by: str
+
+
+class _Unavailable(TypedDict):
+    step: str
+    position: int
+    object: str
+    producers: list[str]
+
+
+class _Unknown(TypedDict):
+    step: str
+    position: int
+
+
+class _Reply(TypedDict):
+    """What ``check_procedure/2`` of ``kb/procedure.pl`` answers (JSON objects)."""
+
+    order: list[_Order]
+    missing: list[_Missing]
+    unavailable: list[_Unavailable]
+    unknown: list[_Unknown]
+
+
 def check_sequence(
     procedure: Procedure,
     sequence: Sequence[str],
@@ -127,7 +162,8 @@ def check_sequence(
     payload = procedure.payload()
     payload["sequence"] = [str(s) for s in sequence]
     payload["final"] = list(procedure.final) if complete else []
-    out = call_json("procedure.pl", "check_procedure", payload, limits=limits or Limits())
+    reply = call_json("procedure.pl", "check_procedure", payload, limits=limits or Limits())
+    out = cast(_Reply, reply)
     violations = [_order(procedure, v) for v in out["order"]]
     violations += [_missing(procedure, v) for v in out["missing"]]
     violations += [_unavailable(procedure, v) for v in out["unavailable"]]
@@ -148,7 +184,7 @@ def _named(p: Procedure, step: str) -> str:
     return step if text == step else f"{step} ({text})"
 
 
-def _order(p: Procedure, v: dict[str, Any]) -> Violation:
+def _order(p: Procedure, v: _Order) -> Violation:
     path = tuple(v["path"])
     broken = tuple((a, b) for a, b in v["violated"])
     if len(path) == 2:
@@ -173,13 +209,13 @@ def _order(p: Procedure, v: dict[str, Any]) -> Violation:
     )
 
 
-def _missing(p: Procedure, v: dict[str, Any]) -> Violation:
+def _missing(p: Procedure, v: _Missing) -> Violation:
     step, by = v["step"], v["needed_by"]
     msg = f"{_named(p, step)} was never done, but {_named(p, by)} needs it (edge {step} -> {by})"
     return Violation(ViolationKind.MISSING, step, msg, (step, by), ((step, by),), other=by)
 
 
-def _unavailable(p: Procedure, v: dict[str, Any]) -> Violation:
+def _unavailable(p: Procedure, v: _Unavailable) -> Violation:
     producers = tuple(v["producers"])
     made = f"; only {', '.join(producers)} would make it" if producers else ""
     msg = (

@@ -19,8 +19,11 @@ SPARQL over an export, e.g. the premises of every format-error step with their r
       ?link peirce:premise/peirce:text ?premise ; peirce:writtenLabel ?label .
     }
 
->>> from peirce.translators.dot_rlt import read_rlt
->>> g = to_rdf(read_rlt('digraph T { a -> c [label=DR]; b -> c [label=DC] }'))
+>>> from peirce.ir import Argument, Claim, Premise, Step
+>>> from peirce.rlt import RLT, RLTEdge
+>>> step = Step("c", (Premise("a", "deduction-rule"), Premise("b", "deduction-case")), "c")
+>>> edges = tuple(RLTEdge(p.claim, "c", p.role, p.role) for p in step.premises)
+>>> g = to_rdf(RLT(Argument(tuple(Claim(n, n) for n in "abc"), (step,)), edges, name="T"))
 >>> q = "SELECT (COUNT(?l) AS ?n) WHERE { ?l a <https://w3id.org/peirce/ns#PremiseLink> }"
 >>> [int(row[0]) for row in g.query(q)]
 [2]
@@ -29,15 +32,18 @@ SPARQL over an export, e.g. the premises of every format-error step with their r
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from peirce.engine.smt import RepairResult, rlt_steps
 from peirce.engine.structure import StructureReport, check_structure
 from peirce.errors import ConfigError
-from peirce.rlt import RLT, GroundedClaims
+from peirce.rlt import RLT, GroundedClaims, RLTEdge
+
+if TYPE_CHECKING:
+    from rdflib import Graph, URIRef
 
 __all__ = ["NS", "serialize", "to_rdf", "vocabulary_path"]
 
@@ -78,7 +84,7 @@ def to_rdf(
     verdicts: Mapping[str, str] | None = None,
     base: str | None = None,
     article_id: str = "",
-) -> Any:
+) -> Graph:
     """An ``rdflib.Graph`` describing the RLT (structure checked here when ``report`` is None)."""
     from rdflib import RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 
@@ -135,11 +141,11 @@ def to_rdf(
 
 
 def _steps(
-    g: Any,
-    tree: Any,
+    g: Graph,
+    tree: URIRef,
     *,
     base: str,
-    node: Any,
+    node: Callable[[str], URIRef],
     rlt: RLT,
     report: StructureReport,
     repair: RepairResult | None,
@@ -150,7 +156,7 @@ def _steps(
     p = Namespace(NS)
     suggested = {(r.step, r.edge): r.new for r in (repair.relabelings if repair else ())}
     edge_ids = {s.step: [e for e, _ in s.edges] for s in rlt_steps(rlt)}
-    by_target: dict[str, list[Any]] = {}
+    by_target: dict[str, list[RLTEdge]] = {}
     for e in rlt.edges:
         by_target.setdefault(e.target, []).append(e)
     for check in report.steps:
@@ -180,7 +186,7 @@ def _steps(
                 g.add((link, p.suggestedRole, p[new]))
 
 
-def serialize(graph: Any, fmt: str = "turtle") -> str:
+def serialize(graph: Graph, fmt: str = "turtle") -> str:
     """The graph as text: ``turtle``, ``json-ld``, ``xml`` or ``nt``."""
     if fmt not in _FORMATS:
         options = ", ".join(repr(f) for f in sorted(_FORMATS))

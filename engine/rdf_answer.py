@@ -16,11 +16,13 @@ Vocabulary (namespace ``ls:`` = ``https://w3id.org/peirce/logicscore#``, plus PR
 
 :data:`CHAIN_QUERY` lists the chain in order with each proposition and its citations::
 
-    >>> from peirce.pipelines.answer_graph import build_graph
-    >>> from peirce.translators.answer import parse_answer, split_propositions
-    >>> props = split_propositions(parse_answer(
-    ...     "Kurt Cobain founded Nirvana [1]<S2>. Cobain was married to Courtney Love [3]."))
-    >>> ag = build_graph("Who married a founder of Nirvana?", props, answers=["Courtney Love"])
+    >>> from peirce.engine.chain_search import AnswerGraph, Facts
+    >>> from peirce.propositions import Citation
+    >>> ag = AnswerGraph("Who married a founder of Nirvana?", ("nirvana",), (
+    ...     Facts("P1", "Kurt Cobain founded Nirvana.", ("kurt cobain", "nirvana"),
+    ...           citations=(Citation("1", (2,)),)),
+    ...     Facts("P2", "Cobain was married to Courtney Love.", ("courtney love", "kurt cobain"),
+    ...           citations=(Citation("3"),))))
     >>> g = to_rdf(ag, chain=(("nirvana", "kurt cobain", "courtney love"), ("P1", "P2")))
     >>> [(int(r.pos), str(r.id), str(r.cites)) for r in g.query(CHAIN_QUERY)]
     [(1, 'P1', '[1]<S2>'), (2, 'P2', '[3]')]
@@ -29,11 +31,14 @@ Vocabulary (namespace ``ls:`` = ``https://w3id.org/peirce/logicscore#``, plus PR
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from peirce.engine.chain_search import AnswerGraph
+
+if TYPE_CHECKING:
+    from rdflib import Graph, URIRef
 
 __all__ = ["CHAIN_QUERY", "LS", "PROV", "to_rdf", "to_turtle"]
 
@@ -65,7 +70,7 @@ def to_rdf(
     error_type: str | None = None,
     short_answer: str | None = None,
     base: str = "urn:peirce:answer:1/",
-) -> Any:
+) -> Graph:
     """An ``rdflib.Graph`` of ``graph``.
 
     Args:
@@ -139,8 +144,8 @@ def to_rdf(
     return g
 
 
-def _chain(g: Any, answer: Any, base: str, chain: tuple[Sequence[str], Sequence[str]],
-           entity: Any) -> None:  # fmt: skip
+def _chain(g: Graph, answer: URIRef, base: str, chain: tuple[Sequence[str], Sequence[str]],
+           entity: Callable[[str], URIRef]) -> None:  # fmt: skip
     from rdflib import RDF, Literal, Namespace, URIRef
 
     ls = Namespace(LS)
@@ -161,7 +166,7 @@ def _chain(g: Any, answer: Any, base: str, chain: tuple[Sequence[str], Sequence[
 
 
 def _slug(text: str) -> str:
-    words = re.findall(r"[A-Za-z0-9]+", text)
+    words: list[str] = re.findall(r"[A-Za-z0-9]+", text)
     if not words:
         return "relatedTo"
     return words[0].lower() + "".join(w.capitalize() for w in words[1:])

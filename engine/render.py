@@ -10,9 +10,13 @@ through as DOT syntax); :func:`render` runs Graphviz ``dot`` on it (no shell, wi
   nodes without a label or coordinate are dotted;
 - diagnostics are listed in a note box beside the tree.
 
->>> from peirce.translators.dot_rlt import read_rlt
 >>> from peirce.engine.structure import check_structure
->>> rlt = read_rlt('digraph { a [label="(1,0,0) A"]; a -> c [label=DR]; b -> c [label=DC] }')
+>>> from peirce.ir import Argument, Claim, Premise, Step
+>>> from peirce.rlt import RLT, RLTEdge
+>>> claims = (Claim("a", "A", coordinate=(1, 0, 0)), Claim("b", "B"), Claim("c", "C"))
+>>> step = Step("c", (Premise("a", "deduction-rule"), Premise("b", "deduction-case")), "c")
+>>> edges = tuple(RLTEdge(p.claim, "c", p.role, p.role) for p in step.premises)
+>>> rlt = RLT(Argument(claims, (step,)), edges)
 >>> dot = to_dot(rlt, check_structure(rlt))
 >>> 'color="#2e7d32"' in dot, "doubleoctagon" in dot
 (True, True)

@@ -35,11 +35,15 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, cast
 
 from peirce import serde
 from peirce.errors import ConfigError
 from peirce.rlt import RLT
+
+if TYPE_CHECKING:
+    from z3 import BoolRef  # z3 ships no type information: read as Any by mypy
 
 __all__ = [
     "PEIRCE",
@@ -184,19 +188,22 @@ class RepairResult:
         return serde.dumps(self)
 
 
-def _z3() -> Any:
+def _z3() -> ModuleType:
     try:
         import z3
     except ImportError as exc:  # pragma: no cover - z3-solver is a core dependency
         from peirce.errors import MissingDependencyError
 
         raise MissingDependencyError("z3-solver", purpose="step-type constraints") from exc
-    return z3
+    return cast(ModuleType, z3)  # z3 ships no type information
 
 
 def encode_step(
-    z3: Any, edge_vars: Sequence[Sequence[Any]], mode_vars: Sequence[Any], schema: StepSchema
-) -> Any:
+    z3: ModuleType,
+    edge_vars: Sequence[Sequence[BoolRef]],
+    mode_vars: Sequence[BoolRef],
+    schema: StepSchema,
+) -> BoolRef:
     """The constraint "these edges form a well-formed step of one of the schema's modes".
 
     ``edge_vars[i][r]`` is a Boolean "edge ``i`` has role ``schema.roles[r]``" and
@@ -223,7 +230,9 @@ def encode_step(
     return z3.And(parts)
 
 
-def _vars(z3: Any, prefix: str, k: int, schema: StepSchema) -> tuple[list[list[Any]], list[Any]]:
+def _vars(
+    z3: ModuleType, prefix: str, k: int, schema: StepSchema
+) -> tuple[list[list[BoolRef]], list[BoolRef]]:
     roles, modes = schema.roles, schema.modes
     edges = [[z3.Bool(f"{prefix}/e{i}/{r}") for r in roles] for i in range(k)]
     return edges, [z3.Bool(f"{prefix}/mode/{m.mode}") for m in modes]
@@ -313,7 +322,7 @@ def _repair_step(
         return StepVerdict(step.step, "unknown"), [], why
     model = opt.model()
 
-    def true(v: Any) -> bool:
+    def true(v: BoolRef) -> bool:
         return bool(z3.is_true(model.eval(v, model_completion=True)))
 
     changes = []
@@ -336,8 +345,10 @@ def rlt_steps(rlt: RLT) -> list[StepEdges]:
 def repair_rlt(rlt: RLT, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> RepairResult:
     """:func:`repair` over every step of an RLT (step ids are the conclusion nodes).
 
-    >>> from peirce.translators.dot_rlt import read_rlt
-    >>> r = repair_rlt(read_rlt('digraph { a -> c [label="ICa"]; b -> c [label="ICa"] }'))
+    >>> from peirce.ir import Argument, Claim
+    >>> from peirce.rlt import RLT, RLTEdge
+    >>> edges = tuple(RLTEdge(n, "c", "ICa", "induction-case") for n in "ab")
+    >>> r = repair_rlt(RLT(Argument(tuple(Claim(n, n) for n in "abc")), edges))
     >>> len(r.relabelings), r.steps[0].mode, r.complete
     (1, 'induction', True)
     """

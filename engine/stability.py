@@ -1,5 +1,7 @@
 """ARES: autoregressive reasoning entailment stability, with (ε, δ) certificates.
 
+Kept whole: exact propagation and Algorithm 1's sampling alternate within one loop over claims.
+
 A chain has base claims ``C_1..C_n`` (with priors ``p_i`` of being sound) and derived claims
 ``C_{n+1}..C_{n+m}``. The stability ``τ_k`` of derived claim ``k`` is the expected entailment of
 ``C_{n+k}`` by the claims kept so far, where each base claim is kept with its prior and each derived

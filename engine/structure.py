@@ -9,10 +9,12 @@ induction one ``induction-common`` and at least one ``induction-case`` edge. Eac
 ``structurally_valid`` or a ``format_error`` with reason codes; every finding is a
 :class:`~peirce.results.Diagnostic` with a code and a location.
 
->>> from peirce.translators.dot_rlt import read_rlt
->>> report = check_structure(read_rlt('''digraph {
-...   r -> c [label="deduction-rule"]; k -> c [label="deduction-case"];
-...   c -> top [label="abduction-phenomenon"]; x -> top [label="deduction-knowledge"]; }'''))
+>>> from peirce.ir import Argument, Claim, Premise, Step
+>>> claims = tuple(Claim(n, n) for n in ("r", "k", "c", "x", "top"))
+>>> steps = (Step("c", (Premise("r", "deduction-rule"), Premise("k", "deduction-case")), "c"),
+...          Step("top", (Premise("c", "abduction-phenomenon"),
+...                       Premise("x", "deduction-knowledge")), "top"))
+>>> report = check_structure(Argument(claims, steps))
 >>> [(s.conclusion, s.status.value) for s in report.steps]
 [('c', 'structurally_valid'), ('top', 'format_error')]
 >>> report.steps[1].reasons
@@ -31,7 +33,6 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import networkx as nx
 
@@ -187,7 +188,7 @@ def pairing_reasons(roles: Sequence[str | None], labels: Sequence[str | None] = 
 def check_structure(rlt: RLT | Argument) -> StructureReport:
     """Run every structural check on an RLT (or on any Argument whose premise roles are edges)."""
     nodes, edges = _nodes_edges(rlt)
-    graph: Any = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from((e.source, e.target) for e in edges)
     diags: list[Diagnostic] = []
@@ -224,7 +225,7 @@ def _names(ids: Sequence[str] | set[str] | frozenset[str]) -> str:
     return ", ".join(repr(n) for n in shown[:_LIST_MAX]) + more
 
 
-def _roots(graph: Any, diags: list[Diagnostic]) -> tuple[str | None, tuple[str, ...]]:
+def _roots(graph: nx.DiGraph[str], diags: list[Diagnostic]) -> tuple[str | None, tuple[str, ...]]:
     sinks = tuple(n for n in graph.nodes if graph.out_degree(n) == 0 and graph.in_degree(n) > 0)
     if not sinks:
         if graph.number_of_edges():
@@ -248,7 +249,7 @@ def _roots(graph: Any, diags: list[Diagnostic]) -> tuple[str | None, tuple[str, 
     return root, sinks
 
 
-def _cycles(graph: Any, diags: list[Diagnostic]) -> None:
+def _cycles(graph: nx.DiGraph[str], diags: list[Diagnostic]) -> None:
     for comp in nx.strongly_connected_components(graph):
         if len(comp) > 1 or any(graph.has_edge(n, n) for n in comp):
             first = min(comp)
@@ -257,7 +258,7 @@ def _cycles(graph: Any, diags: list[Diagnostic]) -> None:
             )
 
 
-def _connectivity(graph: Any, root: str | None, diags: list[Diagnostic]) -> None:
+def _connectivity(graph: nx.DiGraph[str], root: str | None, diags: list[Diagnostic]) -> None:
     for comp in nx.weakly_connected_components(graph):
         if len(comp) == 1:
             (node,) = comp

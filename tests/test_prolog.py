@@ -363,7 +363,7 @@ def test_close_frees_the_module_for_a_fresh_start() -> None:
 
 
 def test_unclosed_knowledge_base_is_emptied_later() -> None:
-    from peirce.engine.prolog import kb as prolog
+    from peirce.engine.prolog import pool as prolog
 
     kb = KnowledgeBase([fact("secret", "y")])
     module = kb.module

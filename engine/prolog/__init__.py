@@ -4,9 +4,15 @@
   its lock, the limits of every query and the JSON boundary (:func:`call_json`);
 - :mod:`~peirce.engine.prolog.codec`: clauses and terms to and from that JSON;
 - :mod:`~peirce.engine.prolog.text`: ``.pl`` programs and queries read as data (never run);
+- :mod:`~peirce.engine.prolog.pool`: the Prolog modules knowledge bases live in, emptied and
+  reused;
+- :mod:`~peirce.engine.prolog.proofs`: :class:`Proof`, one proof attempt, and the judgement
+  (ENTAILED / REFUTED / UNKNOWN) made of the attempts at a goal and at its complement;
 - :mod:`~peirce.engine.prolog.kb`: :class:`KnowledgeBase`, one Prolog module per knowledge base,
   proofs by the meta-interpreter of ``kb/meta.pl``;
 - :mod:`~peirce.engine.prolog.batch`: :func:`ask_many`, many questions in one Prolog call.
+
+Each part imports only parts listed above it.
 
 Import from here; the parts talk to each other through the names they export, never through
 private ones.
@@ -14,7 +20,9 @@ private ones.
 
 from __future__ import annotations
 
-from peirce.engine.prolog.kb import Answers, KnowledgeBase, Proof, Solution, ask_many
+from peirce.engine.prolog.batch import ask_many
+from peirce.engine.prolog.kb import Answers, KnowledgeBase, Solution
+from peirce.engine.prolog.proofs import Proof
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, Limits, call_json
 from peirce.engine.prolog.text import (
     Program,

@@ -38,19 +38,14 @@ other items are answered as usual. Built-ins are off, as in a default knowledge 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import cast
 
 from peirce.engine.prolog.codec import encode_term, term_text
-from peirce.engine.prolog.kb import (
-    Proof,
-    _release,
-    _take_module,
-    judgement,
-    not_concluded,
-    not_proved,
-)
+from peirce.engine.prolog.pool import release_module, take_module
+from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
 from peirce.errors import ConfigError, InputError
+from peirce.jsontypes import JSON
 from peirce.logic import Clause, Const, Literal, Var
 from peirce.results import Judgement, ProofNode, Verdict
 
@@ -64,6 +59,9 @@ _NAMES: tuple[dict[str, str], dict[str, str]] = ({}, {})  # per sign: predicate 
 _MEMO_SIZE = 65_536
 
 Key = tuple[str, int, bool]
+#: What Prolog answers for one query of an item: its status and the proof as a flat list
+#: (empty when not proved; see :func:`_decode`).
+Attempt = tuple[str, list[JSON]]
 
 
 def _text(value: str) -> str:
@@ -186,17 +184,18 @@ class _Item:
             queries = ",".join([query_json(g) for g, a in zip(lits, self.asked, strict=True) if a])
             self.text = f"[[{places}],[{queries}]]"
 
-    def judge(self, reply: Any, limits: Limits) -> Judgement:
+    def judge(self, reply: JSON, limits: Limits) -> Judgement:
         """The judgement from the item's reply ``["ok", [[status, flat proof], ...]]``."""
-        if reply[0] != "ok":
-            return _error(self.goal, f"Prolog: {reply[1]}")
-        results = iter(reply[1])
+        parts = cast(list[JSON], reply)
+        if parts[0] != "ok":
+            return _error(self.goal, f"Prolog: {parts[1]}")
+        results = iter(cast(list[Attempt], parts[1]))
         goal, comp = self.goal, self.goal.complement()
         p = self._attempt(goal, next(results) if self.asked[0] else None, limits)
         q = self._attempt(comp, next(results) if self.asked[1] else None, limits)
         return judgement(goal, p, q)
 
-    def _attempt(self, goal: Literal, result: Any, limits: Limits) -> Proof:
+    def _attempt(self, goal: Literal, result: Attempt | None, limits: Limits) -> Proof:
         if result is None:
             return not_concluded(goal)
         status, flat = result
@@ -205,16 +204,17 @@ class _Item:
         return Proof(True, _decode(flat, self.clauses))
 
 
-def _decode(flat: list[Any], clauses: list[Clause]) -> ProofNode:
+def _decode(flat: list[JSON], clauses: list[Clause]) -> ProofNode:
     """The proof tree of a flat proof: per node in preorder, the clause id (from 1), the number
     of arguments of its goal, the arguments, the number of children."""
     pos = 0
+    counts = cast(list[int], flat)  # the same list, read where it holds ids and counts
 
     def node() -> ProofNode:
         nonlocal pos
-        cid, n = flat[pos], flat[pos + 1]
+        cid, n = counts[pos], counts[pos + 1]
         args = flat[pos + 2 : pos + 2 + n]
-        k = flat[pos + 2 + n]
+        k = counts[pos + 2 + n]
         pos += 3 + n
         clause = clauses[cid - 1]
         head = clause.head
@@ -238,7 +238,8 @@ def _error(goal: Literal, message: str) -> Judgement:
 def _chunk(items: Sequence[tuple[Sequence[Clause], Literal]], limits: Limits) -> list[Judgement]:
     """Answers of one chunk (one Prolog call for the items that need Prolog)."""
     out: dict[int, Judgement] = {}
-    shared: dict[int, Any] = {}  # id(clauses) -> None when seen once, its index when twice
+    # id(clauses) -> None when seen once, its index by head relation when twice
+    shared: dict[int, dict[Key, list[int]] | None] = {}
     table: dict[str, int] = {}
     sent: list[tuple[int, _Item]] = []
     for i, (clauses, goal) in enumerate(items):
@@ -259,11 +260,11 @@ def _chunk(items: Sequence[tuple[Sequence[Clause], Literal]], limits: Limits) ->
     if sent:
         text = f"[[{','.join(table)}],[{','.join([item.text for _, item in sent])}]]"
         with LOCK:
-            module = _take_module()
+            module = take_module()
             try:
                 replies = ask_batch(module, text, limits)
             finally:
-                _release(module)
+                release_module(module)
         for (i, item), reply in zip(sent, replies, strict=True):
             out[i] = item.judge(reply, limits)
     return [out[i] for i in range(len(items))]

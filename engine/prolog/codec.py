@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from peirce.errors import InputError
+from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import ProofNode
 
@@ -67,7 +68,7 @@ def relation_text(lit: Literal) -> str:
     return f"{'¬' if lit.negated else ''}{lit.predicate}/{len(lit.args)}"
 
 
-def encode_term(t: Term, vs: dict[str, int]) -> Any:
+def encode_term(t: Term, vs: dict[str, int]) -> JSON:
     """The JSON of a term; its variables are numbered in ``vs`` (name -> index)."""
     if isinstance(t, Const):
         v = t.value
@@ -90,7 +91,7 @@ def encode_term(t: Term, vs: dict[str, int]) -> Any:
     raise InputError(f"not a term: {t!r}")
 
 
-def encode_literal(lit: Literal, vs: dict[str, int], builtins: bool) -> Any:
+def encode_literal(lit: Literal, vs: dict[str, int], builtins: bool) -> JSON:
     """The JSON of ``lit``; its variables are numbered in ``vs`` (name -> index)."""
     name = mangled(lit, builtins)
     if not lit.args:
@@ -98,7 +99,7 @@ def encode_literal(lit: Literal, vs: dict[str, int], builtins: bool) -> Any:
     return [name, *[encode_term(a, vs) for a in lit.args]]
 
 
-def encode_clause(clause: Clause, cid: int, builtins: bool) -> list[Any]:
+def encode_clause(clause: Clause, cid: int, builtins: bool) -> list[JSON]:
     """The JSON of ``clause`` stored under id ``cid``."""
     vs: dict[str, int] = {}
     head = clause.head
@@ -112,14 +113,14 @@ def encode_clause(clause: Clause, cid: int, builtins: bool) -> list[Any]:
     return [cid, len(vs), h, body]
 
 
-def encode_query(goals: Sequence[Literal], builtins: bool) -> tuple[list[Any], dict[str, int]]:
+def encode_query(goals: Sequence[Literal], builtins: bool) -> tuple[list[JSON], dict[str, int]]:
     """The JSON of a conjunctive query, and its variables (name -> index)."""
     vs: dict[str, int] = {}
     lits = [encode_literal(g, vs, builtins) for g in goals]
     return [len(vs), lits], vs
 
 
-def decode_term(x: Any) -> Term:
+def decode_term(x: JSON) -> Term:
     """A term from its JSON; a free variable ``[I]`` becomes ``Var("_I")``."""
     if isinstance(x, str):
         return Const(x)
@@ -133,11 +134,11 @@ def decode_term(x: Any) -> Term:
     raise InputError(f"not an encoded term: {x!r}")
 
 
-def decode_literal(x: Any) -> Literal:
+def decode_literal(x: JSON) -> Literal:
     """A literal from its JSON (``p:``/``n:`` prefixed; a built-in's name has no prefix)."""
     if isinstance(x, list) and len(x) == 2 and x[0] == "$b":
         x = x[1]
-    name, raw = (x, []) if isinstance(x, str) else (x[0], x[1:])
+    name, raw = (x, []) if isinstance(x, str) else _split(x)
     args = tuple(decode_term(a) for a in raw)
     if name.startswith("p:"):
         return Literal(name[2:], args)
@@ -146,7 +147,7 @@ def decode_literal(x: Any) -> Literal:
     return Literal(name, args)
 
 
-def term_text(x: Any) -> str:
+def term_text(x: JSON) -> str:
     """``str(decode_term(x))``, without building the term."""
     if type(x) is str:
         return x
@@ -157,23 +158,29 @@ def term_text(x: Any) -> str:
     return str(x)
 
 
-def goal_text(x: Any) -> str:
+def goal_text(x: JSON) -> str:
     """``str(decode_literal(x))`` for a ``p:`` or ``n:`` literal, without building it.
 
     >>> goal_text(["n:sour", "max"]), goal_text(["p:r", ["f", [0], 2.5]]), goal_text("p:rain")
     ('¬sour(max)', 'r(f(_0, 2.5))', 'rain')
     """
-    name, args = (x, ()) if type(x) is str else (x[0], x[1:])
+    name, args = (x, []) if type(x) is str else _split(x)
     core = f"{name[2:]}({', '.join([term_text(a) for a in args])})" if args else name[2:]
     return "¬" + core if name.startswith("n:") else core
 
 
-def decode_proof(x: Any, clauses: Mapping[int, Clause]) -> ProofNode:
+def decode_proof(x: JSON, clauses: Mapping[int, Clause]) -> ProofNode:
     """A proof tree from ``[clause id, goal, [children]]`` (id -1 for a built-in step)."""
-    cid, goal, kids = x
+    cid, goal, kids = cast(tuple[int, JSON, list[JSON]], x)
     if cid < 0:
         return ProofNode(str(decode_literal(goal)))
     clause = clauses[cid]
     children = tuple([decode_proof(k, clauses) for k in kids])
     text = str(clause)
     return ProofNode(goal_text(goal), clause.label or text, text, children)
+
+
+def _split(x: JSON) -> tuple[str, list[JSON]]:
+    """The name and the arguments of an encoded literal with arguments, ``[name, arg, ...]``."""
+    items = cast(list[JSON], x)
+    return cast(str, items[0]), items[1:]

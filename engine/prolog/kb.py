@@ -86,56 +86,34 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import cast
 
-from peirce import serde
 from peirce.engine.prolog.codec import (
     decode_literal,
     decode_proof,
     encode_clause,
     encode_query,
     mangled,
-    relation_text,
 )
-from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, api, call_json
+from peirce.engine.prolog.pool import abandon_module, release_module, take_module
+from peirce.engine.prolog.proofs import (
+    Proof,
+    QueryReply,
+    judgement,
+    limit_reason,
+    not_concluded,
+    proof_of,
+)
+from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, api
 from peirce.engine.prolog.runtime import prove as run_proofs
-from peirce.engine.prolog.text import load_pl_text, parse_program, parse_query
+from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
-from peirce.results import Judgement, ProofNode, Verdict
+from peirce.results import Judgement, ProofNode
 
-__all__ = [
-    "Answers",
-    "KnowledgeBase",
-    "Limits",
-    "Proof",
-    "Solution",
-    "ask_many",
-    "call_json",
-    "load_pl_text",
-    "parse_program",
-    "parse_query",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Proof:
-    """The result of one proof attempt.
-
-    Attributes:
-        proved: whether the goal was proved.
-        proof: the proof tree when proved (goal text, rule = clause label, clause text, children).
-        reason: why not, when not proved (``no clause concludes sour/1``, ``inference limit
-            2000000 exceeded``, ``time limit 5.0 s exceeded``, ``depth limit 200 exceeded``, ...).
-        limit_hit: True when a limit stopped the search (the goal might still be provable).
-    """
-
-    proved: bool
-    proof: ProofNode | None
-    reason: str = ""
-    limit_hit: bool = False
+__all__ = ["Answers", "KnowledgeBase", "Solution"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,74 +139,6 @@ class Answers:
     reason: str = ""
 
 
-_POOL: list[str] = []  # modules of closed knowledge bases, emptied and ready for reuse
-_ORPHANS: list[str] = []  # modules of knowledge bases collected without close()
-_COUNTER = itertools.count(1)
-
-
-def _take_module() -> str:
-    while _ORPHANS:
-        _release(_ORPHANS.pop())
-    return _POOL.pop() if _POOL else f"peirce_kb_{next(_COUNTER)}"
-
-
-def _release(module: str) -> None:
-    api("close", [module])
-    _POOL.append(module)
-
-
-def _limit_reason(status: str, limits: Limits) -> str:
-    if status == "inferences":
-        return f"inference limit {limits.inferences} exceeded"
-    if status == "time":
-        return f"time limit {limits.seconds} s exceeded"
-    return f"depth limit {limits.depth} exceeded"
-
-
-def proof_of(goal: Literal, result: Any, table: Mapping[int, Clause], limits: Limits) -> Proof:
-    """The :class:`Proof` of ``goal`` from the reply ``[status, solutions]`` of a query in mode
-    first (``table`` maps clause ids to clauses)."""
-    status, sols = result
-    if sols:
-        return Proof(True, decode_proof(sols[0][1][0], table))
-    return not_proved(goal, status, limits)
-
-
-def not_proved(goal: Literal, status: str, limits: Limits) -> Proof:
-    """The :class:`Proof` of a search for ``goal`` that found nothing; ``status`` says whether
-    it was complete (``ok``) or which limit stopped it."""
-    if status != "ok":
-        return Proof(False, None, _limit_reason(status, limits), limit_hit=True)
-    return Proof(False, None, f"{goal} is not provable")
-
-
-def not_concluded(goal: Literal) -> Proof:
-    """The :class:`Proof` of a goal whose relation no clause concludes (nothing to search)."""
-    return Proof(False, None, f"no clause concludes {relation_text(goal)}")
-
-
-def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
-    """ENTAILED, REFUTED or UNKNOWN from the attempts ``p`` at ``goal`` and ``q`` at its
-    complement (both proved: contradictory, UNKNOWN with both proofs in the evidence)."""
-    comp = goal.complement()
-    if p.proved and q.proved:
-        evidence = {
-            "proof": serde.to_json_obj(p.proof),
-            "complement_proof": serde.to_json_obj(q.proof),
-        }
-        reason = f"contradictory: both {goal} and {comp} are provable"
-        return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
-    if p.proved:
-        return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal} is provable", p.proof)
-    if q.proved:
-        return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp} is provable", q.proof)
-    limited = [r.reason for r in (p, q) if r.limit_hit]
-    if limited:
-        return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
-    reason = f"neither {goal} nor {comp} is provable ({p.reason}; {q.reason})"
-    return Judgement(Verdict.UNKNOWN, None, "prolog", reason)
-
-
 class KnowledgeBase:
     """Clauses in a Prolog module of their own; proofs by backward chaining.
 
@@ -251,9 +161,8 @@ class KnowledgeBase:
         self._clauses: dict[int, Clause] = {}
         self._heads: dict[tuple[str, int, bool], list[Literal]] = {}
         self._ids = itertools.count(1)
-        with LOCK:
-            self._module: str | None = _take_module()
-        self._finalizer = weakref.finalize(self, _ORPHANS.append, self._module)
+        self._module: str | None = take_module()
+        self._finalizer = weakref.finalize(self, abandon_module, self._module)
         self.add(clauses)
 
     # -- building ------------------------------------------------------------------------------
@@ -265,9 +174,9 @@ class KnowledgeBase:
             raise ValueError("the knowledge base is closed")
         return self._module
 
-    def _encode(self, clauses: Iterable[Clause]) -> tuple[list[Any], dict[int, Clause]]:
+    def _encode(self, clauses: Iterable[Clause]) -> tuple[list[list[JSON]], dict[int, Clause]]:
         """Payload and id -> clause for ``clauses`` (nothing sent yet)."""
-        payload: list[Any] = []
+        payload: list[list[JSON]] = []
         table: dict[int, Clause] = {}
         for clause in clauses:
             cid = next(self._ids)
@@ -303,11 +212,11 @@ class KnowledgeBase:
         queries: Sequence[Sequence[Literal]],
         extra: Sequence[Clause],
         limit: int = 1,
-    ) -> tuple[list[tuple[str, list[Any]]], dict[int, Clause]]:
+    ) -> tuple[list[QueryReply], dict[int, Clause]]:
         """Run queries in one call; [(status, solutions)] and the clause table for proofs."""
         payload, table = self._encode(extra) if extra else ([], {})
         encoded = [encode_query(q, self.builtins)[0] for q in queries]
-        results = run_proofs(
+        replies = run_proofs(
             self.module,
             mode,
             encoded,
@@ -316,6 +225,7 @@ class KnowledgeBase:
             alarm=self.builtins,
             extra=payload,
         )
+        results = cast(list[QueryReply], replies)
         if table:
             table = {**self._clauses, **table}
             return results, table
@@ -337,7 +247,7 @@ class KnowledgeBase:
             results, table = self._run("first", [[goal]], extra)
             return self._proof(goal, results[0], table)
 
-    def _proof(self, goal: Literal, result: Any, table: dict[int, Clause]) -> Proof:
+    def _proof(self, goal: Literal, result: QueryReply, table: dict[int, Clause]) -> Proof:
         return proof_of(goal, result, table, self.limits)
 
     def query(
@@ -357,7 +267,7 @@ class KnowledgeBase:
                 _bind(g.args, decode_literal(raw).args, bindings)
             solutions.append(Solution(bindings, tuple(decode_proof(p, table) for p in proofs)))
         if status != "ok":
-            return Answers(tuple(solutions), False, _limit_reason(status, self.limits))
+            return Answers(tuple(solutions), False, limit_reason(status, self.limits))
         return Answers(tuple(solutions))
 
     def solve(
@@ -397,7 +307,7 @@ class KnowledgeBase:
                 return
             module, self._module = self._module, None
             self._finalizer.detach()
-            _release(module)
+            release_module(module)
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -413,19 +323,6 @@ class KnowledgeBase:
     def __repr__(self) -> str:
         state = self._module or "closed"
         return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
-
-
-def ask_many(
-    items: Iterable[tuple[Sequence[Clause], Literal]],
-    *,
-    limits: Limits = DEFAULT_LIMITS,
-    chunk: int = 256,
-) -> list[Judgement]:
-    """Answer many ``(clauses, goal)`` questions as ``KnowledgeBase(clauses).ask(goal)`` would,
-    in one Prolog call per ``chunk`` items (see :mod:`peirce.engine.prolog.batch`)."""
-    from peirce.engine.prolog.batch import ask_many as batch
-
-    return batch(items, limits=limits, chunk=chunk)
 
 
 def _unifiable(goal: Literal, head: Literal) -> bool:

@@ -10,8 +10,9 @@ strings written in Prolog and parsed with :mod:`json`.
 Entry points:
 
 - :func:`api` runs an operation of the meta-interpreter ``kb/meta.pl`` (used by
-  :mod:`peirce.engine.prolog.kb`); :func:`prove` runs its proof queries and :func:`ask_batch` many
-  independent questions in one call (used by :mod:`peirce.engine.prolog.batch`).
+  :mod:`peirce.engine.prolog.kb`, :mod:`~peirce.engine.prolog.pool` and
+  :mod:`~peirce.engine.prolog.text`); :func:`prove` runs its proof queries and :func:`ask_batch`
+  many independent questions in one call (used by :mod:`peirce.engine.prolog.batch`).
 - :func:`call_json` runs a trusted program shipped in ``peirce.kb`` (``procedure.pl``,
   ``chain.pl``, ...): see its docstring.
 
@@ -28,10 +29,11 @@ import math
 import os
 import re
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from peirce.errors import (
     BackendError,
@@ -40,6 +42,7 @@ from peirce.errors import (
     InputError,
     MissingDependencyError,
 )
+from peirce.jsontypes import JSON
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -94,7 +97,7 @@ DEFAULT_LIMITS = Limits()
 class _Detach:
     """Destroys the calling thread's Prolog engine when the thread's locals go away."""
 
-    def __init__(self, destroy: Any) -> None:
+    def __init__(self, destroy: Callable[[], object]) -> None:
         self.destroy = destroy
         self.thread = threading.get_ident()
 
@@ -181,7 +184,7 @@ class _Runtime:
         self.clear_exception()
         return f": {text}"
 
-    def call(self, pred: Any, *args: str | int | float, out: bool = False) -> str:
+    def call(self, pred: object, *args: str | int | float, out: bool = False) -> str:
         """Call ``pred`` with ``args`` (plus one output argument when ``out``); its text."""
         core = self.core
         self.attach()
@@ -226,7 +229,7 @@ def _quote_escape(match: re.Match[str]) -> str:
     return "\\u0022" if match.group() == '\\"' else match.group()
 
 
-def json_text(payload: Any) -> str:
+def json_text(payload: object) -> str:
     """Compact JSON for ``kb/meta.pl``: no white space, and a quote inside a string written as
     ``\\u0022``, so that every raw ``"`` delimits a string; text that UTF-8 can carry."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -239,22 +242,35 @@ def json_text(payload: Any) -> str:
     return text
 
 
-def api(op: str, payload: Any) -> Any:
-    """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data); its result, or BackendError."""
-    text = json_text(payload)
-    with LOCK:
-        rt = runtime()
-        reply = rt.call(rt.api, op, text, out=True)
-    status, value = json.loads(reply)
+def _value(reply: str) -> JSON:
+    """The value of a reply ``[status, value]`` of ``kb/meta.pl``; BackendError unless ok."""
+    status, value = cast(list[JSON], json.loads(reply))
     if status != "ok":
         raise BackendError(f"Prolog: {value}")
     return value
 
 
+def api(op: str, payload: object) -> JSON:
+    """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data); its result, or BackendError."""
+    text = json_text(payload)
+    with LOCK:
+        rt = runtime()
+        reply = rt.call(rt.api, op, text, out=True)
+    return _value(reply)
+
+
 def prove(
-    module: str, mode: str, queries: Any, *, limit: int, limits: Limits, alarm: bool, extra: Any
-) -> Any:
-    """Run proof queries of ``kb/meta.pl`` (the engine's hot path); their results."""
+    module: str,
+    mode: str,
+    queries: object,
+    *,
+    limit: int,
+    limits: Limits,
+    alarm: bool,
+    extra: object,
+) -> list[JSON]:
+    """Run proof queries of ``kb/meta.pl`` (the engine's hot path); one reply per query,
+    ``[status, solutions]`` (read by :mod:`peirce.engine.prolog.proofs`)."""
     extra_text = json_text(extra) if extra else "[]"
     queries_text = json_text(queries)
     with LOCK:
@@ -272,13 +288,10 @@ def prove(
             queries_text,
             out=True,
         )
-    status, value = json.loads(reply)
-    if status != "ok":
-        raise BackendError(f"Prolog: {value}")
-    return value
+    return cast(list[JSON], _value(reply))
 
 
-def ask_batch(module: str, items_text: str, limits: Limits) -> list[Any]:
+def ask_batch(module: str, items_text: str, limits: Limits) -> list[JSON]:
     """Run the batch questions ``items_text`` (JSON built by :mod:`peirce.engine.prolog.batch`)
     in the scratch module ``module``: one reply per item, ``["ok", results]`` or
     ``["error", message]``."""
@@ -295,10 +308,7 @@ def ask_batch(module: str, items_text: str, limits: Limits) -> list[Any]:
             items_text,
             out=True,
         )
-    status, value = json.loads(reply)
-    if status != "ok":
-        raise BackendError(f"Prolog: {value}")
-    return list(value)
+    return list(cast(list[JSON], _value(reply)))
 
 
 _PROGRAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.pl")
@@ -332,11 +342,11 @@ def _load_program(rt: _Runtime, program: str, directory: str | os.PathLike[str] 
 def call_json(
     program: str,
     predicate: str,
-    payload: Any,
+    payload: object,
     *,
     limits: Limits = DEFAULT_LIMITS,
     directory: str | os.PathLike[str] | None = None,
-) -> Any:
+) -> JSON:
     """Call ``predicate(+In, -Out)`` of the trusted program ``peirce.kb/program``.
 
     ``program`` is a file name in the ``peirce.kb`` package (e.g. ``"procedure.pl"``); it is
@@ -371,14 +381,14 @@ def call_json(
             float(limits.seconds),
             out=True,
         )
-    status, value = json.loads(reply)
+    status, value = cast(list[JSON], json.loads(reply))
     where = f"{program}: {predicate}/2"
     if status == "ok":
         return value
     if status == "limit":
         detail = (
             f"inference limit {limits.inferences} exceeded"
-            if value.startswith("inference")
+            if cast(str, value).startswith("inference")
             else f"time limit {limits.seconds} s exceeded"
         )
         raise BackendTimeout(f"{where}: {detail}")

@@ -19,13 +19,14 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from peirce.engine.prolog.codec import decode_term, encode_clause
 from peirce.engine.prolog.runtime import api
 from peirce.errors import BackendError, ParseError
+from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
@@ -59,42 +60,49 @@ def _rename(t: Term, names: dict[str, str]) -> Term:
     return t
 
 
-def _literal(raw: Any, names: dict[str, str]) -> Literal:
-    name, args = (raw, []) if isinstance(raw, str) else (raw[0], raw[1:])
+def _literal(raw: JSON, names: dict[str, str]) -> Literal:
+    if isinstance(raw, str):
+        name, args = raw, []
+    else:
+        items = cast(list[JSON], raw)
+        name, args = cast(str, items[0]), items[1:]
     terms = tuple(_rename(decode_term(a), names) for a in args)
     if name.startswith("n:"):
         return Literal(name[2:], terms, negated=True)
     return Literal(name[2:], terms)  # "p:" relation or "b:" built-in
 
 
-def _names(pairs: Sequence[Any]) -> dict[str, str]:
+def _names(pairs: JSON) -> dict[str, str]:
     """``[[[I], "X"], ...]`` -> {"_I": "X"} (the decoder names a free variable ``_I``)."""
-    return {f"_{var[0]}": name for var, name in pairs}
+    return {f"_{var[0]}": name for var, name in cast(list[tuple[list[int], str]], pairs)}
 
 
 def parse_program(text: str, *, source: str = "") -> Program:
     """Read a Prolog program; clauses as data, everything else as diagnostics."""
-    items = api("parse_program", [text])
+    items = cast(list[list[JSON]], api("parse_program", [text]))
     clauses: list[Clause] = []
     diagnostics: list[Diagnostic] = []
     warnings: list[tuple[str, Diagnostic]] = []
     for item in items:
-        kind, line, column, start, end = item[:5]
+        kind = item[0]
+        line, column, start, end = cast(list[int], item[1:5])
         span = Span(start, end, line, column)
         where = f"{source}:{line}" if source else f"line {line}"
         if kind == "clause":
             names = _names(item[5])
             head = _literal(item[6], names)
-            body = tuple(_literal(b, names) for b in item[7])
+            body = tuple(_literal(b, names) for b in cast(list[JSON], item[7]))
             clauses.append(Clause(head, body, label=where, span=span))
         elif kind == "skipped":
             message = f"{item[5]} not run: {item[6]}"
             diagnostics.append(Diagnostic("skipped", message, Severity.INFO, span, source or None))
         elif kind == "warning":
-            diag = Diagnostic("builtin", item[5], Severity.WARNING, span, source or None)
-            warnings.append((item[6], diag))
+            message = cast(str, item[5])
+            diag = Diagnostic("builtin", message, Severity.WARNING, span, source or None)
+            warnings.append((cast(str, item[6]), diag))
         else:
-            diagnostics.append(Diagnostic("syntax", item[5], Severity.ERROR, span, source or None))
+            message = cast(str, item[5])
+            diagnostics.append(Diagnostic("syntax", message, Severity.ERROR, span, source or None))
     defined = {f"{c.head.predicate}/{len(c.head.args)}" for c in clauses}
     diagnostics.extend(d for rel, d in warnings if rel not in defined)
     diagnostics.sort(key=lambda d: d.span.start if d.span else 0)
@@ -120,12 +128,12 @@ def parse_query(text: str) -> tuple[Literal, ...]:
         ParseError: a syntax error, or a construct the meta-interpreter does not run.
     """
     try:
-        names_raw, goals_raw = api("parse_query", [text])
+        names_raw, goals_raw = cast(list[JSON], api("parse_query", [text]))
     except BackendError as exc:
         message = str(exc).removeprefix("Prolog: ")
         raise ParseError(message, text=text, span=Span.at(text, 0)) from None
     names = _names(names_raw)
-    return tuple(_literal(raw, names) for raw in goals_raw)
+    return tuple(_literal(raw, names) for raw in cast(list[JSON], goals_raw))
 
 
 def export_program(
