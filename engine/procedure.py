@@ -87,7 +87,14 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureCheck:
-    """Every violation of a sequence against a procedure."""
+    """Every violation of a sequence against a procedure.
+
+    >>> from peirce.procedures import Procedure
+    >>> tea = Procedure("tea", steps=("boil", "pour"), edges=(("boil", "pour"),))
+    >>> check = check_sequence(tea, ["pour", "boil"])
+    >>> check.ok, [v.kind.value for v in check.violations]
+    (False, ['order'])
+    """
 
     procedure: str
     sequence: tuple[str, ...]
@@ -156,6 +163,15 @@ def check_sequence(
     ``complete`` says the sequence claims to finish the procedure: its ``final`` steps count as
     done after the last step, so every step they depend on must have been done. With
     ``complete=False`` only the prerequisites of steps that were done are required.
+
+    >>> from peirce.procedures import Procedure
+    >>> tea = Procedure(
+    ...     "tea", steps=("boil", "steep", "pour"), edges=(("boil", "steep"), ("steep", "pour"))
+    ... )
+    >>> [v.kind.value for v in check_sequence(tea, ["boil", "pour"]).violations]
+    ['missing']
+    >>> check_sequence(tea, ["boil", "steep", "pour"]).ok
+    True
     """
     from peirce.engine.prolog import Limits, call_json
 

@@ -73,6 +73,15 @@ def to_dot(
 
     ``verdicts`` maps a conclusion node to ``correct``/``wrong``/``format_error`` (e.g. from the
     REA judges) and overrides the structural colour of its edges.
+
+    >>> from peirce.engine.structure import check_structure
+    >>> from peirce.ir import Argument, Claim
+    >>> from peirce.rlt import RLT, RLTEdge
+    >>> edges = (RLTEdge("a", "c", "DR", "deduction-rule"),
+    ...          RLTEdge("b", "c", "DC", "deduction-case"))
+    >>> rlt = RLT(Argument(tuple(Claim(n, n.upper()) for n in "abc")), edges)
+    >>> to_dot(rlt, check_structure(rlt)).splitlines()[0]
+    'digraph rlt {'
     """
     status = {s.conclusion: s.status.value for s in report.steps}
     status.update(verdicts or {})
@@ -131,7 +140,12 @@ def _notes(
 
 
 def render(dot_text: str, fmt: str = "svg", timeout: float = 60.0) -> bytes:
-    """Run Graphviz ``dot`` on ``dot_text``; the drawing in ``fmt`` (svg, png, pdf or dot)."""
+    """Run Graphviz ``dot`` on ``dot_text``; the drawing in ``fmt`` (svg, png, pdf or dot).
+
+    >>> svg = render("digraph { a -> b }")
+    >>> svg.startswith(b"<?xml") and b"<svg" in svg
+    True
+    """
     if fmt not in _FORMATS:
         options = ", ".join(repr(f) for f in _FORMATS)
         raise ConfigError(f"got {fmt!r} for the drawing format, expected one of {options}")

@@ -172,6 +172,14 @@ class RepairResult:
         unfixable: the steps no relabeling repairs, with reasons.
         steps: one verdict per step given, in order.
         seconds: wall time spent.
+
+    >>> from peirce.ir import Argument, Claim
+    >>> from peirce.rlt import RLT, RLTEdge
+    >>> edges = (RLTEdge("a", "c", "DC", "deduction-case"),
+    ...          RLTEdge("b", "c", "DC", "deduction-case"))
+    >>> result = repair_rlt(RLT(Argument(tuple(Claim(n, n) for n in "abc")), edges))
+    >>> [(r.old, r.new) for r in result.relabelings], result.complete
+    ([('deduction-case', 'deduction-rule')], True)
     """
 
     relabelings: tuple[Relabeling, ...]

@@ -131,6 +131,16 @@ class AresResult:
     ``theoretical_calls`` is ``N·m`` (what Algorithm 1 would ask without memoisation);
     ``entailment_calls`` the calls actually sent to the model (memo misses);
     ``distinct_calls`` the distinct (premise set, hypothesis) pairs the chain needed.
+
+    >>> from peirce.results import Judgement, Verdict
+    >>> class Echo:  # entails a claim that restates a premise
+    ...     name, deterministic = "echo", True
+    ...     def entails(self, premises, hypothesis):
+    ...         ok = hypothesis in premises
+    ...         return Judgement(Verdict.ENTAILED if ok else Verdict.UNKNOWN, float(ok), "echo")
+    >>> r = Ares(Echo()).score(["a"], ["a", "b"])
+    >>> r.taus, r.entailment_calls
+    ((1.0, 0.0), 2)
     """
 
     claims: tuple[ClaimScore, ...]
@@ -253,7 +263,7 @@ class Ares:
     """Scores chains with ARES; one instance memoises calls across the chains it scores.
 
     Args:
-        model: an entailment model or a registered name (default ``"cascade"``).
+        model: an entailment model (by name: :func:`peirce.pipelines.entailment.make_model`).
         epsilon, delta: the tolerance of Theorem 3.1 (the paper uses 0.1 and 0.1).
         prior: the prior of every base claim (the paper's ``p``; 1.0 by default, e.g. 0.95).
         threshold: a claim is flagged when ``τ < threshold``.
@@ -261,6 +271,13 @@ class Ares:
         max_states: most premise sets propagated exactly; by default exact propagation goes on
             while it needs no more calls than sampling would (in expectation).
         workers: threads for the distinct calls of one claim (useful for LLM judges).
+
+    >>> from peirce.pipelines.entailment import make_model
+    >>> with make_model("symbolic") as model:
+    ...     result = Ares(model).score(
+    ...         ["Every cat is a mammal.", "Tom is a cat."], ["Tom is a mammal.", "Tom is a bird."])
+    >>> [(c.tau, c.flagged) for c in result.claims]
+    [(1.0, False), (0.0, True)]
     """
 
     def __init__(

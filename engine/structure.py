@@ -113,6 +113,13 @@ class StructureReport:
         n_nodes: number of nodes.
         n_edges: number of edges.
         main_component: the nodes from which the root can be reached (the root included).
+
+    >>> from peirce.ir import Argument, Claim, Premise, Step
+    >>> lone = Step("b", (Premise("a", "deduction-rule"),), "b")
+    >>> claims = (Claim("a", "a"), Claim("b", "b"), Claim("x", "x"))
+    >>> report = check_structure(Argument(claims, (lone,)))
+    >>> report.n_nodes, report.n_edges, sorted(d.code for d in report.diagnostics)
+    (3, 1, ['isolated-node', 'step-format-error'])
     """
 
     steps: tuple[StepCheck, ...]
@@ -186,7 +193,14 @@ def pairing_reasons(roles: Sequence[str | None], labels: Sequence[str | None] = 
 
 
 def check_structure(rlt: RLT | Argument) -> StructureReport:
-    """Run every structural check on an RLT (or on any Argument whose premise roles are edges)."""
+    """Run every structural check on an RLT (or on any Argument whose premise roles are edges).
+
+    >>> from peirce.ir import Argument, Claim, Premise, Step
+    >>> step = Step("c", (Premise("a", "deduction-rule"), Premise("b", "deduction-case")), "c")
+    >>> report = check_structure(Argument(tuple(Claim(n, n) for n in "abc"), (step,)))
+    >>> report.root, [s.status.value for s in report.steps]
+    ('c', ['structurally_valid'])
+    """
     nodes, edges = _nodes_edges(rlt)
     graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(nodes)

@@ -147,6 +147,15 @@ class KnowledgeBase:
         limits: bounds on every query.
         builtins: let clause bodies and queries call the pure built-ins of
             :data:`~peirce.engine.prolog.codec.BUILTINS` (for ``.pl`` programs and the console).
+
+    >>> from peirce.logic import Clause, Const, Literal, Var
+    >>> X = Var("X")
+    >>> with KnowledgeBase([
+    ...     Clause(Literal("cat", (Const("tom"),)), label="Tom is a cat."),
+    ...     Clause(Literal("mammal", (X,)), (Literal("cat", (X,)),), label="Cats are mammals."),
+    ... ]) as kb:
+    ...     print(kb.ask(Literal("mammal", (Const("tom"),))).verdict.value)
+    entailed
     """
 
     def __init__(

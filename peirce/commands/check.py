@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from peirce import serde
 from peirce.errors import PeirceError
+from peirce.jsontypes import JSON
 from peirce.records import read_records_file
 from peirce.results import ProofReport
 
@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proofs", action="store_true", help="print the proof tree of each step")
 
 
-def _check(value: Any) -> ProofReport:
+def _check(value: JSON) -> ProofReport:
     from peirce.errors import InputError
     from peirce.pipelines.proofs import check_proof
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if error is not None:
             failures += 1
         if args.json:
-            out: dict[str, Any] = {"record": rid}
+            out: dict[str, object] = {"record": rid}
             if report is not None:
                 out["report"] = serde.to_json_obj(report)
             out["error"] = error

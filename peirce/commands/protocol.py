@@ -20,10 +20,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from peirce.errors import InputError, PeirceError
 from peirce.records import read_records, read_text
+
+if TYPE_CHECKING:
+    from peirce.evaluators.score import ScoreResult
 
 _PRED_KEYS = ("response", "prediction", "reply")
 _GOLD_KEYS = ("response", "gold", "ground_truth")
@@ -116,7 +119,7 @@ def _score(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def _emit(rid: str, result: Any, text: str, *, as_json: bool, many: bool) -> None:
+def _emit(rid: str, result: ScoreResult, text: str, *, as_json: bool, many: bool) -> None:
     from peirce import serde
 
     if as_json:
@@ -129,7 +132,7 @@ def _emit(rid: str, result: Any, text: str, *, as_json: bool, many: bool) -> Non
     print(render_score(result, text))
 
 
-def render_score(result: Any, text: str | None = None) -> str:
+def render_score(result: ScoreResult, text: str | None = None) -> str:
     """Every component of a :class:`~peirce.evaluators.score.ScoreResult`, one per line."""
     c = result.components
     gate = result.consistency_gate

@@ -59,7 +59,12 @@ def cascade(backends: Sequence[EntailmentModel | str] | None = None) -> Cascade:
 
 
 def make_model(spec: EntailmentModel | str = "cascade", **kwargs: Any) -> EntailmentModel:
-    """An entailment model from a registered name (``symbolic``, ``llm``, ``cascade``) or as is."""
+    """An entailment model from a registered name (``symbolic``, ``llm``, ``cascade``) or as is.
+
+    >>> judge = make_model("cascade", backends=["symbolic"])
+    >>> judge.entails(["Tom is a cat."], "Tom is a dog.").reason
+    'not entailed: ...'
+    """
     model = registry.resolve("entailment", spec, **kwargs)
     if not isinstance(model, EntailmentModel):
         raise ConfigError(f"{spec!r} is not an entailment model (it needs entails/deterministic)")

@@ -54,7 +54,12 @@ Context = str | Translation | Sequence[Clause]
 
 
 def translate(text: str) -> Translation:
-    """Translate controlled English into Horn clauses, sentence by sentence."""
+    """Translate controlled English into Horn clauses, sentence by sentence.
+
+    >>> t = translate("Every cat is a mammal. Tom is a cat. Blue ideas sleep furiously.")
+    >>> [str(c) for c in t.clauses], [u.text for u in t.untranslated]
+    (['mammal(X) :- cat(X)', 'cat(tom)'], ['Blue ideas sleep furiously.'])
+    """
     return cnl.translate(text)
 
 
@@ -169,6 +174,11 @@ def check_proof(
     Returns:
         A :class:`~peirce.results.ProofReport` with one :class:`~peirce.results.StepResult` per
         step, and diagnostics for context sentences that could not be translated.
+
+    >>> context = "Every cat is a mammal. Tom is a cat."
+    >>> report = check_proof(context, ["Tom is a mammal.", "Tom is a bird."])
+    >>> [(s.status.value, s.text) for s in report.steps]
+    [('valid', 'Tom is a mammal.'), ('ungrounded', 'Tom is a bird.')]
     """
     clauses, diagnostics = _context(context)
     incomplete = any(d.code == "untranslated" for d in diagnostics)
@@ -221,6 +231,13 @@ def ask(context: Context, question: str, *, limits: Limits | None = None) -> Ask
     True needs a proof of the statement, False a proof of its negation; otherwise Unknown, with the
     reason (nothing concludes it, a limit stopped the search, the context is contradictory, or
     some sentences could not be translated).
+
+    >>> result = ask("Every cat is a mammal. Tom is a cat.", "Is Tom a mammal?")
+    >>> result.answer.value
+    'True'
+    >>> print(result.proof.render())
+    mammal(tom)   [Every cat is a mammal.]
+      cat(tom)   [Tom is a cat.]
     """
     clauses, diagnostics = _context(context)
     sentence: Sentence = cnl.translate_question(question)
@@ -248,6 +265,11 @@ def ask_many(
     ...     ("Max is an impus.", "Max is sour."),
     ... ])]
     ['True', 'False', 'Unknown']
+
+    >>> context = "Every cat is a mammal. Tom is a cat."
+    >>> results = ask_many([(context, "Is Tom a mammal?"), (context, "Is Tom a bird?")])
+    >>> [r.answer.value for r in results]
+    ['True', 'Unknown']
     """
     from peirce.engine.prolog import ask_many as ask_engine
 
