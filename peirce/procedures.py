@@ -18,11 +18,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from peirce import serde
 
-__all__ = ["Procedure"]
+__all__ = ["Payload", "Procedure"]
+
+
+class Payload(TypedDict):
+    """The JSON a procedure is checked with in ``kb/procedure.pl``: :meth:`Procedure.payload`
+    fills the procedure's part, the engine adds the sequence and the steps that must be done."""
+
+    steps: list[str]
+    edges: list[list[str]]
+    needs: list[list[str]]
+    produces: list[list[str]]
+    available: list[str]
+    initial: list[str]
+    sequence: NotRequired[list[str]]
+    final: NotRequired[list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +74,7 @@ class Procedure:
         gone = set(objects)
         return replace(self, available=tuple(o for o in self.available if o not in gone))
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> Payload:
         """The JSON facts :func:`check_sequence` sends to ``kb/procedure.pl`` (no sequence)."""
         return {
             "steps": list(self.steps),

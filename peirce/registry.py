@@ -39,7 +39,7 @@ def known(kind: str) -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY.get(kind, {})))
 
 
-def load(kind: str, name: str) -> Any:
+def load(kind: str, name: str) -> type:
     """The class registered as ``name`` of ``kind`` (imports its module now)."""
     names = _REGISTRY.get(kind, {})
     if name not in names:
@@ -47,11 +47,14 @@ def load(kind: str, name: str) -> Any:
         raise ConfigError(f"got {name!r} for {kind} backend, expected one of {options}")
     module_name, _, attr = names[name].partition(":")
     module = importlib.import_module(module_name)
-    return getattr(module, attr)
+    target: type = getattr(module, attr)
+    return target
 
 
-def resolve(kind: str, spec: Any, **kwargs: Any) -> Any:
-    """A backend instance: ``spec`` is a registered name (built with ``kwargs``) or an instance."""
+def resolve(kind: str, spec: object, **kwargs: object) -> Any:
+    """A backend instance: ``spec`` is a registered name (built with ``kwargs``) or an instance.
+
+    Untyped: the caller knows the interface of the backends of ``kind``."""
     if isinstance(spec, str):
         return load(kind, spec)(**kwargs)
     return spec

@@ -12,14 +12,15 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
+
+from peirce.jsontypes import JSON
 
 __all__ = ["parse_json_reply"]
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
-def parse_json_reply(text: str) -> tuple[Any, str | None]:
+def parse_json_reply(text: str) -> tuple[JSON, str | None]:
     """``(value, None)`` for a JSON reply (a code fence around it is allowed), else
     ``(None, reason)``. JSON is read with :func:`json.loads`, never evaluated."""
     body = text.strip()

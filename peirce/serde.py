@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
 from peirce.errors import InputError
+from peirce.jsontypes import JSON
 from peirce.span import Span
 
 __all__ = ["dumps", "from_json_obj", "loads", "to_json_obj"]
@@ -28,10 +29,12 @@ __all__ = ["dumps", "from_json_obj", "loads", "to_json_obj"]
 T = TypeVar("T")
 
 
-def to_json_obj(value: Any) -> Any:
+# The result is JSON data, left untyped so that a caller can index it by the shape it knows (an
+# object for a dataclass) without narrowing.
+def to_json_obj(value: object) -> Any:
     """Plain JSON data for ``value``; dataclasses become objects tagged with their class name."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": value.__class__.__name__}
+        out: dict[str, JSON] = {"type": value.__class__.__name__}
         for f in dataclasses.fields(value):
             out[f.name] = to_json_obj(getattr(value, f.name))
         return out
@@ -47,17 +50,18 @@ def to_json_obj(value: Any) -> Any:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def _hints(cls: type) -> dict[str, object]:
     module = sys.modules.get(cls.__module__)
     return typing.get_type_hints(cls, vars(module) if module else None)
 
 
-def from_json_obj(cls: type[T], obj: Any) -> T:
+def from_json_obj(cls: type[T], obj: object) -> T:
     """Rebuild a value of type ``cls`` from plain JSON data; raises ``InputError`` on a mismatch."""
     return typing.cast(T, _build(cls, obj, "$"))
 
 
-def _build(tp: Any, obj: Any, path: str) -> Any:
+def _build(tp: object, obj: object, path: str) -> object:
+    """``obj`` checked against the type hint ``tp`` and rebuilt."""
     origin = get_origin(tp)
     if tp is Any:
         return obj
@@ -102,7 +106,7 @@ def _build(tp: Any, obj: Any, path: str) -> Any:
         if not isinstance(obj, dict):
             raise InputError(f"{path}: expected an object for {tp.__name__}")
         hints = _hints(tp)
-        kwargs = {}
+        kwargs: dict[str, object] = {}
         for f in dataclasses.fields(tp):
             if f.name in obj:
                 kwargs[f.name] = _build(hints[f.name], obj[f.name], f"{path}.{f.name}")
@@ -119,7 +123,7 @@ def _build(tp: Any, obj: Any, path: str) -> Any:
         if isinstance(obj, bool) or not isinstance(obj, (int, float)):
             raise InputError(f"{path}: expected a number, got {obj!r}")
         return float(obj)
-    if tp in (str, int, bool):
+    if isinstance(tp, type) and tp in (str, int, bool):
         if not isinstance(obj, tp) or (tp is int and isinstance(obj, bool)):
             raise InputError(f"{path}: expected {tp.__name__}, got {obj!r}")
         return obj
@@ -130,8 +134,8 @@ def _build(tp: Any, obj: Any, path: str) -> Any:
     raise TypeError(f"{path}: unsupported type {tp!r}")
 
 
-def dumps(value: Any, **kwargs: Any) -> str:
-    """JSON text for a dataclass value."""
+def dumps(value: object, **kwargs: Any) -> str:
+    """JSON text for a dataclass value (``kwargs`` go to :func:`json.dumps`)."""
     return json.dumps(to_json_obj(value), ensure_ascii=False, **kwargs)
 
 

@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from peirce.errors import InputError
 from peirce.ir import Argument
+from peirce.jsontypes import JSONObject
 from peirce.results import Diagnostic, Severity
 from peirce.rlt import GroundedClaims, Grounding
 
@@ -116,11 +117,14 @@ class Article:
     content: str = ""
     id: str = ""
     category: str = ""
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    meta: JSONObject = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_obj(cls, obj: Any, source: str | None = None) -> Article:
-        """Read the ARCHE JSON layout; an unexpected shape raises :class:`InputError`."""
+        """Read the ARCHE JSON layout; an unexpected shape raises :class:`InputError`.
+
+        ``obj`` is parsed JSON of unknown shape, read by duck typing: whatever does not fit
+        (a missing key, a wrong type) is caught and reported as one ``InputError``."""
         try:
             intro = obj["introduction"]
             rows = intro["sentences"]
@@ -203,7 +207,7 @@ def resolve(article: Article, coordinate: tuple[int, int, int]) -> Grounding:
     return bad(f"reference [{ref[0]}] of sentence {x} has {len(ref[1])} viewpoint(s), not {z}")
 
 
-def _unresolved(coordinate: tuple[int, int, int]) -> Any:
+def _unresolved(coordinate: tuple[int, int, int]) -> Callable[[str], Grounding]:
     def make(problem: str) -> Grounding:
         return Grounding(coordinate, "unresolved", problem=problem)
 

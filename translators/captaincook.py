@@ -51,7 +51,11 @@ def load_captaincook(directory: str | Path) -> tuple[dict[str, Procedure], list[
     graphs = {p.stem: load_task_graph(p) for p in sorted((root / "task_graphs").glob("*.json"))}
     if not graphs:
         raise InputError("no task_graphs/*.json", source=str(root))
-    texts = {str(k): str(v) for k, v in read_json(root / "step_idx_description.json").items()}
+    described = root / "step_idx_description.json"
+    descriptions = read_json(described)
+    if not isinstance(descriptions, dict):
+        raise InputError("expected an object (step id -> text)", source=str(described))
+    texts = {str(k): str(v) for k, v in descriptions.items()}
     files = sorted(root.glob("error_annotations*.json"))
     if not files:
         raise InputError("no error_annotations*.json", source=str(root))
@@ -89,6 +93,7 @@ def _nodes_by_text(p: Procedure) -> dict[str, list[str]]:
 def _recording(
     rec: Any, texts: dict[str, str], nodes: dict[str, dict[str, list[str]]], source: str
 ) -> Recording:
+    """One record of the annotations file (parsed JSON, its shape checked as it is read)."""
     if not isinstance(rec, dict) or not isinstance(rec.get("step_annotations"), list):
         raise InputError("a recording needs 'step_annotations'", source=source)
     rid = str(rec.get("recording_id", "?"))

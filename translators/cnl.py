@@ -35,17 +35,23 @@ A sentence outside the grammar is kept with its span and the reason, never dropp
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, cast
 
 from peirce.errors import ParseError
 from peirce.ir import Sentence, Translation
 from peirce.logic import Clause, Literal
 from peirce.span import Span
-from peirce.translators.cnl_build import Builder, Failure, Stmt, clauses_of, derivation_of
+from peirce.translators.cnl_build import Builder, Failure, Stmt
+from peirce.translators.cnl_clauses import clauses_of, derivation_of
 from peirce.translators.cnl_tokens import describe, tokenize
+
+if TYPE_CHECKING:
+    from lark import Token
+    from lark.common import LexerConf
 
 __all__ = [
     "Derivation",
@@ -148,28 +154,35 @@ class _Problem:
     expected: str | None = None
 
 
+class _StmtParser(Protocol):
+    """The LALR parser as :func:`_parser` builds it: tokens in, a :class:`Stmt` out."""
+
+    def parse(self, tokens: list[Token], start: str) -> Stmt: ...
+
+
 @lru_cache(maxsize=1)
-def _parser() -> Any:
+def _parser() -> _StmtParser:
     from lark import Lark
     from lark.lexer import Lexer
 
     class _Given(Lexer):
         """The tokens come already made by :func:`tokenize`."""
 
-        def __init__(self, lexer_conf: Any) -> None:
+        def __init__(self, lexer_conf: LexerConf) -> None:
             pass
 
         # lark calls a custom lexer with the parse input alone (its "interface 0")
-        def lex(self, data: Any) -> Any:  # type: ignore[override]
+        def lex(self, data: list[Token]) -> Iterator[Token]:  # type: ignore[override]
             return iter(data)
 
     grammar = (resources.files("peirce.grammars") / "cnl.lark").read_text(encoding="utf-8")
-    return Lark(
+    lark = Lark(
         grammar, parser="lalr", lexer=_Given, transformer=Builder(), start=["start", "question"]
     )
+    return cast(_StmtParser, lark)  # with Builder as its transformer, parse returns a Stmt
 
 
-def _expected(names: Any) -> str | None:
+def _expected(names: Iterable[str]) -> str | None:
     shown = sorted({describe(n) for n in names if n != "$END"})
     if not shown:
         return None
@@ -185,7 +198,7 @@ def _parse(sentence: str, start: str = "start") -> Stmt:
         raise Failure("no statement here", 0, len(sentence))
     stream = [Token(t.type, t.value, t.start, 1, t.start + 1, end_pos=t.end) for t in toks]
     try:
-        stmt: Stmt = _parser().parse(stream, start=start)
+        stmt = _parser().parse(stream, start=start)
     except UnexpectedInput as err:
         tok = getattr(err, "token", None)
         expected = _expected(getattr(err, "expected", ()) or ())

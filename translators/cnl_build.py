@@ -1,13 +1,9 @@
-"""From a parse of ``grammars/cnl.lark`` to Horn clauses.
+"""From a parse of ``grammars/cnl.lark`` to statements: what a sentence says, before clauses.
 
 The LALR parser calls :class:`Builder` as it reduces, which makes small :class:`Stmt` values;
-:func:`clauses_of` turns a statement into :class:`peirce.logic.Clause` values. Everything the
-sentence cannot mean as a Horn clause is a :class:`Failure` with an offset into the sentence:
-
-* "something" / "someone" in a fact sentence is existential, not a fact;
-* "someone" in a conclusion would be existential too;
-* a second "someone" in one rule is ambiguous (refer back with "it" / "they");
-* "it" / "they" needs an antecedent: the rule's "someone", else the only name mentioned before it.
+:func:`peirce.translators.cnl_clauses.clauses_of` turns a statement into
+:class:`peirce.logic.Clause` values. What a sentence cannot mean is a :class:`Failure` with an
+offset into the sentence.
 
 Naming: a name or a "the ..." phrase becomes one constant ("the bald eagle" -> ``bald_eagle``);
 adjectives and nouns become unary predicates (after "are", a plural noun is made singular, so
@@ -18,12 +14,12 @@ binary predicate named by its lemma; a propositional symbol ("S0") a 0-ary predi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
-from peirce.logic import Clause, Const, Literal, Term, Var
-from peirce.translators.cnl_lexicon import ident, singular, verb_lemma
+from peirce.logic import Literal, Var
+from peirce.translators.cnl_lexicon import ident, singular
 
-__all__ = ["Builder", "Failure", "Item", "Pred", "Ref", "Stmt", "clauses_of", "derivation_of"]
+__all__ = ["Builder", "Children", "Failure", "Item", "Leaf", "Pred", "Ref", "Stmt", "X"]
 
 X = Var("X")
 
@@ -91,7 +87,21 @@ class Stmt:
     span: tuple[int, int] = field(default=(0, -1), compare=False)  # (0, -1): the whole sentence
 
 
-def _tok(c: Any) -> tuple[str, int, int]:
+class Leaf(Protocol):
+    """A token as the parser hands it to :class:`Builder` (a lark ``Token`` whose offsets the
+    parser module always sets)."""
+
+    type: str
+    start_pos: int
+    end_pos: int
+
+
+#: The children of a reduction that mixes tokens with values built by earlier reductions; the
+#: grammar fixes their order, and each method names their types as it reads them.
+Children: TypeAlias = list[Any]
+
+
+def _tok(c: Leaf) -> tuple[str, int, int]:
     return str(c), c.start_pos, c.end_pos
 
 
@@ -99,79 +109,89 @@ class Builder:
     """Callbacks the LALR parser calls on each reduction (one method per rule or alias)."""
 
     # ----- references and predicates
-    def name(self, c: list[Any]) -> Ref:
+    def name(self, c: list[Leaf]) -> Ref:
         v, s, e = _tok(c[0])
         return Ref("const", ident(v), s, e)
 
-    def the_name(self, c: list[Any]) -> Ref:
+    def the_name(self, c: list[Leaf]) -> Ref:
         return Ref("const", ident(*map(str, c)), c[0].start_pos, c[-1].end_pos)
 
-    def some(self, c: list[Any]) -> Ref:
+    def some(self, c: list[Leaf]) -> Ref:
         return Ref("some", str(c[0]).lower(), c[0].start_pos, c[0].end_pos)
 
-    def pron(self, c: list[Any]) -> Ref:
+    def pron(self, c: list[Leaf]) -> Ref:
         return Ref("pron", str(c[0]).lower(), c[0].start_pos, c[0].end_pos)
 
-    def adj(self, c: list[Any]) -> Pred:
+    def adj(self, c: list[Leaf]) -> Pred:
         return Pred("cop", (str(c[-1]),), len(c) == 2, c[0].start_pos, c[-1].end_pos)
 
-    def noun(self, c: list[Any]) -> Pred:
+    def noun(self, c: list[Leaf]) -> Pred:
         neg = c[0].type == "NOT"
         words = tuple(str(t) for t in c[1 if neg else 0 :])
         return Pred("cop", words, neg, c[0].start_pos, c[-1].end_pos, article=True)
 
-    def copula(self, c: list[Any]) -> Pred:
+    def copula(self, c: Children) -> Pred:
+        be: Leaf = c[0]
         p: Pred = c[1]
-        return Pred(
-            p.kind, p.words, p.negated, c[0].start_pos, p.end, c[0].type == "ARE", p.article
-        )
+        return Pred(p.kind, p.words, p.negated, be.start_pos, p.end, be.type == "ARE", p.article)
 
-    def verb(self, c: list[Any]) -> Pred:
+    def verb(self, c: Children) -> Pred:
+        verb: Leaf = c[0]
         obj: Ref = c[1]
-        return Pred("rel", (str(c[0]),), False, c[0].start_pos, obj.end, obj=obj)
+        return Pred("rel", (str(verb),), False, verb.start_pos, obj.end, obj=obj)
 
-    def neg_verb(self, c: list[Any]) -> Pred:
+    def neg_verb(self, c: Children) -> Pred:
+        neg: Leaf = c[0]
+        verb: Leaf = c[1]
         obj: Ref = c[2]
-        return Pred("rel", (str(c[1]),), True, c[0].start_pos, obj.end, obj=obj)
+        return Pred("rel", (str(verb),), True, neg.start_pos, obj.end, obj=obj)
 
     # ----- clauses
-    def cop_item(self, c: list[Any]) -> Item:
-        return Item(c[0], c[1])
+    def cop_item(self, c: Children) -> Item:
+        subj: Ref = c[0]
+        pred: Pred = c[1]
+        return Item(subj, pred)
 
     rel_item = cop_item
 
-    def the_cop_item(self, c: list[Any]) -> Item:
-        words = c[:-1]
+    def the_cop_item(self, c: Children) -> Item:
+        words: list[Leaf] = c[:-1]
+        pred: Pred = c[-1]
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
-        return Item(subj, c[-1])
+        return Item(subj, pred)
 
-    def the_rel_item(self, c: list[Any]) -> Item:
-        *words, verb, obj = c
+    def the_rel_item(self, c: Children) -> Item:
+        words: list[Leaf] = c[:-2]
+        verb: Leaf = c[-2]
+        obj: Ref = c[-1]
         if not words:
             raise Failure("a verb needs a subject before it", verb.start_pos, verb.end_pos)
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
         return Item(subj, Pred("rel", (str(verb),), False, verb.start_pos, obj.end, obj=obj))
 
-    def the_neg_rel_item(self, c: list[Any]) -> Item:
-        *words, neg, verb, obj = c
+    def the_neg_rel_item(self, c: Children) -> Item:
+        words: list[Leaf] = c[:-3]
+        neg: Leaf = c[-3]
+        verb: Leaf = c[-2]
+        obj: Ref = c[-1]
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
         return Item(subj, Pred("rel", (str(verb),), True, neg.start_pos, obj.end, obj=obj))
 
-    def prop_item(self, c: list[Any]) -> Item:
+    def prop_item(self, c: list[Leaf]) -> Item:
         return Item(None, None, ident(str(c[0])))
 
-    def items(self, c: list[Any]) -> tuple[Item, ...]:
+    def items(self, c: list[Item | Pred]) -> tuple[Item, ...]:
         return tuple(x if isinstance(x, Item) else Item(None, x) for x in c)
 
     # ----- sentences
-    def start(self, c: list[Any]) -> Stmt:
+    def start(self, c: Children) -> Stmt:
         stmt: Stmt = c[-1]
         return stmt
 
-    def facts(self, c: list[Any]) -> Stmt:
+    def facts(self, c: list[tuple[Item, ...]]) -> Stmt:
         return Stmt("facts", c[0])
 
-    def if_rule(self, c: list[Any]) -> Stmt:
+    def if_rule(self, c: list[tuple[Item, ...]]) -> Stmt:
         return Stmt("rule", c[1], c[0])
 
     implication = if_rule
@@ -180,233 +200,97 @@ class Builder:
         heads = tuple(Item(None, p) for p in preds)
         return Stmt("class", heads, body_lits=body, negate_heads=negate)
 
-    def group_rule(self, c: list[Any]) -> Stmt:
-        adjs: list[Any] = c[0]
+    def group_rule(self, c: Children) -> Stmt:
+        adjs: list[Leaf] = c[0]
         return self._class(tuple(Literal(ident(str(a)), (X,)) for a in adjs), c[1:])
 
-    def adjs(self, c: list[Any]) -> list[Any]:
+    def adjs(self, c: list[Leaf]) -> list[Leaf]:
         return c
 
-    def every_rule(self, c: list[Any]) -> Stmt:
+    def every_rule(self, c: Children) -> Stmt:
         noun = str(c[0])
         first: Pred = c[1]
         if first.plural:
             noun = singular(noun)
         return self._class((Literal(ident(noun), (X,)),), c[1:])
 
-    def no_rule(self, c: list[Any]) -> Stmt:
+    def no_rule(self, c: Children) -> Stmt:
         stmt = self.every_rule(c)
         return Stmt("class", stmt.heads, body_lits=stmt.body_lits, negate_heads=True)
 
-    def plural_rule(self, c: list[Any]) -> Stmt:
+    def plural_rule(self, c: Children) -> Stmt:
         return self._class((Literal(ident(singular(str(c[0]))), (X,)),), c[1:])
 
     # ----- yes/no questions (the "question" start symbol)
-    def question(self, c: list[Any]) -> Stmt:
+    def question(self, c: list[Stmt]) -> Stmt:
         stmt: Stmt = c[0]
         return stmt
 
-    def q_name(self, c: list[Any]) -> Stmt:
+    def q_name(self, c: Children) -> Stmt:
         return Stmt("facts", (Item(self.name(c[1:2]), c[2]),))
 
-    def q_the_adj(self, c: list[Any]) -> Stmt:
+    def q_the_adj(self, c: list[Leaf]) -> Stmt:
         words = c[1:]
         if len(words) < 2:
             raise Failure("a name and an adjective are needed", c[0].start_pos, words[-1].end_pos)
         adj = self.adj(words[-1:])
         return Stmt("facts", (Item(self.the_name(words[:-1]), adj),))
 
-    def q_the_neg_adj(self, c: list[Any]) -> Stmt:
+    def q_the_neg_adj(self, c: list[Leaf]) -> Stmt:
         adj = self.adj(c[-2:])
         return Stmt("facts", (Item(self.the_name(c[1:-2]), adj),))
 
-    def art_noun(self, c: list[Any]) -> Pred:
+    def art_noun(self, c: list[Leaf]) -> Pred:
         words = tuple(str(t) for t in c)
         return Pred("cop", words, False, c[0].start_pos, c[-1].end_pos, article=True)
 
-    def q_the_noun(self, c: list[Any]) -> Stmt:
+    def q_the_noun(self, c: Children) -> Stmt:
         noun: Pred = c[-1]
         neg = c[-2].type == "NOT"
-        words = c[1:-2] if neg else c[1:-1]
+        words: list[Leaf] = c[1:-2] if neg else c[1:-1]
         pred = Pred("cop", noun.words, neg, noun.start, noun.end, article=True)
         return Stmt("facts", (Item(self.the_name(words), pred),))
 
-    def q_does_name(self, c: list[Any]) -> Stmt:
+    def q_does_name(self, c: Children) -> Stmt:
         neg = len(c) == 4
-        verb, obj = c[-2], c[-1]
+        verb: Leaf = c[-2]
+        obj: Ref = c[-1]
         pred = Pred("rel", (str(verb),), neg, verb.start_pos, obj.end, obj=obj)
         return Stmt("facts", (Item(self.name(c[:1]), pred),))
 
-    def q_does_the(self, c: list[Any]) -> Stmt:
+    def q_does_the(self, c: Children) -> Stmt:
         return Stmt("facts", (self.the_rel_item(c),))
 
     # ----- ARES ClaimTrees
-    def prop(self, c: list[Any]) -> str:
+    def prop(self, c: list[Leaf]) -> str:
         return ident(str(c[0]))
 
-    def props(self, c: list[Any]) -> tuple[str, ...]:
+    def props(self, c: list[str]) -> tuple[str, ...]:
         return tuple(c)
 
-    def gloss(self, c: list[Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def gloss(self, c: list[tuple[str, ...]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (c[0], c[1])
 
-    def ares_rule(self, c: list[Any]) -> Stmt:
+    def ares_rule(self, c: Children) -> Stmt:
         return Stmt("rule", c[1], c[0], gloss=c[2] if len(c) > 2 else None)
 
-    def ares_have(self, c: list[Any]) -> Stmt:
+    def ares_have(self, c: list[tuple[str, ...]]) -> Stmt:
         return Stmt("facts", tuple(Item(None, None, p) for p in c[0]))
 
-    def now(self, c: list[Any]) -> tuple[str, ...]:
+    def now(self, c: list[tuple[str, ...]]) -> tuple[str, ...]:
         props: tuple[str, ...] = c[0]
         return props
 
-    def ares_derive(self, c: list[Any]) -> Stmt:
+    def ares_derive(self, c: Children) -> Stmt:
         have, body, heads, derived = c[:4]
         now = c[4] if len(c) > 4 else None
         return Stmt("derive", heads, body, have=have, derived=derived, now=now)
 
-    def ares_use(self, c: list[Any]) -> Stmt:
+    def ares_use(self, c: Children) -> Stmt:
         body, heads, derived = c[:3]
         now = c[3] if len(c) > 3 else None
         return Stmt("derive", heads, body, have=(), derived=derived, now=now)
 
-    def ares_if(self, c: list[Any]) -> Stmt:
+    def ares_if(self, c: list[tuple[str, ...]]) -> Stmt:
         body = tuple(Item(None, None, p) for p in c[0])
         return Stmt("rule", tuple(Item(None, None, p) for p in c[1]), body)
-
-
-class _Scope:
-    """Who "it" and "someone" refer to within one sentence."""
-
-    __slots__ = ("allow_var", "consts", "var")
-
-    def __init__(self, allow_var: bool) -> None:
-        self.allow_var = allow_var
-        self.var = False
-        self.consts: list[str] = []
-
-    def term(self, ref: Ref, head: bool) -> Term:
-        if ref.kind == "const":
-            if ref.name not in self.consts:
-                self.consts.append(ref.name)
-            return Const(ref.name)
-        if ref.kind == "some":
-            if not self.allow_var:
-                raise Failure(
-                    f"{ref.name!r} states that something exists, which is not a fact about a "
-                    "named individual",
-                    ref.start,
-                    ref.end,
-                )
-            if head:
-                raise Failure(f"{ref.name!r} in a conclusion is existential", ref.start, ref.end)
-            if self.var:
-                raise Failure(
-                    f"a second {ref.name!r} in one rule is ambiguous; refer back with 'it'/'they'",
-                    ref.start,
-                    ref.end,
-                )
-            self.var = True
-            return X
-        if self.var:
-            return X
-        if len(self.consts) == 1:
-            return Const(self.consts[0])
-        if not self.consts:
-            raise Failure(f"{ref.name!r} has nothing to refer to", ref.start, ref.end)
-        raise Failure(f"{ref.name!r} could refer to {' or '.join(self.consts)}", ref.start, ref.end)
-
-
-def _resolve(
-    items: tuple[Item, ...], scope: _Scope, *, head: bool, subject: Term | None = None
-) -> list[Literal]:
-    lits: list[Literal] = []
-    plural = False
-    for item in items:
-        pred = item.pred
-        if pred is None:
-            lits.append(Literal(item.prop))
-            subject = None
-            continue
-        if item.subj is not None:
-            subject = scope.term(item.subj, head)
-            plural = False
-        elif subject is None:
-            if pred.kind == "cop" and not (pred.negated or pred.article or pred.plural is not None):
-                lits.append(Literal(ident(*pred.words)))  # "S0 and s1": another proposition
-                continue
-            raise Failure("this has no subject to be said of", pred.start, pred.end)
-        if pred.plural is not None:
-            plural = pred.plural
-        lits.append(_literal(pred, subject, plural, scope, head))
-    return lits
-
-
-def _literal(pred: Pred, subject: Term, plural: bool, scope: _Scope, head: bool) -> Literal:
-    if pred.kind == "cop":
-        words = pred.words
-        if plural:
-            words = (*words[:-1], singular(words[-1]))
-        return Literal(ident(*words), (subject,), pred.negated)
-    if pred.obj is None:  # the grammar gives every verb an object
-        raise Failure("a verb without an object", pred.start, pred.end)
-    obj = scope.term(pred.obj, head)
-    return Literal(ident(verb_lemma(pred.words[0])), (subject, obj), pred.negated)
-
-
-def _rule(body: tuple[Item, ...], heads: tuple[Item, ...], label: str) -> tuple[Clause, ...]:
-    scope = _Scope(allow_var=True)
-    body_lits = tuple(_resolve(body, scope, head=False))
-    return tuple(Clause(h, body_lits, label) for h in _resolve(heads, scope, head=True))
-
-
-def clauses_of(stmt: Stmt, label: str) -> tuple[Clause, ...]:
-    """The Horn clauses a statement says, each labelled with ``label``."""
-    if stmt.kind == "facts":
-        return tuple(Clause(h, (), label) for h in _resolve(stmt.heads, _Scope(False), head=False))
-    if stmt.kind == "class":
-        scope = _Scope(allow_var=True)
-        scope.var = True
-        heads = _resolve(stmt.heads, scope, head=True, subject=X)
-        if stmt.negate_heads:
-            heads = [h.complement() for h in heads]
-        return tuple(Clause(h, stmt.body_lits, label) for h in heads)
-    if stmt.kind == "derive":
-        _rule(stmt.body, stmt.heads, label)  # the cited rule must be well formed too
-        if stmt.now is not None and set(stmt.now) != set(stmt.derived):
-            raise Failure(
-                f"the step derives {', '.join(stmt.derived)} but then claims {', '.join(stmt.now)}",
-                *stmt.span,
-            )
-        return tuple(Clause(Literal(p), (), label) for p in stmt.derived)
-    clauses = _rule(stmt.body, stmt.heads, label)
-    if stmt.gloss is not None:
-        _check_gloss(clauses, stmt.gloss, stmt.span)
-    return clauses
-
-
-def _check_gloss(
-    clauses: tuple[Clause, ...],
-    gloss: tuple[tuple[str, ...], tuple[str, ...]],
-    span: tuple[int, int],
-) -> None:
-    body = {str(b) for b in clauses[0].body}
-    heads = {str(c.head) for c in clauses}
-    if body != set(gloss[0]) or heads != set(gloss[1]):
-        raise Failure(
-            f"the explanation in parentheses ({' and '.join(gloss[0])} -> "
-            f"{' and '.join(gloss[1])}) disagrees with the rule",
-            *span,
-        )
-
-
-def derivation_of(
-    stmt: Stmt, label: str
-) -> tuple[tuple[Literal, ...], tuple[Clause, ...], tuple[Literal, ...]]:
-    """(premises it says it has, the rule it cites, what it derives) of a derivation step."""
-    if stmt.kind != "derive":
-        raise Failure("not a derivation step ('I have P, I use rule (P -> Q) to derive Q')", 0, -1)
-    rule = _rule(stmt.body, stmt.heads, label)
-    clauses_of(stmt, label)
-    have = tuple(Literal(p) for p in stmt.have)
-    return have, rule, tuple(Literal(p) for p in stmt.derived)

@@ -19,7 +19,7 @@ Offsets in the tokens are relative to the sentence.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 __all__ = ["Tok", "describe", "tokenize"]
 
@@ -192,7 +192,7 @@ def _tidy(tokens: list[Tok]) -> list[Tok]:
     return kept
 
 
-def describe(kind: str, value: Any = None) -> str:
+def describe(kind: str, value: object = None) -> str:
     """A token kind in words, for error messages.
 
     >>> describe("WORD", "foo"), describe("_END"), describe("$END")

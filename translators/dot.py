@@ -5,7 +5,9 @@ code fences around the graph) and reads ``strict``/``digraph``/``graph`` headers
 HTML ids, labels with escaped quotes and line breaks (``\n``, ``\l``, backslash-newline),
 ``"a" + "b"`` concatenation, attribute lists, ``node``/``edge``/``graph`` defaults, edge chains
 ``a -> b -> c``, subgraphs (as edge ends too), ports, and ``//``, ``/* */`` and ``#`` comments.
-A fenced block of statements with no ``digraph {`` around them is read as one graph.
+A fenced block of statements with no ``digraph {`` around them is read as one graph. The tokens
+come from :mod:`peirce.translators.dot_lexer`; this module holds the graph values, the
+recursive-descent parser and the search for graphs in a reply.
 
 Nothing is ever executed. A syntax error raises :class:`~peirce.errors.ParseError` with a line, a
 column and a caret view; no input makes the reader raise anything else (it is fuzzed).
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 
 from peirce.errors import ParseError
 from peirce.span import Span
+from peirce.translators.dot_lexer import DotLexer, DotToken
 
 __all__ = ["MAX_DEPTH", "DotEdge", "DotGraph", "DotNode", "parse_dot"]
 
@@ -84,122 +87,12 @@ class DotGraph:
     headerless: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
-    kind: str  # id, str, html, op, punct, kw, eof
-    value: str
-    start: int
-    end: int
-
-
-_KEYWORDS = {"strict", "graph", "digraph", "subgraph", "node", "edge"}
-_BARE = re.compile(r"-?(?:\.\d+|\d+(?:\.\d*)?)\w*|[^\W]\w*(?:\.\w+)*")
-_SPACE = re.compile("[\\s\u200b\ufeff]+")  # zero-width space and BOM count as space
 _HEADER = re.compile(r"(?i)(?<![\w-])(?:strict\s+)?(?:di)?graph\b")
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)```", re.S)
-_ESCAPES = {"n": "\n", "l": "\n", "r": "\n", '"': '"', "\\": "\\", "\n": "", "\r\n": ""}
-_QUOTED = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
-_ESCAPE = re.compile(r"\\(\r\n|.)", re.S)  # backslash-newline continues the string
 
 
-def _is(tok: _Tok, punct: str) -> bool:
+def _is(tok: DotToken, punct: str) -> bool:
     return tok.kind == "punct" and tok.value == punct
-
-
-class _Lexer:
-    """Tokens on demand from ``pos``, so prose after a graph is never read."""
-
-    def __init__(self, text: str, pos: int) -> None:
-        self.text = text
-        self.pos = pos
-        self.consumed = pos  # end of the last token handed out
-        self._peeked: _Tok | None = None
-
-    def error(self, message: str, start: int, end: int | None = None) -> ParseError:
-        return ParseError(message, text=self.text, span=Span.at(self.text, start, end))
-
-    def peek(self) -> _Tok:
-        if self._peeked is None:
-            self._peeked = self._scan()
-        return self._peeked
-
-    def next(self) -> _Tok:
-        tok = self.peek()
-        self._peeked = None
-        self.consumed = tok.end
-        return tok
-
-    def _skip(self) -> None:
-        text, n = self.text, len(self.text)
-        while self.pos < n:
-            ch = text[self.pos]
-            if not (ch.isspace() or ch in "/#\u200b\ufeff"):
-                return
-            m = _SPACE.match(text, self.pos)
-            if m:
-                self.pos = m.end()
-                continue
-            if text.startswith("//", self.pos):
-                end = text.find("\n", self.pos)
-                self.pos = n if end < 0 else end
-            elif text.startswith("/*", self.pos):
-                end = text.find("*/", self.pos + 2)
-                if end < 0:
-                    raise self.error("unterminated comment '/*'", self.pos, self.pos + 2)
-                self.pos = end + 2
-            elif (
-                text[self.pos] == "#"
-                and not text[text.rfind("\n", 0, self.pos) + 1 : self.pos].strip()
-            ):
-                end = text.find("\n", self.pos)  # a '#' line (C preprocessor output)
-                self.pos = n if end < 0 else end
-            else:
-                return
-
-    def _scan(self) -> _Tok:
-        self._skip()
-        text, pos = self.text, self.pos
-        if pos >= len(text):
-            return _Tok("eof", "", pos, pos)
-        ch = text[pos]
-        if text.startswith(("->", "--"), pos):
-            self.pos = pos + 2
-            return _Tok("op", text[pos : pos + 2], pos, pos + 2)
-        if ch in "{}[];,=:+":
-            self.pos = pos + 1
-            return _Tok("punct", ch, pos, pos + 1)
-        if ch == '"':
-            return self._quoted(pos)
-        if ch == "<":
-            return self._html(pos)
-        m = _BARE.match(text, pos)
-        if m and m.end() > pos:
-            self.pos = m.end()
-            word = m.group()
-            kind = "kw" if word.lower() in _KEYWORDS else "id"
-            return _Tok(kind, word.lower() if kind == "kw" else word, pos, m.end())
-        raise self.error(f"unexpected character {ch!r}", pos, pos + 1)
-
-    def _quoted(self, start: int) -> _Tok:
-        m = _QUOTED.match(self.text, start)
-        if m is None:
-            raise self.error("unterminated string: no closing '\"'", start, start + 1)
-        self.pos = m.end()
-        value = _ESCAPE.sub(lambda e: _ESCAPES.get(e.group(1), e.group()), m.group(1))
-        return _Tok("str", value, start, m.end())
-
-    def _html(self, start: int) -> _Tok:
-        text, depth, i = self.text, 0, start
-        while i < len(text):
-            if text[i] == "<":
-                depth += 1
-            elif text[i] == ">":
-                depth -= 1
-                if depth == 0:
-                    self.pos = i + 1
-                    return _Tok("html", text[start + 1 : i], start, i + 1)
-            i += 1
-        raise self.error("unterminated HTML string: no closing '>'", start, start + 1)
 
 
 @dataclass(slots=True)
@@ -218,7 +111,7 @@ class _Scope:
 class _Parser:
     """Recursive descent over the DOT grammar (graphviz.org/doc/info/lang.html)."""
 
-    def __init__(self, lexer: _Lexer) -> None:
+    def __init__(self, lexer: DotLexer) -> None:
         self.lx = lexer
         self.nodes: dict[str, list[tuple[str, str]]] = {}
         self.node_spans: dict[str, Span] = {}
@@ -227,13 +120,13 @@ class _Parser:
         self._lines: list[int] | None = None
         self.opened = False  # past 'digraph {': an error from here on is about a graph
 
-    def _expect(self, value: str, what: str) -> _Tok:
+    def _expect(self, value: str, what: str) -> DotToken:
         tok = self.lx.next()
         if not _is(tok, value):
             raise self._unexpected(tok, what)
         return tok
 
-    def _unexpected(self, tok: _Tok, expected: str) -> ParseError:
+    def _unexpected(self, tok: DotToken, expected: str) -> ParseError:
         got = "the end of the text" if tok.kind == "eof" else repr(tok.value[:40])
         return self.lx.error(f"expected {expected}, got {got}", tok.start, tok.end)
 
@@ -332,7 +225,7 @@ class _Parser:
         if lx.peek().kind == "op":
             self.edge_rhs(left, tok.start, scope)
 
-    def _touch(self, tok: _Tok, scope: _Scope) -> None:
+    def _touch(self, tok: DotToken, scope: _Scope) -> None:
         scope.members.add(tok.value)
         if tok.value not in self.nodes:
             self.nodes[tok.value] = list(scope.node_defaults)
@@ -430,7 +323,7 @@ def parse_dot(text: str) -> tuple[DotGraph, ...]:
         m = _HEADER.search(text, pos)
         if m is None:
             break
-        parser = _Parser(_Lexer(text, m.start()))
+        parser = _Parser(DotLexer(text, m.start()))
         try:
             graph = parser.graph()
         except ParseError as exc:
@@ -463,6 +356,6 @@ def _headerless(text: str) -> DotGraph | None:
         if "->" not in body and "--" not in body:
             continue
         start, end = m.start(2), m.end(2)
-        lexer = _Lexer(text[:end], start)
+        lexer = DotLexer(text[:end], start)
         return _Parser(lexer).body_only(start, end)
     return None

@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from peirce.errors import InputError
+from peirce.jsontypes import JSON, JSONObject
 from peirce.procedures import Procedure
 
 __all__ = [
@@ -41,8 +41,9 @@ def load_graph(path: str | Path, *, name: str | None = None) -> Procedure:
     "final": [...]}``.
     """
     data = read_json(path)
-    if isinstance(data, dict) and isinstance(data.get("steps"), list):
-        return _own_format(data, str(path), name)
+    rows = data.get("steps") if isinstance(data, dict) else None
+    if isinstance(data, dict) and isinstance(rows, list):
+        return _own_format(data, rows, str(path), name)
     return task_graph(data, name=name or Path(path).stem, source=str(path))
 
 
@@ -51,22 +52,25 @@ def load_task_graph(path: str | Path, *, name: str | None = None) -> Procedure:
     return task_graph(read_json(path), name=name or Path(path).stem, source=str(path))
 
 
-def read_json(path: str | Path) -> Any:
+def read_json(path: str | Path) -> JSON:
+    """The JSON value of a file; a file that cannot be read or parsed raises ``InputError``."""
     try:
-        return json.loads(Path(path).read_text("utf-8"))
+        value: JSON = json.loads(Path(path).read_text("utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(
             f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=str(path)
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the file: {exc}", source=str(path)) from None
+    return value
 
 
-def task_graph(data: Any, *, name: str, source: str = "<graph>") -> Procedure:
+def task_graph(data: JSON, *, name: str, source: str = "<graph>") -> Procedure:
     """A procedure from task-graph data (``steps`` dict, ``edges`` list, optional ingredients)."""
-    if not isinstance(data, dict) or not isinstance(data.get("steps"), dict):
+    steps_obj = data.get("steps") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(steps_obj, dict):
         raise InputError("expected an object with a 'steps' object (id -> text)", source=source)
-    labels = {str(k): str(v) for k, v in data["steps"].items()}
+    labels = {str(k): str(v) for k, v in steps_obj.items()}
     steps = tuple(sorted(labels, key=step_order_key))
     edges = _edges(data.get("edges", []), labels, source)
     initial = tuple(s for s in steps if labels[s].strip().upper() == "START")
@@ -88,7 +92,7 @@ def step_order_key(step: str) -> tuple[int, str]:
     return (int(step), "") if step.isdigit() else (1 << 62, step)
 
 
-def _edges(raw: Any, labels: dict[str, str], source: str) -> tuple[tuple[str, str], ...]:
+def _edges(raw: JSON, labels: dict[str, str], source: str) -> tuple[tuple[str, str], ...]:
     if not isinstance(raw, list):
         raise InputError("'edges' must be a list of [before, after] pairs", source=source)
     out = []
@@ -106,7 +110,7 @@ def _edges(raw: Any, labels: dict[str, str], source: str) -> tuple[tuple[str, st
 
 
 def _ingredients(
-    data: dict[str, Any], steps: tuple[str, ...], source: str
+    data: JSONObject, steps: tuple[str, ...], source: str
 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     """ARES: ``step_mapped_ingredients[i]`` lists what the i-th step (ids in numeric order) uses;
     ``"None"`` means nothing. (Ids may skip numbers: the list follows positions, not ids.)"""
@@ -117,16 +121,23 @@ def _ingredients(
         raise InputError("ingredients must be a list with one entry per step", source=source)
     needs = []
     for step, items in zip(steps, per_step, strict=True):
-        for item in items or ():
+        if not items:
+            continue
+        if not isinstance(items, list):
+            raise InputError(f"the ingredients of step {step} must be a list", source=source)
+        for item in items:
             if isinstance(item, str) and item.strip() and item != "None":
                 needs.append((step, item))
     available = tuple(sorted({o for _, o in needs}))
     return tuple(needs), available
 
 
-def _own_format(data: dict[str, Any], source: str, name: str | None) -> Procedure:
-    labels, needs, produces = {}, [], []
-    for k, s in enumerate(data["steps"]):
+def _own_format(data: JSONObject, rows: list[JSON], source: str, name: str | None) -> Procedure:
+    """peirce's own format; ``rows`` is ``data["steps"]``."""
+    labels: dict[str, str] = {}
+    needs: list[tuple[str, str]] = []
+    produces: list[tuple[str, str]] = []
+    for k, s in enumerate(rows):
         if not isinstance(s, dict) or not isinstance(s.get("id"), (str, int)):
             raise InputError(f"step {k} must be an object with an 'id'", source=source)
         sid = str(s["id"])
@@ -148,7 +159,7 @@ def _own_format(data: dict[str, Any], source: str, name: str | None) -> Procedur
     )
 
 
-def _strings(value: Any, what: str, source: str) -> list[str]:
+def _strings(value: JSON, what: str, source: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
         raise InputError(f"{what} must be a list of names", source=source)
     return [str(v) for v in value]

@@ -1,0 +1,260 @@
+"""Statements of a long-form answer with their citations, the short answer, and diagnostics.
+
+:func:`parse_answer` reads ``<STATEMENT>`` tags (or, without tags, sentences), the citations in each
+statement, the short answer after ``Answer:``, and reports what is wrong as diagnostics;
+:func:`known_documents` reads the documents an answer may cite. Propositions are split from the
+statements by :mod:`peirce.translators.answer`, where both functions are importable too.
+
+>>> a = parse_answer("Reasoning: Max is cold [1]<S2>. Answer: yes", documents=["<S1>a<S1>"])
+>>> [s.text for s in a.statements], a.short_answer, [d.code for d in a.diagnostics]
+(['Max is cold.'], 'yes', ['unknown-sentence'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from peirce.propositions import Citation, ParsedAnswer, Statement
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
+from peirce.translators.answer_sentences import CITATION, SENTENCE_MARK, split_sentences
+
+__all__ = ["MAX_CHARS", "MAX_STATEMENTS", "known_documents", "parse_answer"]
+
+#: Answers longer than this many characters are refused (the search is bounded by design).
+MAX_CHARS = 20_000
+#: Answers with more statements than this are refused.
+MAX_STATEMENTS = 200
+
+_TAG = re.compile(r"<\s*(/?)\s*statement\s*>", re.IGNORECASE)
+_ANSWER = re.compile(
+    r"(?:^|(?<=[.!?>\]\)\"”]))[ \t>*#_-]*(?:final |short )?answer[ \t*_]*:[ \t*_]*(?P<rest>.*)$",
+    re.IGNORECASE | re.M,
+)
+_ANSWER_IS = re.compile(r"\b(?:so |thus |therefore )?the answer is\s*:?\s*(?P<rest>[^\n]*)", re.I)
+_REASONING = re.compile(r"^[ \t*#_]*reasoning[ \t*_]*:[ \t*_]*", re.IGNORECASE | re.M)
+
+
+# ------------------------------------------------------------------------------ documents
+def known_documents(documents: object) -> dict[str, int | None]:
+    """Document id -> number of sentences (``None`` when unknown), from the usual shapes.
+
+    Accepted: a list of strings or objects (ids 1..n unless an object has ``id``), or a mapping
+    id -> text/object. An object's sentences are its ``sentences`` list or the ``<S#>`` marks
+    of its ``text``/``content``.
+
+    >>> known_documents(["<S1>a.<S1> <S2>b.<S2>", {"id": "7", "sentences": ["x"]}])
+    {'1': 2, '7': 1}
+    """
+    if documents is None:
+        return {}
+    items: list[tuple[str, object]] = []
+    if isinstance(documents, Mapping):
+        items = [(str(k), v) for k, v in documents.items()]
+    elif isinstance(documents, Sequence) and not isinstance(documents, str):
+        for i, doc in enumerate(documents, start=1):
+            key = doc.get("id", i) if isinstance(doc, Mapping) else i
+            items.append((str(key).strip("[] "), doc))
+    out: dict[str, int | None] = {}
+    for key, doc in items:
+        out[key] = _sentence_count(doc)
+    return out
+
+
+def _sentence_count(doc: object) -> int | None:
+    if isinstance(doc, Mapping):
+        if isinstance(doc.get("sentences"), list):
+            return len(doc["sentences"])
+        doc = doc.get("text", doc.get("content", ""))
+    if isinstance(doc, str):
+        marks = {int(m) for m in SENTENCE_MARK.findall(doc)}
+        return max(marks) if marks else None
+    return None
+
+
+# --------------------------------------------------------------------------------- parsing
+def parse_answer(
+    text: str,
+    *,
+    documents: object = None,
+    max_chars: int = MAX_CHARS,
+    max_statements: int = MAX_STATEMENTS,
+) -> ParsedAnswer:
+    """Read a long-form answer; problems become diagnostics, never exceptions.
+
+    Args:
+        text: the answer as the model wrote it.
+        documents: the documents it may cite (see :func:`known_documents`); when given, citations
+            to other documents, or to sentences a document does not have, are reported.
+        max_chars: longer answers are refused with an ``answer-too-long`` error.
+        max_statements: answers with more statements are refused with ``too-many-statements``.
+    """
+    diags: list[Diagnostic] = []
+    if not text.strip():
+        diag = Diagnostic("empty-answer", "the long answer is empty", span=Span.at(text, 0))
+        return ParsedAnswer(text, (), None, None, (diag,))
+    if len(text) > max_chars:
+        msg = f"the answer has {len(text)} characters, more than the limit of {max_chars}"
+        diag = Diagnostic("answer-too-long", msg, span=Span.at(text, max_chars, len(text)))
+        return ParsedAnswer(text, (), None, None, (diag,))
+    body_end, short, short_span = _short_answer(text, diags)
+    if _TAG.search(text, 0, body_end):
+        raw = _tagged_statements(text, body_end, diags)
+    else:
+        start = 0
+        m = _REASONING.search(text, 0, body_end)
+        if m:
+            start = m.end()
+        raw = [(s, e, False) for s, e in split_sentences(text, start, body_end)]
+    statements = _statements(text, raw, known_documents(documents), documents, diags)
+    if len(statements) > max_statements:
+        msg = (
+            f"the answer has {len(statements)} statements, more than the limit of {max_statements}"
+        )
+        diags.append(Diagnostic("too-many-statements", msg, span=statements[max_statements].span))
+        return ParsedAnswer(text, (), short, short_span, tuple(diags))
+    if not statements:
+        diags.append(
+            Diagnostic("empty-answer", "the answer has no reasoning", span=Span.at(text, 0))
+        )
+    return ParsedAnswer(text, tuple(statements), short, short_span, tuple(diags))
+
+
+def _short_answer(text: str, diags: list[Diagnostic]) -> tuple[int, str | None, Span | None]:
+    """(end of the reasoning part, the short answer, its span)."""
+    matches = [m for m in _ANSWER.finditer(text) if not _inside_tag(text, m.start())]
+    m = matches[-1] if matches else None
+    if m is None:
+        is_matches = list(_ANSWER_IS.finditer(text))
+        m = is_matches[-1] if is_matches else None
+    if m is None:
+        diags.append(
+            Diagnostic(
+                "missing-answer",
+                "no 'Answer:' line: the short answer must be given separately",
+                Severity.WARNING,
+                span=Span.at(text, len(text.rstrip())),
+            )
+        )
+        return len(text), None, None
+    rest_start = m.start("rest")
+    rest = m.group("rest")
+    if not rest.strip():  # "Answer:" alone on its line: the answer is on the next non-empty line
+        nxt = re.compile(r"\S[^\n]*").search(text, m.end())
+        if nxt:
+            rest_start, rest = nxt.start(), nxt.group()
+    value = _clean_short(rest)
+    if not value:
+        diags.append(
+            Diagnostic(
+                "empty-short-answer", "'Answer:' is followed by nothing", span=_span(text, m)
+            )
+        )
+        return m.start(), None, None
+    lead = len(rest) - len(rest.lstrip())
+    span = Span.at(text, rest_start + lead, rest_start + lead + len(rest.strip()))
+    return m.start(), value, span
+
+
+def _span(text: str, m: re.Match[str]) -> Span:
+    return Span.at(text, m.start(), m.end())
+
+
+def _clean_short(rest: str) -> str:
+    value = CITATION.sub("", rest)
+    value = _TAG.sub("", value).strip().strip("*_ ").strip()
+    value = value.strip("\"'“”‘’ ")
+    return value[:-1].rstrip() if value.endswith(".") else value
+
+
+def _inside_tag(text: str, pos: int) -> bool:
+    """True when ``pos`` lies between an open tag and its closing tag."""
+    before = list(_TAG.finditer(text, 0, pos))
+    if not before or before[-1].group(1):
+        return False
+    after = _TAG.search(text, pos)
+    return after is not None and bool(after.group(1))
+
+
+def _tagged_statements(text: str, end: int, diags: list[Diagnostic]) -> list[tuple[int, int, bool]]:
+    """(start, end, tagged) of each statement; text outside tags becomes plain statements."""
+    out: list[tuple[int, int, bool]] = []
+    open_at: int | None = None
+    cursor = 0
+    m = _REASONING.search(text, 0, end)
+    if m:
+        cursor = m.end()
+    for tag in _TAG.finditer(text, 0, end):
+        closing = bool(tag.group(1))
+        if not closing:
+            if open_at is not None:
+                diags.append(_unbalanced(text, open_at, "is not closed before the next one"))
+                out.append((open_at, tag.start(), True))
+            else:
+                out.extend((s, e, False) for s, e in split_sentences(text, cursor, tag.start()))
+            open_at = tag.end()
+        elif open_at is None:
+            msg = "</STATEMENT> closes nothing; it is ignored"
+            diags.append(Diagnostic("unbalanced-tag", msg, Severity.WARNING, span=_span(text, tag)))
+            out.extend((s, e, False) for s, e in split_sentences(text, cursor, tag.start()))
+        else:
+            out.append((open_at, tag.start(), True))
+            open_at = None
+        cursor = tag.end()
+    if open_at is not None:
+        diags.append(_unbalanced(text, open_at, "is never closed; it is read up to the end"))
+        out.append((open_at, end, True))
+    else:
+        out.extend((s, e, False) for s, e in split_sentences(text, cursor, end))
+    return out
+
+
+def _unbalanced(text: str, content_start: int, what: str) -> Diagnostic:
+    tag = [m for m in _TAG.finditer(text, 0, content_start)][-1]
+    return Diagnostic(
+        "unbalanced-tag", f"<STATEMENT> {what}", Severity.WARNING, span=_span(text, tag)
+    )
+
+
+def _statements(
+    text: str,
+    raw: list[tuple[int, int, bool]],
+    known: dict[str, int | None],
+    documents: object,
+    diags: list[Diagnostic],
+) -> list[Statement]:
+    out: list[Statement] = []
+    for start, end, tagged in raw:
+        chunk = text[start:end]
+        cites: list[Citation] = []
+        for m in CITATION.finditer(chunk):
+            sents = tuple(int(k) for k in SENTENCE_MARK.findall(m.group(2)))
+            span = Span.at(text, start + m.start(), start + m.end())
+            for doc in re.split(r"\s*,\s*", m.group(1)):
+                cite = Citation(doc, sents, span)
+                cites.append(cite)
+                if documents is not None:
+                    _check_citation(cite, known, diags)
+        clean = SENTENCE_MARK.sub("", CITATION.sub("", chunk))
+        clean = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", clean)).strip()
+        if not re.search(r"\w", clean):
+            continue
+        lead = len(chunk) - len(chunk.lstrip())
+        trail = len(chunk.rstrip())
+        span = Span.at(text, start + lead, start + max(lead, trail))
+        out.append(Statement(len(out) + 1, clean, span, tuple(cites), tagged))
+    return out
+
+
+def _check_citation(cite: Citation, known: dict[str, int | None], diags: list[Diagnostic]) -> None:
+    if cite.document not in known:
+        listed = ", ".join(sorted(known, key=lambda k: (len(k), k))) or "none"
+        msg = f"citation [{cite.document}] names no document (known: {listed})"
+        diags.append(Diagnostic("unknown-citation", msg, Severity.WARNING, span=cite.span))
+        return
+    count = known[cite.document]
+    for k in cite.sentences:
+        if count is not None and not 1 <= k <= count:
+            msg = f"citation {cite} names sentence {k}, document [{cite.document}] has {count}"
+            diags.append(Diagnostic("unknown-sentence", msg, Severity.WARNING, span=cite.span))
