@@ -2,15 +2,15 @@
 
 REA (Algorithm 1, lines 2-11). Every step of the RLT is first filtered structurally: a step that
 breaks the Peircean pairing rules is a ``format_error`` (no LLM call). Each structurally valid step
-goes to a panel of judges (any OpenAI-compatible models, each an
-:class:`~peirce.llm.LLMClient`), each asked whether the conclusion follows from the premises
-given the labelled inference type, with the *grounded* source text of each node (its transcribed
-label when it has no source). The majority decides; a tie counts as correct. A judge whose call
-fails, or whose reply is not valid JSON, abstains: the others still decide, and the run goes on. A
-step on which every judge failed is ``unknown``, with the reason, never a guess (it counts as not
-correct in REA and is reported). REA = correct / all steps. Per-type accuracy (Table 3) = correct /
-judged, among structurally valid steps of each mode. ATS and AES (Table 4) average the steps and
-the correct steps over trees.
+goes to a panel of judges (any OpenAI-compatible models, each an :class:`~peirce.llm.LLMClient` or
+another :class:`~peirce.llm.ChatClient`), each asked whether the conclusion follows from the
+premises given the labelled inference type, with the *grounded* source text of each node (its
+transcribed label when it has no source). The majority decides; a tie counts as correct. A judge
+whose call fails, or whose reply is not valid JSON, abstains: the others still decide, and the run
+goes on. A step on which every judge failed is ``unknown``, with the reason, never a guess (it
+counts as not correct in REA and is reported). REA = correct / all steps. Per-type accuracy
+(Table 3) = correct / judged, among structurally valid steps of each mode. ATS and AES (Table 4)
+average the steps and the correct steps over trees.
 
 EC (Algorithm 1, lines 1, 12-14). Gold core entities come from a file or from an LLM in two steps
 (the core idea of the introduction, then its entities). The predicted entities live in the nodes of
@@ -35,10 +35,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from peirce.engine.structure import StructureReport, check_structure
+from peirce.engine.structure import StepCheck, StructureReport, check_structure
 from peirce.errors import LLMError
+from peirce.jsontypes import JSON, JSONObject
+from peirce.llm import ChatClient, Prompt, complete, load_prompt
 from peirce.rlt import RLT, GroundedClaims
 from peirce.translators.arche_grounding import Article
 
@@ -46,6 +48,7 @@ __all__ = [
     "ECResult",
     "REAResult",
     "StepJudgement",
+    "StepStatistics",
     "Vote",
     "core_entities",
     "entity_coverage",
@@ -54,7 +57,7 @@ __all__ = [
     "step_statistics",
 ]
 
-_JUDGE_SCHEMA = {
+_JUDGE_SCHEMA: JSONObject = {
     "type": "object",
     "required": ["answer"],
     "properties": {"answer": {"enum": ["YES", "NO", "yes", "no", "Yes", "No"]}},
@@ -105,21 +108,25 @@ def _text(rlt: RLT, grounded: GroundedClaims | None, claim_id: str) -> str:
     return rlt.argument.claim(claim_id).text
 
 
-def _ask_judge(client: Any, messages: list[dict[str, str]], version: str) -> Vote:
-    name = getattr(client, "model", "judge")
+def _field(parsed: JSON, key: str) -> JSON:
+    """``parsed[key]`` of a reply its schema has checked (an object that holds ``key``)."""
+    return parsed[key] if isinstance(parsed, dict) else None
+
+
+def _ask_judge(client: ChatClient, prompt: Prompt, variables: Mapping[str, str]) -> Vote:
+    name = client.model
     try:
-        result = client.chat(messages, template="rlt_judge", template_version=version,
-                             json_schema=_JUDGE_SCHEMA)  # fmt: skip
+        result = complete(client, prompt, variables, schema=_JUDGE_SCHEMA)
     except LLMError as exc:
         return Vote(name, None, str(exc))
     if result.error is not None:
         return Vote(name, None, result.error)
-    return Vote(name, str(result.parsed["answer"]).upper() == "YES")
+    return Vote(name, str(_field(result.parsed, "answer")).upper() == "YES")
 
 
 def rea(
     rlt: RLT,
-    judges: Sequence[Any],
+    judges: Sequence[ChatClient],
     *,
     report: StructureReport | None = None,
     grounded: GroundedClaims | None = None,
@@ -127,12 +134,10 @@ def rea(
     """REA of ``rlt`` with a panel of ``judges`` (LLM clients; calls run concurrently)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from peirce.llm import load_prompt
-
     prompt = load_prompt("rlt_judge")
     report = report if report is not None else check_structure(rlt)
     labels = {(e.source, e.target): e.role or e.label for e in rlt.edges}
-    jobs: list[tuple[int, Any, list[dict[str, str]]]] = []
+    jobs: list[tuple[int, ChatClient, dict[str, str]]] = []
     for i, step in enumerate(report.steps):
         if not step.valid:
             continue
@@ -140,12 +145,12 @@ def rea(
             f"- [{labels.get((p, step.conclusion))}] {_text(rlt, grounded, p)}"
             for p in step.premises
         )
-        messages = prompt.messages(mode=step.mode.value, premises=premises,
-                                   conclusion=_text(rlt, grounded, step.conclusion))  # fmt: skip
-        jobs += [(i, judge, messages) for judge in judges]
+        conclusion = _text(rlt, grounded, step.conclusion)
+        variables = {"mode": step.mode.value, "premises": premises, "conclusion": conclusion}
+        jobs += [(i, judge, variables) for judge in judges]
     workers = max(1, min(8, len(jobs)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        votes = list(pool.map(lambda job: _ask_judge(job[1], job[2], prompt.version), jobs))
+        votes = list(pool.map(lambda job: _ask_judge(job[1], prompt, job[2]), jobs))
     by_step: dict[int, list[Vote]] = {}
     for (i, _, _), vote in zip(jobs, votes, strict=True):
         by_step.setdefault(i, []).append(vote)
@@ -154,7 +159,7 @@ def rea(
     return REAResult(tuple(out), correct / len(out) if out else 0.0, _by_type(out))
 
 
-def _verdict(step: Any, votes: list[Vote]) -> StepJudgement:
+def _verdict(step: StepCheck, votes: list[Vote]) -> StepJudgement:
     mode = step.mode.value
     if not step.valid:
         return StepJudgement(step.conclusion, mode, "format_error", (), step.reasons)
@@ -177,7 +182,19 @@ def _by_type(steps: Iterable[StepJudgement]) -> dict[str, tuple[int, int]]:
     return {m: (correct[m], judged[m]) for m in sorted(judged)}
 
 
-def step_statistics(results: Sequence[REAResult]) -> dict[str, Any]:
+class StepStatistics(TypedDict):
+    """What :func:`step_statistics` returns (the keys of the paper's Tables 1, 3 and 4)."""
+
+    n_trees: int
+    ATS: float
+    AES: float
+    REA: float
+    accuracy_by_type: dict[str, float]
+    format_errors: int
+    unknown: int
+
+
+def step_statistics(results: Sequence[REAResult]) -> StepStatistics:
     """ATS, AES, mean REA and per-type accuracy over several trees (Tables 1, 3 and 4)."""
     n = len(results)
     totals: dict[str, list[int]] = {}
@@ -274,36 +291,39 @@ def entity_coverage(
     return ECResult(len(covered) / len(gold) if gold else 0.0, covered, missing, tuple(nodes))
 
 
-def core_entities(client: Any, article: Article) -> tuple[str, tuple[str, ...]]:
+_IDEA_SCHEMA: JSONObject = {
+    "type": "object",
+    "required": ["core_idea"],
+    "properties": {"core_idea": {"type": "string"}},
+}
+_ENTITIES_SCHEMA: JSONObject = {
+    "type": "object",
+    "required": ["entities"],
+    "properties": {"entities": {"type": "array", "items": {"type": "string"}}},
+}
+
+
+def core_entities(client: ChatClient, article: Article) -> tuple[str, tuple[str, ...]]:
     """Gold core entities by an LLM: the core idea of the introduction, then its entities.
 
     Raises :class:`~peirce.errors.LLMError` when a call fails or a reply is not the JSON asked.
     """
-    from peirce.llm import load_prompt
-
-    idea_prompt, ent_prompt = load_prompt("arche_core_idea"), load_prompt("arche_entities")
     content = article.content or " ".join(s.text for s in article.sentences)
-    idea = client.chat(idea_prompt.messages(content=content), template=idea_prompt.name,
-                       template_version=idea_prompt.version,
-                       json_schema={"type": "object", "required": ["core_idea"],
-                                    "properties": {"core_idea": {"type": "string"}}})  # fmt: skip
+    idea = complete(client, "arche_core_idea", {"content": content}, schema=_IDEA_SCHEMA)
     if idea.error is not None:
         raise LLMError(f"core idea: {idea.error}")
-    core = str(idea.parsed["core_idea"])
-    ents = client.chat(ent_prompt.messages(core_idea=core), template=ent_prompt.name,
-                       template_version=ent_prompt.version,
-                       json_schema={"type": "object", "required": ["entities"],
-                                    "properties": {"entities": {"type": "array",
-                                                   "items": {"type": "string"}}}})  # fmt: skip
+    core = str(_field(idea.parsed, "core_idea"))
+    ents = complete(client, "arche_entities", {"core_idea": core}, schema=_ENTITIES_SCHEMA)
     if ents.error is not None:
         raise LLMError(f"core entities: {ents.error}")
-    return core, tuple(str(e) for e in ents.parsed["entities"])
+    entities = _field(ents.parsed, "entities")
+    return core, tuple(str(e) for e in (entities if isinstance(entities, list) else []))
 
 
-def load_entities(obj: Any) -> tuple[str, ...]:
+def load_entities(obj: JSON) -> tuple[str, ...]:
     """Gold entities from parsed JSON: a list, or ``{"entities": [...]}``."""
     if isinstance(obj, Mapping):
         obj = obj.get("entities", obj.get("core_entities"))
     if not isinstance(obj, list) or not all(isinstance(e, str) for e in obj):
         raise ValueError("gold entities must be a JSON list of strings or {'entities': [...]}")
-    return tuple(obj)
+    return tuple(str(e) for e in obj)

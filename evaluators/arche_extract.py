@@ -14,22 +14,19 @@ References:
     (Section 3.2 pipeline; Appendix B two-step generation; Table 5 stage-2 trigger rates).
 """
 
-# ruff: noqa: T201  (extract_command is the body of a CLI command and prints its results)
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from peirce.engine.structure import StructureReport, check_structure
 from peirce.errors import LLMError, ParseError
+from peirce.llm import ChatClient, Prompt, complete, load_prompt
 from peirce.rlt import RLT
-from peirce.translators.arche_grounding import Article, ground, load_article
+from peirce.translators.arche_grounding import Article, ground
 from peirce.translators.dot_rlt import read_rlt
 
 __all__ = [
@@ -38,7 +35,6 @@ __all__ = [
     "Round",
     "defects",
     "extract_batch",
-    "extract_command",
     "extract_rlt",
     "sentences_block",
 ]
@@ -131,12 +127,12 @@ def defects(text: str, article: Article | None = None) -> tuple[RLT | None, tupl
     return rlt, tuple(dict.fromkeys(issues))
 
 
-def _ask(client: Any, messages: list[dict[str, str]], name: str, version: str) -> str:
-    return str(client.chat(messages, template=name, template_version=version).text)
+def _ask(client: ChatClient, prompt: Prompt, variables: Mapping[str, str]) -> str:
+    return complete(client, prompt, variables).text
 
 
 def extract_rlt(
-    client: Any,
+    client: ChatClient,
     article: Article,
     *,
     rounds: int = 2,
@@ -144,17 +140,15 @@ def extract_rlt(
     log_dir: Path | None = None,
 ) -> Extraction:
     """Stage 1, then at most ``rounds`` repair rounds while defects remain."""
-    from peirce.llm import load_prompt
-
     if rounds < 0:
         raise ValueError(f"rounds must be >= 0, got {rounds}")
     first, fix = load_prompt("rlt_extract"), load_prompt("rlt_repair")
     context = {"content": article.content,
                "sentences": sentences_block(article, max_reference_views)}  # fmt: skip
     done: list[Round] = []
-    messages = first.messages(**context)
+    messages = first.messages(**context)  # kept in the round's record
     try:
-        reply = _ask(client, messages, first.name, first.version)
+        reply = _ask(client, first, context)
     except LLMError as exc:
         return _finish(article, done, reply="", triggered=False, issues=(), error=str(exc),
                            log_dir=log_dir)  # fmt: skip
@@ -165,10 +159,10 @@ def extract_rlt(
         if not issues:
             break
         graph = rlt.graph_text if rlt is not None else reply
-        messages = fix.messages(issues="\n".join(f"- {i}" for i in issues), dot=graph.strip(),
-                                **context)  # fmt: skip
+        repair = {**context, "issues": "\n".join(f"- {i}" for i in issues), "dot": graph.strip()}
+        messages = fix.messages(**repair)
         try:
-            reply = _ask(client, messages, fix.name, fix.version)
+            reply = _ask(client, fix, repair)
         except LLMError as exc:
             return _finish(article, done, reply=reply, triggered=triggered, issues=issues,
                            error=str(exc), log_dir=log_dir)  # fmt: skip
@@ -206,7 +200,7 @@ def _finish(
 
 
 def extract_batch(
-    client: Any, articles: Sequence[Article], *, rounds: int = 2, log_dir: Path | None = None
+    client: ChatClient, articles: Sequence[Article], *, rounds: int = 2, log_dir: Path | None = None
 ) -> BatchExtraction:
     """:func:`extract_rlt` over several articles (concurrently, bounded by the client)."""
     items = client.map(lambda a: extract_rlt(client, a, rounds=rounds, log_dir=log_dir), articles)
@@ -217,33 +211,3 @@ def extract_batch(
         else:  # an LLMError escaped a worker: keep the article, with the reason
             out.append(Extraction(article.id, "", (), False, False, (), str(item)))
     return BatchExtraction(tuple(out))
-
-
-def extract_command(args: argparse.Namespace) -> int:
-    """``peirce rlt extract ARTICLE.json...``: print (or write) each final DOT and the rates."""
-    from peirce.llm import LLMClient
-
-    overrides = {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
-    articles = [load_article(p) for p in args.article]
-    with LLMClient.from_env(**overrides) as client:
-        batch = extract_batch(client, articles, rounds=args.rounds, log_dir=args.log)
-        stats = client.stats.as_dict()
-    for path, item in zip(args.article, batch.items, strict=True):
-        state = "valid" if item.valid else f"{len(item.issues)} defect(s) left"
-        repaired = ", repaired" if item.stage2_triggered else ""
-        print(f"{path}: {len(item.rounds)} call(s){repaired}; {state}"
-              + (f"; error: {item.error}" if item.error else ""), file=sys.stderr)  # fmt: skip
-        for issue in item.issues[:10]:
-            print(f"  - {issue}", file=sys.stderr)
-        if args.output is not None and item.dot:
-            out = args.output
-            if len(articles) > 1 or out.is_dir():
-                out.mkdir(parents=True, exist_ok=True)
-                out = out / f"{item.article or Path(path).stem}.dot"
-            out.write_text(item.dot, encoding="utf-8")
-        elif item.dot:
-            print(item.dot)
-    print(f"stage-2 trigger rate: {batch.stage2_trigger_rate:.1%} of {len(batch.items)} "
-          f"article(s); valid after repair: {batch.valid_rate:.1%}; LLM: {stats}",
-          file=sys.stderr)  # fmt: skip
-    return 0 if all(e.valid for e in batch.items) else 1

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from peirce.errors import LLMError
-from peirce.llm import LLMClient, load_prompt
+from peirce.jsontypes import JSON, JSONObject
+from peirce.llm import ChatClient, complete
 from peirce.protocols import EntailmentModel
 
 __all__ = ["BaselineResult", "entail_base", "entail_prev", "llm_judge"]
@@ -69,20 +69,19 @@ def entail_base(
     return _pairwise("entail-base", model, base, derived, prev=False)
 
 
-def llm_judge(client: LLMClient, base: Sequence[str], derived: Sequence[str]) -> BaselineResult:
+def llm_judge(client: ChatClient, base: Sequence[str], derived: Sequence[str]) -> BaselineResult:
     """LLM-Judge: the whole chain in one prompt, one soundness score per derived claim.
 
     A reply with the wrong number of scores (the paper notes this happens) or that is not JSON
     gives no scores (``None``) with the reason and the raw reply kept as the reason's tail.
     """
-    prompt = load_prompt("chain_judge")
     m = len(derived)
-    messages = prompt.messages(
-        context="\n".join(f"{i}. {c}" for i, c in enumerate(base, 1)) or "(none)",
-        claims="\n".join(f"{i}. {c}" for i, c in enumerate(derived, 1)),
-        count=str(m),
-    )
-    schema: dict[str, Any] = {
+    variables = {
+        "context": "\n".join(f"{i}. {c}" for i, c in enumerate(base, 1)) or "(none)",
+        "claims": "\n".join(f"{i}. {c}" for i, c in enumerate(derived, 1)),
+        "count": str(m),
+    }
+    schema: JSONObject = {
         "type": "object",
         "required": ["scores"],
         "properties": {
@@ -95,13 +94,19 @@ def llm_judge(client: LLMClient, base: Sequence[str], derived: Sequence[str]) ->
         },
     }
     try:
-        result = client.chat(
-            messages, template=prompt.name, template_version=prompt.version, json_schema=schema
-        )
+        result = complete(client, "chain_judge", variables, schema=schema)
     except LLMError as exc:
         return BaselineResult("llm-judge", (None,) * m, 1, (f"the LLM call failed: {exc}",) * m)
-    if result.parsed is None:
+    parsed = result.parsed
+    if not isinstance(parsed, dict):  # the schema admits only an object: None, with the error
         why = f"{result.error}; reply: {result.text[:200]!r}"
         return BaselineResult("llm-judge", (None,) * m, 1, (why,) * m)
-    scores = tuple(float(s) for s in result.parsed["scores"])
+    scores = tuple(float(s) for s in _numbers(parsed["scores"]))
     return BaselineResult("llm-judge", scores, 1, ("the judge's score",) * m)
+
+
+def _numbers(value: JSON) -> list[float]:
+    """The numbers of a list the schema has checked."""
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, (int, float))]

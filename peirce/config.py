@@ -1,7 +1,32 @@
 """Configuration read from the environment, never at import time.
 
-The LLM endpoint is configured by ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``PEIRCE_MODEL``.
-With none of them set, peirce runs fully symbolic (the offline default).
+Every environment variable peirce reads is read here, by the functions below; each takes an
+optional mapping (default: ``os.environ``) so that callers and tests can pass their own.
+
+- ``OPENAI_BASE_URL``: the OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8000/v1``
+  (default: none; OpenAI's own endpoint when only a key is set);
+- ``OPENAI_API_KEY``: the endpoint's key (default: none; a placeholder is sent);
+- ``PEIRCE_MODEL``: the model to ask (default: none);
+- ``PEIRCE_LLM_CACHE``: the LLM reply cache, an SQLite file (default:
+  ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3``);
+- ``XDG_CACHE_HOME``: the user's cache folder (default: ``~/.cache``);
+- ``XDG_STATE_HOME``: the user's state folder, for the console's history (default:
+  ``~/.local/state``).
+
+The LLM endpoint is configured by ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``PEIRCE_MODEL``;
+with none of them set, peirce runs fully symbolic (the offline default). An empty value counts as
+unset. The ``openai`` package that carries the requests may read variables of its own
+(``OPENAI_ORG_ID``, ``OPENAI_PROJECT_ID``, ``OPENAI_LOG``, and ``OPENAI_BASE_URL`` for a client
+built without a base URL); peirce sets the key and the retries itself.
+
+>>> llm_settings({"PEIRCE_MODEL": "m", "OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}).configured
+True
+>>> llm_cache_path({"PEIRCE_LLM_CACHE": "/data/replies.sqlite3"}).as_posix()
+'/data/replies.sqlite3'
+>>> llm_cache_path({"XDG_CACHE_HOME": "/c"}).as_posix()
+'/c/peirce/llm-cache.sqlite3'
+>>> console_history_path({"XDG_STATE_HOME": "/s"}).as_posix()
+'/s/peirce/console_history'
 """
 
 from __future__ import annotations
@@ -9,13 +34,23 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["LLMSettings", "llm_settings"]
+__all__ = ["LLMSettings", "console_history_path", "llm_cache_path", "llm_settings"]
+
+
+def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if env is None else env
 
 
 @dataclass(frozen=True, slots=True)
 class LLMSettings:
-    """Where the OpenAI-compatible endpoint is and which model to ask."""
+    """Where the OpenAI-compatible endpoint is and which model to ask.
+
+    >>> from peirce.config import LLMSettings
+    >>> LLMSettings(base_url="http://127.0.0.1:8000/v1", api_key=None, model=None).configured
+    False
+    """
 
     base_url: str | None
     api_key: str | None
@@ -27,10 +62,33 @@ class LLMSettings:
 
 
 def llm_settings(env: Mapping[str, str] | None = None) -> LLMSettings:
-    """Settings from ``env`` (default: ``os.environ``)."""
-    env = os.environ if env is None else env
+    """``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``PEIRCE_MODEL`` from ``env`` (default:
+    ``os.environ``).
+
+    >>> from peirce.config import llm_settings
+    >>> llm_settings({"PEIRCE_MODEL": "m", "OPENAI_BASE_URL": ""})
+    LLMSettings(base_url=None, api_key=None, model='m')
+    """
+    env = _env(env)
     return LLMSettings(
         base_url=env.get("OPENAI_BASE_URL") or None,
         api_key=env.get("OPENAI_API_KEY") or None,
         model=env.get("PEIRCE_MODEL") or None,
     )
+
+
+def llm_cache_path(env: Mapping[str, str] | None = None) -> Path:
+    """The LLM reply cache: ``$PEIRCE_LLM_CACHE``, else
+    ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3`` (``XDG_CACHE_HOME`` defaults to ``~/.cache``)."""
+    env = _env(env)
+    if env.get("PEIRCE_LLM_CACHE"):
+        return Path(env["PEIRCE_LLM_CACHE"]).expanduser()
+    root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "peirce" / "llm-cache.sqlite3"
+
+
+def console_history_path(env: Mapping[str, str] | None = None) -> Path:
+    """The console's line history: ``$XDG_STATE_HOME/peirce/console_history``
+    (``XDG_STATE_HOME`` defaults to ``~/.local/state``)."""
+    state = _env(env).get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "peirce" / "console_history"

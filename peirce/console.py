@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from peirce.config import console_history_path
 from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
 from peirce.engine.prolog.codec import BUILTINS
 from peirce.errors import PeirceError
@@ -95,9 +96,9 @@ def format_clause(c: Clause) -> str:
 
 
 def history_path() -> Path:
-    """Where the console keeps its line history (``$XDG_STATE_HOME/peirce/console_history``)."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "peirce" / "console_history"
+    """Where the console keeps its line history (``$XDG_STATE_HOME/peirce/console_history``;
+    see :func:`peirce.config.console_history_path`)."""
+    return console_history_path()
 
 
 class Console:

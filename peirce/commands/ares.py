@@ -16,11 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peirce import serde
 from peirce.errors import InputError, PeirceError
 from peirce.records import read_records, read_text
+
+if TYPE_CHECKING:
+    from peirce.llm import LLMClient
+    from peirce.protocols import EntailmentModel
 
 __all__ = ["add_arguments", "run"]
 
@@ -73,24 +77,24 @@ def _chain(value: Any) -> tuple[list[str], list[str], list[float] | None]:
     return base, derived, priors
 
 
-def _model(args: argparse.Namespace) -> tuple[Any, Any]:
+def _model(args: argparse.Namespace) -> tuple[EntailmentModel, LLMClient | None]:
     """The entailment model and the LLM client it uses (``None`` offline)."""
     from peirce.config import llm_settings
     from peirce.engine.entailment import Cascade
-    from peirce.llm import LLMClient
+    from peirce.llm import ClientOptions, LLMClient
     from peirce.llm.judge import LLMJudge
     from peirce.pipelines.entailment import symbolic as symbolic_entailment
 
-    client = None
-    if args.judge == "llm" or (args.judge == "cascade" and llm_settings().configured):
-        options: dict[str, Any] = {} if args.cache is None else {"cache": args.cache}
-        client = LLMClient.from_env(**options)
+    options: ClientOptions = {} if args.cache is None else {"cache": args.cache}
     if args.judge == "symbolic":
         return symbolic_entailment(), None
-    judge = LLMJudge(client, mode=args.mode) if client is not None else None
     if args.judge == "llm":
-        return judge, client
-    backends: list[Any] = [symbolic_entailment()] + ([judge] if judge is not None else [])
+        llm = LLMClient.from_env(**options)
+        return LLMJudge(llm, mode=args.mode), llm
+    client = LLMClient.from_env(**options) if llm_settings().configured else None
+    backends: list[EntailmentModel] = [symbolic_entailment()]
+    if client is not None:
+        backends.append(LLMJudge(client, mode=args.mode))
     return Cascade(backends), client
 
 

@@ -18,10 +18,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peirce.errors import InputError, PeirceError
 from peirce.records import read_records, read_text
+
+if TYPE_CHECKING:
+    from peirce.llm import LLMClient
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -172,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
-def _client() -> Any:
+def _client() -> LLMClient:
     from peirce.llm import LLMClient
 
     return LLMClient.from_env()

@@ -16,10 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from peirce.results import Diagnostic
+
+if TYPE_CHECKING:
+    from peirce.engine.smt import RepairResult
+    from peirce.engine.structure import StructureReport
+    from peirce.rlt import RLT, GroundedClaims
+    from peirce.translators.arche_grounding import Article
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,14 +78,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     extract.add_argument("--base-url", help="OpenAI-compatible base URL (default: OPENAI_BASE_URL)")
 
 
-def _read(args: argparse.Namespace) -> tuple[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    """What every action but ``extract`` starts from: the tree read, checked and grounded."""
+
+    text: str
+    rlt: RLT
+    report: StructureReport
+    repair: RepairResult | None
+    grounded: GroundedClaims | None
+    article: Article | None
+
+
+def _read(args: argparse.Namespace) -> tuple[str, RLT]:
     from peirce.translators.dot_rlt import read_rlt
 
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     return text, read_rlt(text, which=args.which)
 
 
-def _analyse(args: argparse.Namespace, with_repair: bool = True) -> dict[str, Any]:
+def _analyse(args: argparse.Namespace, with_repair: bool = True) -> _Analysis:
     from peirce.engine.smt import repair_rlt
     from peirce.engine.structure import check_structure
     from peirce.translators.arche_grounding import ground, load_article
@@ -92,8 +111,7 @@ def _analyse(args: argparse.Namespace, with_repair: bool = True) -> dict[str, An
     if args.article is not None:
         article = load_article(args.article)
         grounded = ground(rlt.argument, article)
-    return {"text": text, "rlt": rlt, "report": report, "repair": repair,
-            "grounded": grounded, "article": article}  # fmt: skip
+    return _Analysis(text, rlt, report, repair, grounded, article)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,26 +127,26 @@ def run(args: argparse.Namespace) -> int:
     return _export(args, found)
 
 
-def _diagnostics(found: dict[str, Any]) -> list[Diagnostic]:
-    grounded = found["grounded"]
+def _diagnostics(found: _Analysis) -> list[Diagnostic]:
+    grounded = found.grounded
     extra = list(grounded.diagnostics) if grounded is not None else []
-    return [*found["rlt"].diagnostics, *found["report"].diagnostics, *extra]
+    return [*found.rlt.diagnostics, *found.report.diagnostics, *extra]
 
 
-def _ok(found: dict[str, Any]) -> bool:
-    grounded = found["grounded"]
+def _ok(found: _Analysis) -> bool:
+    grounded = found.grounded
     unresolved = grounded is not None and any(
         d.code == "unresolved-coordinate" for d in grounded.diagnostics
     )
-    return bool(found["report"].structurally_valid) and not unresolved
+    return bool(found.report.structurally_valid) and not unresolved
 
 
-def _check(args: argparse.Namespace, found: dict[str, Any]) -> int:
+def _check(args: argparse.Namespace, found: _Analysis) -> int:
     rlt, report, repair, grounded = (
-        found["rlt"],
-        found["report"],
-        found["repair"],
-        found["grounded"],
+        found.rlt,
+        found.report,
+        found.repair,
+        found.grounded,
     )
     if args.json:
         from peirce import serde
@@ -151,7 +169,7 @@ def _check(args: argparse.Namespace, found: dict[str, Any]) -> int:
         return 0 if _ok(found) else 1
     print(_table(args.file, rlt, report))
     for d in _diagnostics(found):
-        print("  " + d.render(found["text"]).replace("\n", "\n  "))
+        print("  " + d.render(found.text).replace("\n", "\n  "))
     if repair is not None:
         print(_repair_text(repair))
     if grounded is not None:
@@ -162,7 +180,7 @@ def _check(args: argparse.Namespace, found: dict[str, Any]) -> int:
     return 0 if _ok(found) else 1
 
 
-def _table(name: str, rlt: Any, report: Any) -> str:
+def _table(name: str, rlt: RLT, report: StructureReport) -> str:
     valid = sum(s.valid for s in report.steps)
     lines = [
         f"{name}: graph {rlt.name!r}, {report.n_nodes} nodes, {report.n_edges} edges, "
@@ -178,7 +196,7 @@ def _table(name: str, rlt: Any, report: Any) -> str:
     return "\n".join(lines)
 
 
-def _repair_text(repair: Any) -> str:
+def _repair_text(repair: RepairResult) -> str:
     lines = [f"Z3 repair: {len(repair.relabelings)} relabeling(s) ({repair.seconds:.2f} s)"]
     for r in repair.relabelings:
         lines.append(f"  {r.edge}: {r.old} => {r.new}")
@@ -187,28 +205,28 @@ def _repair_text(repair: Any) -> str:
     return "\n".join(lines)
 
 
-def _render(args: argparse.Namespace, found: dict[str, Any]) -> int:
+def _render(args: argparse.Namespace, found: _Analysis) -> int:
     from peirce.engine.render import render, to_dot
 
-    extra = tuple(found["rlt"].diagnostics)
-    if found["grounded"] is not None:
-        extra += tuple(found["grounded"].diagnostics)
-    dot = to_dot(found["rlt"], found["report"], found["repair"], diagnostics=extra)
+    extra = tuple(found.rlt.diagnostics)
+    if found.grounded is not None:
+        extra += tuple(found.grounded.diagnostics)
+    dot = to_dot(found.rlt, found.report, found.repair, diagnostics=extra)
     fmt = args.output.suffix.lstrip(".").lower() or "svg"
     args.output.write_bytes(render(dot, fmt) if fmt != "dot" else dot.encode())
     print(f"wrote {args.output}")
     return 0
 
 
-def _export(args: argparse.Namespace, found: dict[str, Any]) -> int:
+def _export(args: argparse.Namespace, found: _Analysis) -> int:
     from peirce.engine.rdf import serialize, to_rdf
 
-    article = found["article"]
+    article = found.article
     graph = to_rdf(
-        found["rlt"],
-        found["report"],
-        grounded=found["grounded"],
-        repair=found["repair"],
+        found.rlt,
+        found.report,
+        grounded=found.grounded,
+        repair=found.repair,
         article_id=article.id if article is not None else "",
     )
     text = serialize(graph, args.format)
@@ -221,12 +239,42 @@ def _export(args: argparse.Namespace, found: dict[str, Any]) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    from peirce.evaluators.arche_extract import extract_command
+    """``peirce rlt extract ARTICLE.json...``: print (or write) each final DOT and the rates."""
+    from peirce.evaluators.arche_extract import extract_batch
+    from peirce.llm import ClientOptions, LLMClient
+    from peirce.translators.arche_grounding import load_article
 
-    return extract_command(args)
+    overrides: ClientOptions = {}
+    if args.model:
+        overrides["model"] = args.model
+    if args.base_url:
+        overrides["base_url"] = args.base_url
+    articles = [load_article(p) for p in args.article]
+    with LLMClient.from_env(**overrides) as client:
+        batch = extract_batch(client, articles, rounds=args.rounds, log_dir=args.log)
+        stats = client.stats.as_dict()
+    for path, item in zip(args.article, batch.items, strict=True):
+        state = "valid" if item.valid else f"{len(item.issues)} defect(s) left"
+        repaired = ", repaired" if item.stage2_triggered else ""
+        print(f"{path}: {len(item.rounds)} call(s){repaired}; {state}"
+              + (f"; error: {item.error}" if item.error else ""), file=sys.stderr)  # fmt: skip
+        for issue in item.issues[:10]:
+            print(f"  - {issue}", file=sys.stderr)
+        if args.output is not None and item.dot:
+            out = args.output
+            if len(articles) > 1 or out.is_dir():
+                out.mkdir(parents=True, exist_ok=True)
+                out = out / f"{item.article or Path(path).stem}.dot"
+            out.write_text(item.dot, encoding="utf-8")
+        elif item.dot:
+            print(item.dot)
+    print(f"stage-2 trigger rate: {batch.stage2_trigger_rate:.1%} of {len(batch.items)} "
+          f"article(s); valid after repair: {batch.valid_rate:.1%}; LLM: {stats}",
+          file=sys.stderr)  # fmt: skip
+    return 0 if all(e.valid for e in batch.items) else 1
 
 
-def _evaluate(args: argparse.Namespace, found: dict[str, Any]) -> int:
+def _evaluate(args: argparse.Namespace, found: _Analysis) -> int:
     from peirce import serde
     from peirce.config import llm_settings
     from peirce.errors import ConfigError
@@ -242,19 +290,19 @@ def _evaluate(args: argparse.Namespace, found: dict[str, Any]) -> int:
         judges.append(LLMClient(model=model, base_url=url or settings.base_url,
                                 api_key=settings.api_key))  # fmt: skip
     try:
-        result = rea(found["rlt"], judges, report=found["report"], grounded=found["grounded"])
+        result = rea(found.rlt, judges, report=found.report, grounded=found.grounded)
         entities: tuple[str, ...] = ()
         if args.entities is not None:
             entities = load_entities(json.loads(args.entities.read_text(encoding="utf-8")))
-        elif args.extract_entities and found["article"] is not None:
-            entities = core_entities(judges[0], found["article"])[1]
+        elif args.extract_entities and found.article is not None:
+            entities = core_entities(judges[0], found.article)[1]
     finally:
         for j in judges:
             j.close()
     ec = None
     if entities:
-        ec = entity_coverage(found["rlt"], entities, result, report=found["report"],
-                             grounded=found["grounded"])  # fmt: skip
+        ec = entity_coverage(found.rlt, entities, result, report=found.report,
+                             grounded=found.grounded)  # fmt: skip
     if args.json:
         print(json.dumps({"rea": serde.to_json_obj(result),
                           "ec": serde.to_json_obj(ec) if ec else None}, indent=1))  # fmt: skip

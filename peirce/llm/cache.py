@@ -1,5 +1,8 @@
 """The persistent reply cache of the LLM client (SQLite in WAL mode, one connection per thread,
 ``INSERT OR IGNORE``; each reply committed as it arrives), keyed by :func:`cache_key`.
+
+Where it lives by default is :func:`default_cache_path` (``PEIRCE_LLM_CACHE``, read by
+:func:`peirce.config.llm_cache_path`).
 """
 
 from __future__ import annotations
@@ -11,23 +14,21 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
+from peirce.config import llm_cache_path
 from peirce.errors import ConfigError
+from peirce.jsontypes import JSON, JSONObject
 
 __all__ = ["LLMCache", "cache_key", "default_cache_path"]
 
 
 # ---------------------------------------------------------------------------------- cache
 def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
-    """``$PEIRCE_LLM_CACHE``, else ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3`` (or ~/.cache)."""
-    env = os.environ if env is None else env
-    if env.get("PEIRCE_LLM_CACHE"):
-        return Path(env["PEIRCE_LLM_CACHE"]).expanduser()
-    root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "peirce" / "llm-cache.sqlite3"
+    """``$PEIRCE_LLM_CACHE``, else ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3`` (or ~/.cache);
+    see :func:`peirce.config.llm_cache_path`."""
+    return llm_cache_path(env)
 
 
 class LLMCache:
@@ -82,13 +83,14 @@ class LLMCache:
             if not keep:
                 conn.close()
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> JSONObject | None:
+        """The reply stored under ``key``, ``None`` when there is none (or it is damaged)."""
         with self._conn() as conn:
             row = conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
-            value = json.loads(row[0])
+            value: JSON = json.loads(row[0])
         except json.JSONDecodeError:  # a damaged row is a miss, never a crash
             return None
         return value if isinstance(value, dict) else None
@@ -96,12 +98,13 @@ class LLMCache:
     def put(
         self,
         key: str,
-        reply: Mapping[str, Any],
+        reply: Mapping[str, object],
         *,
         model: str = "",
         template: str = "",
         version: str = "",
     ) -> None:
+        """Store ``reply`` (a JSON object) under ``key``; a key already stored is kept."""
         row = (key, model, template, version, time.time(), json.dumps(reply, ensure_ascii=False))
         with self._conn() as conn:
             conn.execute(
@@ -127,7 +130,13 @@ class LLMCache:
             conn.close()
 
 
-def cache_key(model: str, template: str, version: str, messages: Any, params: Any) -> str:
+def cache_key(
+    model: str,
+    template: str,
+    version: str,
+    messages: Sequence[Mapping[str, JSON]],
+    params: Mapping[str, JSON],
+) -> str:
     """sha256 of the canonical JSON of everything that decides a reply."""
     blob = json.dumps(
         {

@@ -1,16 +1,15 @@
 """The one LLM client of peirce: OpenAI-compatible, retrying, bounded, cached, counted.
 
-Every call to a language model in peirce goes through :class:`LLMClient`. Usage::
+Every call to a language model in peirce goes through :class:`LLMClient`, usually by way of
+:func:`peirce.llm.complete`, which fills a versioned prompt template and asks. Usage::
 
-    from peirce.llm.client import LLMClient, load_prompt
+    from peirce.llm import LLMClient, complete
 
     client = LLMClient.from_env()            # OPENAI_BASE_URL, OPENAI_API_KEY, PEIRCE_MODEL
     # or LLMClient(base_url=..., api_key=..., model=..., cache="path/to/cache.sqlite3")
-    prompt = load_prompt("entail_judge_binary")  # peirce/llm/prompts/entail_judge_binary.txt
-    result = client.chat(
-        prompt.messages(premises="...", hypothesis="..."),
-        template=prompt.name, template_version=prompt.version,
-        temperature=0, json_schema={"type": "object", "required": ["answer"]},
+    result = complete(                       # peirce/llm/prompts/entail_judge_binary.txt
+        client, "entail_judge_binary", {"premises": "...", "hypothesis": "..."},
+        schema={"type": "object", "required": ["answer"]},
     )
     result.text, result.parsed, result.error, result.cached, result.usage
     client.stats.as_dict()   # calls, cache hits, tokens, retries, failures: print it in commands
@@ -32,12 +31,12 @@ What it guarantees:
   Each reply is committed as it arrives, so a batch that was interrupted resumes from the cache
   when re-run, and several processes may share one cache file. Identical requests that are in
   flight at once are sent once.
-- **Counters** (:class:`LLMStats`): HTTP requests, logical calls, cache hits, retries, failures,
-  invalid JSON replies, prompt and completion tokens.
+- **Counters** (:class:`~peirce.llm.protocol.LLMStats`): HTTP requests, logical calls, cache hits,
+  retries, failures, invalid JSON replies, prompt and completion tokens.
 
-Prompt templates are versioned package data (``peirce/llm/prompts/*.txt``) read with
-:func:`load_prompt`. Templates, JSON checks and the cache live in :mod:`peirce.llm.cache` and
-are re-exported here.
+The result and counter types, and the :class:`~peirce.llm.protocol.ChatClient` protocol this
+client meets, live in :mod:`peirce.llm.protocol` (and are re-exported here); templates and JSON
+checks in :mod:`peirce.llm.templates`, the cache in :mod:`peirce.llm.cache`.
 
 >>> schema = {"type": "object", "required": ["answer"],
 ...           "properties": {"answer": {"enum": ["YES", "NO"]}}}
@@ -49,145 +48,51 @@ are re-exported here.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar, Unpack, cast
 
 from peirce.config import llm_settings
 from peirce.errors import ConfigError, LLMError
+from peirce.jsontypes import JSON, JSONObject
 from peirce.llm.cache import LLMCache, cache_key, default_cache_path
+from peirce.llm.protocol import ChatResult, Choice, LLMStats, Message, Usage
 from peirce.llm.templates import schema_errors
+from peirce.llm.transport import RawReply, Transport
 from peirce.replies import parse_json_reply
 
-__all__ = ["ChatResult", "Choice", "LLMClient", "LLMStats", "Usage"]
+__all__ = ["ChatResult", "Choice", "ClientOptions", "LLMClient", "LLMStats", "Usage"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-Message = Mapping[str, Any]
 
 
-# -------------------------------------------------------------------------------- results
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Tokens a call used (as the endpoint reported them)."""
+class ClientOptions(TypedDict, total=False):
+    """Keyword arguments of :class:`LLMClient` (the overrides :meth:`LLMClient.from_env` takes)."""
 
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One choice of a reply: its text and, for JSON outputs, the parsed value or the error."""
-
-    text: str
-    finish_reason: str | None = None
-    parsed: Any = None
-    error: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ChatResult:
-    """The outcome of :meth:`LLMClient.chat`.
-
-    Attributes:
-        choices: one per requested sample (``n``); ``text``/``parsed``/``error`` are the first's.
-        cached: True when the reply came from the cache (no request was sent).
-        usage: tokens the original request used (also for a cached reply).
-        model: the model asked.
-        key: the cache key (sha256 hex).
-        attempts: HTTP requests this call made (0 when cached).
-    """
-
-    choices: tuple[Choice, ...]
-    cached: bool
-    usage: Usage
     model: str
-    key: str
-    attempts: int = 0
-
-    @property
-    def text(self) -> str:
-        return self.choices[0].text if self.choices else ""
-
-    @property
-    def texts(self) -> tuple[str, ...]:
-        return tuple(c.text for c in self.choices)
-
-    @property
-    def parsed(self) -> Any:
-        return self.choices[0].parsed if self.choices else None
-
-    @property
-    def error(self) -> str | None:
-        return self.choices[0].error if self.choices else "the reply has no choices"
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.choices) and self.choices[0].error is None
-
-
-_COUNTERS = (
-    "requests",
-    "calls",
-    "cache_hits",
-    "retries",
-    "failures",
-    "invalid_json",
-    "prompt_tokens",
-    "completion_tokens",
-)
-
-
-class LLMStats:
-    """Thread-safe counters of what an :class:`LLMClient` did.
-
-    ``requests`` counts HTTP requests (retries included), ``calls`` logical calls that went to the
-    endpoint, ``cache_hits`` calls answered from the cache, ``failures`` calls that raised
-    :class:`~peirce.errors.LLMError`. Tokens count only replies that were not cached.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._counts = dict.fromkeys(_COUNTERS, 0)
-
-    def add(self, **deltas: int) -> None:
-        with self._lock:
-            for k, v in deltas.items():
-                self._counts[k] += v
-
-    def __getattr__(self, name: str) -> int:
-        if name in _COUNTERS:
-            with self._lock:
-                return self._counts[name]
-        raise AttributeError(name)
-
-    def as_dict(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._counts)
-
-    def __repr__(self) -> str:
-        return "LLMStats(" + ", ".join(f"{k}={v}" for k, v in self.as_dict().items()) + ")"
+    base_url: str | None
+    api_key: str | None
+    timeout: float
+    max_retries: int
+    backoff: float
+    max_backoff: float
+    max_retry_after: float
+    concurrency: int
+    cache: bool | str | os.PathLike[str] | LLMCache
+    json_mode: bool
+    seed: int | None
 
 
 # --------------------------------------------------------------------------------- client
-_RETRY_STATUSES = frozenset({408, 409, 425, 429})
-
-
-@dataclass(frozen=True, slots=True)
-class _Transient:
-    reason: str
-    retry_after: float | None = None
-
-
 class LLMClient:
     """An OpenAI-compatible chat client with retries, a concurrency bound, a cache and counters.
+
+    It meets :class:`~peirce.llm.protocol.ChatClient`.
 
     Args:
         model: the model name sent to the endpoint (part of every cache key).
@@ -201,6 +106,17 @@ class LLMClient:
         cache: ``True`` for :func:`default_cache_path`, a path, an :class:`LLMCache`, or ``False``.
         json_mode: ask the endpoint for a JSON object when a schema is given.
         seed: seeds the jitter, for reproducible timing in tests.
+
+    >>> from peirce.llm import LLMClient, LoopbackServer
+    >>> hi = [{"role": "user", "content": "hi"}]
+    >>> with (
+    ...     LoopbackServer(oracle=lambda messages, params: "echo: hi") as srv,
+    ...     LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False) as client,
+    ... ):
+    ...     first = client.chat(hi, template="t", template_version="1")
+    ...     again = client.chat(hi, template="t", template_version="1")
+    >>> first.text, first.cached, again.cached, client.stats.calls, client.stats.cache_hits
+    ('echo: hi', False, True, 1, 1)
     """
 
     def __init__(
@@ -233,13 +149,13 @@ class LLMClient:
         self.concurrency = concurrency
         self.json_mode = json_mode
         self.stats = LLMStats()
-        self._api_key = api_key or "not-needed"
+        self._transport = Transport(base_url=base_url, api_key=api_key or "not-needed",
+                                    timeout=timeout)  # fmt: skip
         self._sem = threading.BoundedSemaphore(concurrency)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._inflight: dict[str, threading.Event] = {}
-        self._memo: dict[str, dict[str, Any]] = {}
-        self._openai: Any = None
+        self._memo: dict[str, RawReply] = {}
         self._owns_cache = not isinstance(cache, LLMCache)
         if cache is True:
             self.cache: LLMCache | None = LLMCache(default_cache_path())
@@ -251,12 +167,15 @@ class LLMClient:
             self.cache = LLMCache(cache)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMClient:
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, **overrides: Unpack[ClientOptions]
+    ) -> LLMClient:
         """A client configured by ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``PEIRCE_MODEL``
-        (``overrides`` win); :class:`~peirce.errors.ConfigError` when none is configured."""
+        (read by :func:`peirce.config.llm_settings`; ``overrides`` win);
+        :class:`~peirce.errors.ConfigError` when none is configured."""
         settings = llm_settings(env)
-        kwargs: dict[str, Any] = {
-            "model": settings.model,
+        kwargs: ClientOptions = {
+            "model": settings.model or "",
             "base_url": settings.base_url,
             "api_key": settings.api_key,
         }
@@ -271,9 +190,7 @@ class LLMClient:
     # -- life cycle --------------------------------------------------------------------------
     def close(self) -> None:
         """Close the HTTP connections and (when this client opened it) the cache."""
-        if self._openai is not None:
-            self._openai.close()
-            self._openai = None
+        self._transport.close()
         if self.cache is not None and self._owns_cache:
             self.cache.close()
 
@@ -282,19 +199,6 @@ class LLMClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _client(self) -> Any:
-        with self._lock:
-            if self._openai is None:
-                import openai
-
-                self._openai = openai.OpenAI(
-                    base_url=self.base_url,
-                    api_key=self._api_key,
-                    timeout=self.timeout,
-                    max_retries=0,  # retries are ours: counted, bounded, honouring Retry-After
-                )
-            return self._openai
 
     # -- calls -------------------------------------------------------------------------------
     def chat(
@@ -307,7 +211,7 @@ class LLMClient:
         n: int = 1,
         max_tokens: int | None = None,
         seed: int | None = None,
-        json_schema: Mapping[str, Any] | None = None,
+        json_schema: Mapping[str, JSON] | None = None,
     ) -> ChatResult:
         """Ask the model; the reply comes from the cache when this exact request was made before.
 
@@ -316,7 +220,7 @@ class LLMClient:
         ``error`` set, not an exception.
         """
         msgs = [dict(m) for m in messages]
-        params: dict[str, Any] = {"temperature": temperature, "n": n}
+        params: JSONObject = {"temperature": temperature, "n": n}
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
         if seed is not None:
@@ -330,11 +234,11 @@ class LLMClient:
     def _reply(
         self,
         key: str,
-        msgs: list[dict[str, Any]],
-        params: dict[str, Any],
+        msgs: list[dict[str, JSON]],
+        params: JSONObject,
         template: str,
         version: str,
-    ) -> tuple[dict[str, Any], bool, int]:
+    ) -> tuple[RawReply, bool, int]:
         while True:
             hit = self._lookup(key)
             if hit is not None:
@@ -358,25 +262,26 @@ class LLMClient:
                 del self._inflight[key]
             event.set()
 
-    def _lookup(self, key: str) -> dict[str, Any] | None:
+    def _lookup(self, key: str) -> RawReply | None:
         with self._lock:
             hit = self._memo.get(key)
         if hit is None and self.cache is not None:
-            hit = self.cache.get(key)
+            # the cache holds what _store wrote: a reply of this shape
+            hit = cast("RawReply | None", self.cache.get(key))
         return hit
 
-    def _store(self, key: str, reply: dict[str, Any], template: str, version: str) -> None:
+    def _store(self, key: str, reply: RawReply, template: str, version: str) -> None:
         with self._lock:
             self._memo[key] = reply
         if self.cache is not None:
             self.cache.put(key, reply, model=self.model, template=template, version=version)
 
-    def _send(self, msgs: list[dict[str, Any]], params: dict[str, Any]) -> tuple[dict, int]:
+    def _send(self, msgs: list[dict[str, JSON]], params: JSONObject) -> tuple[RawReply, int]:
         last = "no attempt"
         for attempt in range(self.max_retries + 1):
             with self._sem:
                 self.stats.add(requests=1)
-                outcome = self._attempt(msgs, params)
+                outcome = self._transport.send(self.model, msgs, params)
             if isinstance(outcome, dict):
                 usage = outcome["usage"]
                 self.stats.add(
@@ -393,57 +298,27 @@ class LLMClient:
         self.stats.add(failures=1)
         raise LLMError(f"the LLM endpoint failed after {self.max_retries + 1} attempts: {last}")
 
-    def _attempt(self, msgs: list[dict[str, Any]], params: dict[str, Any]) -> dict | _Transient:
-        import openai
-
-        try:
-            resp = self._client().chat.completions.create(model=self.model, messages=msgs, **params)
-        except openai.APIStatusError as exc:
-            status = exc.status_code
-            if status in _RETRY_STATUSES or status >= 500:
-                return _Transient(f"HTTP {status}", _retry_after(exc.response.headers))
-            raise LLMError(f"the LLM endpoint refused the request: HTTP {status}: {exc}") from exc
-        except openai.APITimeoutError:
-            return _Transient(f"no reply within {self.timeout:g} s")
-        except openai.APIConnectionError as exc:
-            return _Transient(f"connection failed: {exc.__cause__ or exc}")
-        except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
-            return _Transient(f"malformed response body: {exc}")
-        choices = [
-            {"text": c.message.content or "", "finish_reason": c.finish_reason}
-            for c in (resp.choices or [])
-        ]
-        if not choices:
-            return _Transient("the response has no choices")
-        usage = resp.usage
-        return {
-            "choices": choices,
-            "usage": {
-                "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
-                "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
-            },
-        }
-
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         with self._lock:
             jitter = self._rng.random()
         if retry_after is not None:
             return min(retry_after, self.max_retry_after) + 0.1 * jitter * self.backoff
         ceiling = min(self.max_backoff, self.backoff * 2**attempt)
-        return ceiling / 2 + jitter * ceiling / 2
+        return float(ceiling / 2 + jitter * ceiling / 2)
 
     def _result(
         self,
-        reply: dict[str, Any],
+        reply: RawReply,
         key: str,
         cached: bool,
         attempts: int,
-        schema: Mapping[str, Any] | None,
+        schema: Mapping[str, JSON] | None,
     ) -> ChatResult:
         choices = []
         for c in reply["choices"]:
             text, finish = str(c.get("text") or ""), c.get("finish_reason")
-            parsed, error = None, None
+            parsed: JSON = None
+            error: str | None = None
             if schema is not None:
                 parsed, error = parse_json_reply(text)
                 if error is None:
@@ -482,21 +357,3 @@ class LLMClient:
 
         with ThreadPoolExecutor(max_workers=workers or self.concurrency) as pool:
             return list(pool.map(one, items))
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds from a ``Retry-After`` (seconds or an HTTP date) or ``retry-after-ms`` header."""
-    import email.utils
-
-    ms = headers.get("retry-after-ms")
-    if ms:
-        with contextlib.suppress(ValueError):
-            return max(0.0, float(ms) / 1000)
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        when = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, when.timestamp() - time.time()) if when else None

@@ -17,10 +17,12 @@ References:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from peirce.errors import ConfigError, LLMError
+from peirce.jsontypes import JSON, JSONObject
 from peirce.llm.client import LLMClient
+from peirce.llm.complete import complete
+from peirce.llm.protocol import ChatClient
 from peirce.llm.templates import load_prompt
 from peirce.results import Judgement, Verdict
 
@@ -49,7 +51,7 @@ def parse_label(text: str, mode: str) -> float | None:
     return None
 
 
-_SCHEMAS: dict[str, dict[str, Any]] = {
+_SCHEMAS: dict[str, JSONObject] = {
     "binary": {
         "type": "object",
         "required": ["answer"],
@@ -67,22 +69,34 @@ class LLMJudge:
     """An LLM asked whether the premises entail the hypothesis.
 
     Args:
-        client: the :class:`~peirce.llm.LLMClient` (default: configured from the
-            environment; :class:`~peirce.errors.ConfigError` when there is none).
+        client: the model to ask, an :class:`~peirce.llm.LLMClient` or any
+            :class:`~peirce.llm.ChatClient` (default: an :class:`~peirce.llm.LLMClient`
+            configured from the environment; :class:`~peirce.errors.ConfigError` when there is
+            none).
         mode: ``"binary"`` (YES/NO -> 1/0; deterministic at temperature 0) or ``"likert"``.
         temperature: sampling temperature (part of the cache key).
+
+    >>> from peirce.llm import LLMClient, LoopbackServer
+    >>> from peirce.llm.judge import LLMJudge
+    >>> with (
+    ...     LoopbackServer(script=['{"label": "Likely"}']) as srv,
+    ...     LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False) as client,
+    ... ):
+    ...     j = LLMJudge(client).entails(["Socrates is a man."], "Socrates is mortal.")
+    >>> j.verdict.value, j.probability
+    ('entailed', 0.8)
     """
 
     name = "llm"
 
     def __init__(
-        self, client: LLMClient | None = None, *, mode: str = "likert", temperature: float = 0.0
+        self, client: ChatClient | None = None, *, mode: str = "likert", temperature: float = 0.0
     ) -> None:
         if mode not in ("binary", "likert"):
             raise ConfigError(
                 f"got {mode!r} for the judge's mode, expected one of 'binary', 'likert'"
             )
-        self.client = client if client is not None else LLMClient.from_env()
+        self.client: ChatClient = client if client is not None else LLMClient.from_env()
         self.mode = mode
         self.temperature = temperature
         self.prompt = load_prompt(f"entail_judge_{mode}")
@@ -90,25 +104,25 @@ class LLMJudge:
 
     def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
         listed = "\n".join(f"{i}. {p}" for i, p in enumerate(premises, 1)) or "(no premises)"
-        messages = self.prompt.messages(premises=listed, hypothesis=hypothesis)
         try:
-            result = self.client.chat(
-                messages,
-                template=self.prompt.name,
-                template_version=self.prompt.version,
+            result = complete(
+                self.client,
+                self.prompt,
+                {"premises": listed, "hypothesis": hypothesis},
+                schema=_SCHEMAS[self.mode],
                 temperature=self.temperature,
-                json_schema=_SCHEMAS[self.mode],
             )
         except LLMError as exc:
             return Judgement(Verdict.UNKNOWN, None, self.name, f"the LLM call failed: {exc}")
         return self.judgement(result.text, result.parsed, cached=result.cached)
 
-    def judgement(self, text: str, parsed: Any = None, *, cached: bool = False) -> Judgement:
+    def judgement(self, text: str, parsed: JSON = None, *, cached: bool = False) -> Judgement:
         """The judgement a reply means; an unparseable reply is UNKNOWN with the reply kept."""
         field = "answer" if self.mode == "binary" else "label"
         value = None
-        if isinstance(parsed, dict) and isinstance(parsed.get(field), str):
-            value = parse_label(parsed[field], self.mode)
+        label = parsed.get(field) if isinstance(parsed, dict) else None
+        if isinstance(label, str):
+            value = parse_label(label, self.mode)
         if value is None:
             value = parse_label(text, self.mode)
         evidence = {"reply": text, "mode": self.mode, "cached": cached}

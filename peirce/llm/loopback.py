@@ -1,24 +1,31 @@
-"""A loopback OpenAI-compatible HTTP server for tests and benchmarks.
+"""A loopback OpenAI-compatible HTTP server: a public testing tool for code that asks a model.
 
-Real HTTP on ``127.0.0.1`` (port chosen by the OS), standard library only. It answers
-``POST /v1/chat/completions`` and ``GET /v1/models`` from a script or an oracle, and it can inject
-the faults a real endpoint shows: 5xx, 429 with ``Retry-After``, slow replies (client timeouts),
-malformed JSON bodies, truncated bodies, dropped connections, and replies cut by ``max_tokens``.
+As httpx ships ``MockTransport``, peirce ships :class:`LoopbackServer` (``from peirce.llm import
+LoopbackServer``), so that code built on :class:`~peirce.llm.LLMClient` is tested through the real
+client over real HTTP, with no network, no key and no model: on ``127.0.0.1`` (port chosen by the
+OS), standard library only. It answers ``POST /v1/chat/completions`` and ``GET /v1/models`` from a
+script or an oracle, and it can inject the faults a real endpoint shows: 5xx, 429 with
+``Retry-After``, slow replies (client timeouts), malformed JSON bodies, truncated bodies, dropped
+connections, and replies cut by ``max_tokens``. Importing it starts nothing: the server runs
+between :meth:`LoopbackServer.start` and :meth:`LoopbackServer.stop` (or inside ``with``).
 
 Usage::
 
-    from peirce.llm.client import LLMClient
-    from peirce.engine.loopback import Fault, LoopbackServer
+    from peirce.llm import Fault, LLMClient, LoopbackServer, complete
 
-    # an oracle sees the request's messages and sampling parameters and returns the reply text
+    # an oracle sees the request's messages and its other fields, and returns the reply text
     def oracle(messages, params):
-        return "YES" if "Socrates" in messages[-1]["content"] else "NO"
+        return '{"answer": "YES"}' if "Socrates" in messages[-1]["content"] else '{"answer": "NO"}'
 
-    with LoopbackServer(oracle=oracle) as srv:
-        client = LLMClient(base_url=srv.base_url, api_key="x", model="loop", cache=False)
-        ...
+    with (
+        LoopbackServer(oracle=oracle) as srv,
+        LLMClient(base_url=srv.base_url, api_key="x", model="loop", cache=False) as client,
+    ):
+        reply = complete(client, "entail_judge_binary",
+                         {"premises": "1. Socrates is a man.", "hypothesis": "Socrates is mortal."})
         srv.inject(Fault.error(500), Fault.rate_limit(retry_after=0.05))  # the next two requests
         srv.requests      # every request body received (dicts), in order
+        srv.hits          # how many chat requests arrived
 
 Ways to answer, in the order they are tried:
 
@@ -49,7 +56,10 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from socket import socket
+from typing import Union
+
+from peirce.jsontypes import JSON, JSONObject
 
 __all__ = ["Fault", "LoopbackServer", "Oracle", "Reply"]
 
@@ -108,7 +118,9 @@ class Fault:
 
 
 Reply = Union[str, Sequence[str], Fault]
-Oracle = Callable[[list[dict[str, Any]], dict[str, Any]], Reply]
+#: ``oracle(messages, params) -> reply``: the request's messages, and its other fields (the model,
+#: the sampling parameters, ...).
+Oracle = Callable[[list[JSONObject], JSONObject], Reply]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +135,7 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     owner: LoopbackServer
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
+    def handle_error(self, request: socket | tuple[bytes, socket], client_address: object) -> None:
         """A client that hung up (a timeout fault) is expected; say nothing."""
         import sys
 
@@ -138,10 +150,12 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True  # headers and body go out at once, no delayed-ACK stalls
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
+    def log_message(self, format: str, *args: object) -> None:  # quiet
         return
 
-    def _send_json(self, status: int, obj: Any, headers: Mapping[str, str] | None = None) -> None:
+    def _send_json(
+        self, status: int, obj: JSONObject, headers: Mapping[str, str] | None = None
+    ) -> None:
         data = json.dumps(obj).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -179,6 +193,17 @@ class LoopbackServer:
         script: replies in order, or a mapping from the last user message to its reply.
         oracle: ``oracle(messages, params) -> reply``; used when there is no script.
         model: the model name reported by ``/v1/models`` and in replies.
+
+    >>> from peirce.llm import Fault, LLMClient, LoopbackServer
+    >>> with (
+    ...     LoopbackServer(script=["pong"]) as srv,
+    ...     LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0) as c,
+    ... ):
+    ...     srv.inject(Fault.error(503))  # the first request fails; the client retries
+    ...     reply = c.chat([{"role": "user", "content": "ping"}], template="t",
+    ...                    template_version="1")
+    >>> reply.text, reply.attempts, srv.hits
+    ('pong', 2, 2)
     """
 
     def __init__(
@@ -197,7 +222,7 @@ class LoopbackServer:
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[JSONObject] = []
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -252,8 +277,8 @@ class LoopbackServer:
             return len(self.requests)
 
     # -- serving ---------------------------------------------------------------------------
-    def _next_reply(self, body: dict[str, Any]) -> Reply | _Error:
-        messages = list(body.get("messages") or [])
+    def _next_reply(self, body: JSONObject) -> Reply | _Error:
+        messages = _messages(body)
         with self._lock:
             self.requests.append(body)
             if self._faults:
@@ -279,7 +304,7 @@ class LoopbackServer:
         except Exception as exc:  # an oracle bug is reported to the client as a 500
             return _Error(500, f"oracle failed: {exc!r}")
 
-    def _serve(self, handler: _Handler, body: dict[str, Any]) -> None:
+    def _serve(self, handler: _Handler, body: JSONObject) -> None:
         reply = self._next_reply(body)
         if isinstance(reply, _Error):
             handler._send_json(reply.status, {"error": {"message": reply.message}})
@@ -289,12 +314,14 @@ class LoopbackServer:
             return
         self._complete(handler, body, reply)
 
-    def _fault(self, handler: _Handler, body: dict[str, Any], fault: Fault) -> None:
+    def _fault(self, handler: _Handler, body: JSONObject, fault: Fault) -> None:
         if fault.kind == "status":
             headers = {}
             if fault.retry_after is not None:
                 headers["Retry-After"] = f"{fault.retry_after:g}"
-            message = {"error": {"message": f"injected {fault.status}", "type": "loopback"}}
+            message: JSONObject = {
+                "error": {"message": f"injected {fault.status}", "type": "loopback"}
+            }
             handler._send_json(fault.status, message, headers)
         elif fault.kind == "slow":
             self._stopping.wait(fault.delay)
@@ -314,17 +341,16 @@ class LoopbackServer:
         else:
             handler._send_json(500, {"error": {"message": f"unknown fault {fault.kind!r}"}})
 
-    def _complete(
-        self, handler: _Handler, body: dict[str, Any], reply: str | Sequence[str]
-    ) -> None:
+    def _complete(self, handler: _Handler, body: JSONObject, reply: str | Sequence[str]) -> None:
         texts = [reply] if isinstance(reply, str) else list(reply)
-        n = int(body.get("n") or 1)
+        given = body.get("n")
+        n = int(given) if isinstance(given, (int, float, str)) and given else 1
         if len(texts) < n:
             texts = (texts * n)[:n] if texts else [""] * n
         self._send_completion(handler, body, texts[:n], "stop")
 
     def _send_completion(
-        self, handler: _Handler, body: dict[str, Any], texts: list[str], finish: str
+        self, handler: _Handler, body: JSONObject, texts: list[str], finish: str
     ) -> None:
         handler._send_json(200, _completion(self.model, body, texts, finish))
 
@@ -338,15 +364,21 @@ def _raw(handler: _Handler, status: int, data: bytes, claimed_length: int) -> No
     handler.wfile.flush()
 
 
-def _last_user(messages: Sequence[Mapping[str, Any]]) -> str:
+def _messages(body: JSONObject) -> list[JSONObject]:
+    """The request's messages (an absent or malformed list is empty)."""
+    given = body.get("messages")
+    return [m for m in given if isinstance(m, dict)] if isinstance(given, list) else []
+
+
+def _last_user(messages: Sequence[Mapping[str, JSON]]) -> str:
     for m in reversed(messages):
         if m.get("role") == "user":
             return str(m.get("content") or "")
     return ""
 
 
-def _completion(model: str, body: dict[str, Any], texts: list[str], finish: str) -> dict[str, Any]:
-    prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in body.get("messages", []))
+def _completion(model: str, body: JSONObject, texts: list[str], finish: str) -> JSONObject:
+    prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in _messages(body))
     completion_tokens = sum(len(t.split()) for t in texts)
     return {
         "id": f"chatcmpl-loopback-{time.monotonic_ns()}",

@@ -20,9 +20,9 @@ import re
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from peirce.errors import ConfigError
+from peirce.jsontypes import JSON, JSONObject
 
 __all__ = ["Prompt", "load_prompt", "schema_errors"]
 
@@ -97,70 +97,113 @@ def load_prompt(name: str) -> Prompt:
 
 
 # ------------------------------------------------------------------------------- JSON outputs
-_TYPES: dict[str, Callable[[Any], bool]] = {
+def _is_number(v: JSON) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_TYPES: dict[str, Callable[[JSON], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "number": _is_number,
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
 }
 
 
-def schema_errors(value: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
+def _int(schema: Mapping[str, JSON], key: str, default: int) -> int:
+    """An integer keyword (``minItems``, ``maxLength``, ...) of the schema."""
+    value = schema.get(key, default)
+    if not isinstance(value, int):
+        raise ConfigError(f"the schema's {key!r} must be an integer, got {value!r}")
+    return value
+
+
+def _number(schema: Mapping[str, JSON], key: str) -> float:
+    value = schema[key]
+    if not isinstance(value, (int, float)):
+        raise ConfigError(f"the schema's {key!r} must be a number, got {value!r}")
+    return value
+
+
+def _list(schema: Mapping[str, JSON], key: str) -> list[JSON]:
+    value = schema[key]
+    if not isinstance(value, list):
+        raise ConfigError(f"the schema's {key!r} must be a list, got {value!r}")
+    return value
+
+
+def _schema(value: JSON, where: str) -> Mapping[str, JSON]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"the schema's {where} must be an object, got {value!r}")
+    return value
+
+
+def schema_errors(value: JSON, schema: Mapping[str, JSON], path: str = "$") -> list[str]:
     """What is wrong with ``value`` under a JSON-Schema subset; ``[]`` when it fits.
 
     Supported keywords: type, enum, const, properties, required, additionalProperties, items,
-    minItems, maxItems, minLength, maxLength, pattern, minimum, maximum, anyOf.
+    minItems, maxItems, minLength, maxLength, pattern, minimum, maximum, anyOf. A schema that
+    misuses one of them raises :class:`~peirce.errors.ConfigError`.
     """
     kind = schema.get("type")
     if kind is not None:
-        kinds = [kind] if isinstance(kind, str) else list(kind)
-        if not any(_TYPES[k](value) for k in kinds):
-            return [f"{path}: expected {' or '.join(kinds)}, got {type(value).__name__}"]
+        kinds = [kind] if isinstance(kind, str) else _list(schema, "type")
+        if not any(_TYPES[str(k)](value) for k in kinds):
+            return [f"{path}: expected {' or '.join(map(str, kinds))}, got {type(value).__name__}"]
     errors: list[str] = []
-    if "enum" in schema and value not in schema["enum"]:
-        allowed = ", ".join(repr(v) for v in schema["enum"])
+    if "enum" in schema and value not in _list(schema, "enum"):
+        allowed = ", ".join(repr(v) for v in _list(schema, "enum"))
         errors.append(f"{path}: got {value!r}, expected one of {allowed}")
     if "const" in schema and value != schema["const"]:
         errors.append(f"{path}: got {value!r}, expected {schema['const']!r}")
-    if "anyOf" in schema and all(schema_errors(value, s, path) for s in schema["anyOf"]):
+    if "anyOf" in schema and all(
+        schema_errors(value, _schema(s, "'anyOf' alternatives"), path)
+        for s in _list(schema, "anyOf")
+    ):
         errors.append(f"{path}: fits none of the alternatives")
     if isinstance(value, dict):
         errors += _object_errors(value, schema, path)
     elif isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
+        if len(value) < _int(schema, "minItems", 0):
             errors.append(f"{path}: expected at least {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
+        if "maxItems" in schema and len(value) > _int(schema, "maxItems", 0):
             errors.append(f"{path}: expected at most {schema['maxItems']} items")
         if "items" in schema:
+            items = _schema(schema["items"], "'items'")
             for i, item in enumerate(value):
-                errors += schema_errors(item, schema["items"], f"{path}[{i}]")
+                errors += schema_errors(item, items, f"{path}[{i}]")
     elif isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
+        if len(value) < _int(schema, "minLength", 0):
             errors.append(f"{path}: shorter than {schema['minLength']} characters")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
+        if "maxLength" in schema and len(value) > _int(schema, "maxLength", 0):
             errors.append(f"{path}: longer than {schema['maxLength']} characters")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
+        if "pattern" in schema and not re.search(str(schema["pattern"]), value):
             errors.append(f"{path}: does not match {schema['pattern']!r}")
-    elif _TYPES["number"](value):
-        if "minimum" in schema and value < schema["minimum"]:
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < _number(schema, "minimum"):
             errors.append(f"{path}: below the minimum {schema['minimum']}")
-        if "maximum" in schema and value > schema["maximum"]:
+        if "maximum" in schema and value > _number(schema, "maximum"):
             errors.append(f"{path}: above the maximum {schema['maximum']}")
     return errors
 
 
-def _object_errors(value: dict[str, Any], schema: Mapping[str, Any], path: str) -> list[str]:
-    errors = [f"{path}: missing {k!r}" for k in schema.get("required", ()) if k not in value]
-    props = schema.get("properties", {})
+def _object_errors(value: JSONObject, schema: Mapping[str, JSON], path: str) -> list[str]:
+    errors = [
+        f"{path}: missing {k!r}" for k in _list_or_empty(schema, "required") if k not in value
+    ]
+    props = _schema(schema.get("properties", {}), "'properties'")
     extra = schema.get("additionalProperties", True)
     for k, v in value.items():
         if k in props:
-            errors += schema_errors(v, props[k], f"{path}.{k}")
+            errors += schema_errors(v, _schema(props[k], f"property {k!r}"), f"{path}.{k}")
         elif extra is False:
             errors.append(f"{path}: unexpected key {k!r}")
         elif isinstance(extra, Mapping):
             errors += schema_errors(v, extra, f"{path}.{k}")
     return errors
+
+
+def _list_or_empty(schema: Mapping[str, JSON], key: str) -> list[JSON]:
+    return _list(schema, key) if key in schema else []

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from peirce.engine.chain_search import AnswerGraph, Facts
 from peirce.propositions import Mention, ParsedAnswer, Proposition, Triple
@@ -50,10 +50,14 @@ from peirce.translators.triples import (
     triples_from_llm,
 )
 
+if TYPE_CHECKING:
+    from peirce.llm import ChatClient
+
 __all__ = [
     "DEMONYMS",
     "SHORT_NAMES",
     "EntityIndex",
+    "LLMFacts",
     "build_graph",
     "llm_extract",
     "llm_propositions",
@@ -335,7 +339,14 @@ class EntityIndex:
 
 
 # ------------------------------------------------------------------------------------ LLM
-def llm_propositions(llm: Any, parsed: ParsedAnswer) -> tuple[Proposition, ...]:
+class LLMFacts(TypedDict, total=False):
+    """What the paper's LLM pipeline gives :func:`build_graph`, as its keyword arguments."""
+
+    question_mentions: tuple[Mention, ...]
+    proposition_triples: dict[str, tuple[Triple, ...]]
+
+
+def llm_propositions(llm: ChatClient, parsed: ParsedAnswer) -> tuple[Proposition, ...]:
     """The paper's logic transformation by ``llm`` (prompt ``logicscore_transform``)."""
     reasoning = " ".join(
         s.text.rstrip(".") + "".join(str(c) for c in s.citations) + "." for s in parsed.statements
@@ -343,7 +354,7 @@ def llm_propositions(llm: Any, parsed: ParsedAnswer) -> tuple[Proposition, ...]:
     return propositions_from_llm(_ask(llm, "logicscore_transform", reasoning=reasoning))
 
 
-def llm_extract(llm: Any, question: str, props: Sequence[Proposition]) -> dict[str, Any]:
+def llm_extract(llm: ChatClient, question: str, props: Sequence[Proposition]) -> LLMFacts:
     """Question entities (NER) and per-proposition triples by ``llm``, as keyword arguments of
     :func:`build_graph`; a reply that is not valid JSON of the expected shape raises ParseError."""
     ents = entities_from_llm(_ask(llm, "logicscore_ner", question=question))
@@ -351,11 +362,7 @@ def llm_extract(llm: Any, question: str, props: Sequence[Proposition]) -> dict[s
     return {"question_mentions": ents, "proposition_triples": trip}
 
 
-def _ask(llm: Any, template: str, **values: str) -> str:
-    from peirce.llm import load_prompt
+def _ask(llm: ChatClient, template: str, **values: str) -> str:
+    from peirce.llm import complete
 
-    prompt = load_prompt(template)
-    reply = llm.chat(
-        prompt.messages(**values), template=prompt.name, template_version=prompt.version
-    )
-    return str(reply.text)
+    return complete(llm, template, values).text

@@ -1,0 +1,149 @@
+"""One request to an OpenAI-compatible endpoint, its outcome sorted for the client's retry loop.
+
+:class:`Transport` is the only place that talks to the ``openai`` package. Its
+:meth:`~Transport.send` makes exactly one HTTP request (the SDK's own retries are off) and returns
+either the reply, as the plain data the cache keeps (:class:`RawReply`), or a :class:`Transient`
+failure worth retrying (429 and the other retryable statuses, 5xx, a timeout, a dropped connection,
+a malformed body); a refusal (400, 401, 404, ...) raises :class:`~peirce.errors.LLMError` at once.
+Counting, backoff and caching are the client's (:class:`peirce.llm.LLMClient`).
+
+>>> retry_after({"retry-after": "2"}), retry_after({"retry-after-ms": "250"}), retry_after({})
+(2.0, 0.25, None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
+
+from peirce.errors import LLMError
+from peirce.jsontypes import JSON, JSONObject
+
+if TYPE_CHECKING:
+    import openai
+    from openai.types.chat import ChatCompletion
+
+__all__ = ["RETRY_STATUSES", "RawChoice", "RawReply", "RawUsage", "Transient", "Transport"]
+
+#: Statuses retried besides 5xx.
+RETRY_STATUSES = frozenset({408, 409, 425, 429})
+
+
+class RawChoice(TypedDict):
+    text: str
+    finish_reason: str | None
+
+
+class RawUsage(TypedDict):
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class RawReply(TypedDict):
+    """A reply as the cache keeps it: the choices' texts and the tokens used."""
+
+    choices: list[RawChoice]
+    usage: RawUsage
+
+
+@dataclass(frozen=True, slots=True)
+class Transient:
+    """A failure worth retrying: why, and how long the endpoint asked to wait (if it did)."""
+
+    reason: str
+    retry_after: float | None = None
+
+
+class Transport:
+    """An OpenAI-compatible endpoint; the SDK client is made on first use and shared by threads.
+
+    Args:
+        base_url: the endpoint, e.g. ``http://127.0.0.1:8000/v1``; ``None`` for OpenAI's.
+        api_key: the key sent (a placeholder when the endpoint needs none).
+        timeout: seconds per HTTP request.
+    """
+
+    def __init__(self, *, base_url: str | None, api_key: str, timeout: float) -> None:
+        self.base_url = base_url
+        self.timeout = timeout
+        self._api_key = api_key
+        self._lock = threading.Lock()
+        self._openai: openai.OpenAI | None = None
+
+    def _client(self) -> openai.OpenAI:
+        with self._lock:
+            if self._openai is None:
+                import openai
+
+                self._openai = openai.OpenAI(
+                    base_url=self.base_url,
+                    api_key=self._api_key,
+                    timeout=self.timeout,
+                    max_retries=0,  # the client retries: counted, bounded, honouring Retry-After
+                )
+            return self._openai
+
+    def close(self) -> None:
+        """Close the HTTP connections (a later :meth:`send` opens new ones)."""
+        if self._openai is not None:
+            self._openai.close()
+            self._openai = None
+
+    def send(
+        self, model: str, messages: list[dict[str, JSON]], params: JSONObject
+    ) -> RawReply | Transient:
+        """One chat completion request; :class:`~peirce.errors.LLMError` when it is refused."""
+        import openai
+
+        # the SDK's signature spells out every parameter; ours are built by the client
+        create: Callable[..., ChatCompletion] = self._client().chat.completions.create
+        try:
+            resp = create(model=model, messages=messages, **params)
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            if status in RETRY_STATUSES or status >= 500:
+                return Transient(f"HTTP {status}", retry_after(exc.response.headers))
+            raise LLMError(f"the LLM endpoint refused the request: HTTP {status}: {exc}") from exc
+        except openai.APITimeoutError:
+            return Transient(f"no reply within {self.timeout:g} s")
+        except openai.APIConnectionError as exc:
+            return Transient(f"connection failed: {exc.__cause__ or exc}")
+        except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+            return Transient(f"malformed response body: {exc}")
+        choices: list[RawChoice] = [
+            {"text": c.message.content or "", "finish_reason": c.finish_reason}
+            for c in (resp.choices or [])
+        ]
+        if not choices:
+            return Transient("the response has no choices")
+        usage = resp.usage
+        return {
+            "choices": choices,
+            "usage": {
+                "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+                "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+            },
+        }
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds from a ``Retry-After`` (seconds or an HTTP date) or ``retry-after-ms`` header."""
+    import email.utils
+
+    ms = headers.get("retry-after-ms")
+    if ms:
+        with contextlib.suppress(ValueError):
+            return max(0.0, float(ms) / 1000)
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        when = email.utils.parsedate_to_datetime(value) if value else None
+        return max(0.0, when.timestamp() - time.time()) if when else None
