@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from peirce.evaluators.logicscore import score as score_answer
     from peirce.evaluators.score import ScoreConfig, ScoreResult
     from peirce.evaluators.score import score as score_protocol
-    from peirce.llm import LLMClient
+    from peirce.llm import LLMClient, complete
     from peirce.llm.judge import LLMJudge
     from peirce.llm.loopback import LoopbackServer
     from peirce.pipelines.entailment import make_model as entailment_model
@@ -104,6 +104,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "check_sequence": ("peirce.engine.procedure", "check_sequence"),
     "ProcedureCheck": ("peirce.engine.procedure", "ProcedureCheck"),
     "LLMClient": ("peirce.llm", "LLMClient"),
+    "complete": ("peirce.llm", "complete"),
     "LoopbackServer": ("peirce.llm.loopback", "LoopbackServer"),
 }
 
@@ -182,6 +183,7 @@ __all__ = [
     "check_proof",
     "check_sequence",
     "check_structure",
+    "complete",
     "entailment_model",
     "llm_settings",
     "load_procedure",
