@@ -36,7 +36,17 @@ __all__ = [
 
 
 class PeirceError(Exception):
-    """Root of every error peirce raises."""
+    """Root of every error peirce raises.
+
+    One ``except`` clause catches them all (a result that is merely not proven is no error):
+
+    >>> from peirce import Limits
+    >>> try:
+    ...     Limits(seconds=0)
+    ... except PeirceError as exc:
+    ...     print(f"{type(exc).__name__}: {exc}")
+    ConfigError: Limits.seconds must be a positive finite number, got 0
+    """
 
 
 class InputError(PeirceError, ValueError):
@@ -80,27 +90,74 @@ class InputError(PeirceError, ValueError):
 
 
 class ParseError(InputError):
-    """Text that does not parse."""
+    """Text that does not parse.
+
+    >>> from peirce import read_rlt
+    >>> try:
+    ...     read_rlt("digraph { a -> }")
+    ... except ValueError as exc:  # a ParseError is a ValueError too
+    ...     print(type(exc).__name__, exc.span)
+    ParseError Span(start=15, end=16, line=1, column=16)
+    """
 
 
 class UnsafeInputError(InputError):
-    """Text that would run code if it were treated as code (it never is)."""
+    """Text that would run code if it were treated as code (it never is).
+
+    >>> text = "Tom is a cat. halt."
+    >>> err = UnsafeInputError("a Prolog directive", text=text, span=Span.at(text, 14, 18))
+    >>> print(err)
+    line 1, column 15: a Prolog directive
+      Tom is a cat. halt.
+                    ^^^^
+    >>> isinstance(err, InputError), isinstance(err, ValueError)
+    (True, True)
+    """
 
 
 class ConfigError(PeirceError, ValueError):
-    """A bad option or an unknown backend name."""
+    """A bad option or an unknown backend name.
+
+    >>> from peirce import entailment_model
+    >>> try:
+    ...     entailment_model("oracle")
+    ... except ValueError as exc:  # a ConfigError is a ValueError too
+    ...     print(f"{type(exc).__name__}: {exc}")
+    ConfigError: got 'oracle' for entailment backend, expected one of ...
+    """
 
 
 class CapabilityError(PeirceError, ValueError):
-    """A backend was asked for something outside what it declares it can do."""
+    """A backend was asked for something outside what it declares it can do.
+
+    >>> from peirce.engine.forward import forward_closure
+    >>> from peirce.logic import Clause, Literal, Var
+    >>> forward_closure([Clause(Literal("cat", (Var("X"),)))])
+    Traceback (most recent call last):
+      ...
+    peirce.errors.CapabilityError: forward chaining needs ground facts, got cat(X)
+    """
 
 
 class BackendError(PeirceError, RuntimeError):
-    """A backend is missing or failed."""
+    """A backend is missing or failed.
+
+    >>> [issubclass(e, BackendError) for e in (MissingDependencyError, BackendTimeout, LLMError)]
+    [True, True, True]
+    >>> isinstance(BackendError("the solver crashed"), RuntimeError)
+    True
+    """
 
 
 class MissingDependencyError(BackendError, ImportError):
-    """An optional package is not installed; the message names the install command."""
+    """An optional package is not installed; the message names the install command.
+
+    >>> err = MissingDependencyError("torch", extra="nli", purpose="NLI entailment")
+    >>> print(err)
+    the package 'torch' is needed for NLI entailment: install it with pip install 'peirce[nli]'
+    >>> isinstance(err, ImportError), isinstance(err, BackendError)
+    (True, True)
+    """
 
     def __init__(self, package: str, extra: str | None = None, purpose: str = "") -> None:
         self.package = package
@@ -111,8 +168,18 @@ class MissingDependencyError(BackendError, ImportError):
 
 
 class BackendTimeout(BackendError, TimeoutError):
-    """A backend did not answer within its time limit."""
+    """A backend did not answer within its time limit.
+
+    >>> err = BackendTimeout("Graphviz took more than 10 s")
+    >>> isinstance(err, TimeoutError), isinstance(err, BackendError)
+    (True, True)
+    """
 
 
 class LLMError(BackendError):
-    """The LLM endpoint failed after the bounded retries."""
+    """The LLM endpoint failed after the bounded retries.
+
+    >>> err = LLMError("the LLM endpoint failed after 3 attempts: HTTP 503")
+    >>> isinstance(err, BackendError), isinstance(err, RuntimeError)
+    (True, True)
+    """

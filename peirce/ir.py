@@ -36,7 +36,13 @@ __all__ = [
 
 
 class InferenceMode(enum.StrEnum):
-    """How a step's conclusion is meant to follow from its premises (Peirce's three modes)."""
+    """How a step's conclusion is meant to follow from its premises (Peirce's three modes).
+
+    >>> [m.value for m in InferenceMode]
+    ['deduction', 'induction', 'abduction', 'unknown']
+    >>> Step("s1", (Premise("c1"),), "c2", InferenceMode("abduction")).mode
+    <InferenceMode.ABDUCTION: 'abduction'>
+    """
 
     DEDUCTION = "deduction"
     INDUCTION = "induction"
@@ -55,6 +61,12 @@ class Claim:
         coordinate: a source coordinate (e.g. ARCHE's (x, y, z)), when it came from a document.
         formal: its translation into literals or clauses, when one was made.
         role: what kind of claim it is (``"base"``, ``"derived"``, ``"rule"``, ...), free-form.
+
+    >>> from peirce import translate
+    >>> text = "Every cat is a mammal."
+    >>> claim = Claim("c1", text, role="rule", formal=translate(text).clauses)
+    >>> claim.text, [str(c) for c in claim.formal]
+    ('Every cat is a mammal.', ['mammal(X) :- cat(X)'])
     """
 
     id: str
@@ -67,7 +79,12 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Premise:
-    """A claim used as a premise, with the role it plays in the step (e.g. ``deduction-rule``)."""
+    """A claim used as a premise, with the role it plays in the step (e.g. ``deduction-rule``).
+
+    >>> step = Step("s1", (Premise("c1", "deduction-rule"), Premise("c2", "deduction-case")), "c3")
+    >>> [(p.claim, p.role) for p in step.premises]
+    [('c1', 'deduction-rule'), ('c2', 'deduction-case')]
+    """
 
     claim: str
     role: str | None = None
@@ -75,7 +92,12 @@ class Premise:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """An inference: premises to a conclusion, in some mode."""
+    """An inference: premises to a conclusion, in some mode.
+
+    >>> step = Step("s1", (Premise("c1"), Premise("c2")), "c3", InferenceMode.DEDUCTION)
+    >>> [p.claim for p in step.premises], step.conclusion, step.mode.value
+    (['c1', 'c2'], 'c3', 'deduction')
+    """
 
     id: str
     premises: tuple[Premise, ...]
@@ -86,7 +108,15 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Argument:
-    """Claims and the steps that connect them."""
+    """Claims and the steps that connect them.
+
+    >>> a = Argument(
+    ...     claims=(Claim("c1", "Tom is a cat."), Claim("c2", "Tom is a mammal.")),
+    ...     steps=(Step("s1", (Premise("c1"),), "c2"),),
+    ... )
+    >>> [a.claim(p.claim).text for p in a.steps[0].premises], a.claim("c2").text
+    (['Tom is a cat.'], 'Tom is a mammal.')
+    """
 
     claims: tuple[Claim, ...]
     steps: tuple[Step, ...] = ()
@@ -109,7 +139,12 @@ class Argument:
 
 @dataclass(frozen=True, slots=True)
 class ProtocolStep:
-    """One action of a protocol: the verb, what it acts on, and its settings."""
+    """One action of a protocol: the verb, what it acts on, and its settings.
+
+    >>> step = ProtocolStep(3, "centrifuge", objects=("the lysate",), parameters=("10 min", "4 C"))
+    >>> step.action, step.objects, step.parameters
+    ('centrifuge', ('the lysate',), ('10 min', '4 C'))
+    """
 
     index: int
     action: str
@@ -121,7 +156,14 @@ class ProtocolStep:
 
 @dataclass(frozen=True, slots=True)
 class LabProtocol:
-    """Ordered action steps."""
+    """Ordered action steps.
+
+    >>> p = LabProtocol((ProtocolStep(1, "add", ("water",)), ProtocolStep(2, "stir")), title="Mix")
+    >>> [s.action for s in p.steps]
+    ['add', 'stir']
+    >>> LabProtocol.from_json(p.to_json()) == p
+    True
+    """
 
     steps: tuple[ProtocolStep, ...]
     title: str | None = None
@@ -144,6 +186,13 @@ class Sentence:
         clauses: its translation; a fact sentence gives one clause with an empty body.
         reason: why it was not translated (``None`` when it was). An untranslated sentence is kept
             and reported, never dropped silently and never guessed.
+
+    >>> from peirce import translate
+    >>> done, left = translate("Tom is a cat. Blue ideas sleep furiously.").sentences
+    >>> str(done.fact), done.ok, left.ok
+    ('cat(tom)', True, False)
+    >>> left.reason
+    "line 1, column 26: unexpected word 'sleep' (expected ...)"
     """
 
     text: str
@@ -165,7 +214,15 @@ class Sentence:
 
 @dataclass(frozen=True, slots=True)
 class Translation:
-    """What a translator made of a text, sentence by sentence."""
+    """What a translator made of a text, sentence by sentence.
+
+    >>> from peirce import translate
+    >>> t = translate("Every cat is a mammal. Tom is a cat. Blue ideas sleep furiously.")
+    >>> [str(c) for c in t.clauses], t.complete
+    (['mammal(X) :- cat(X)', 'cat(tom)'], False)
+    >>> [s.text for s in t.untranslated], t.notes
+    (['Blue ideas sleep furiously.'], ('1 of 3 sentences not translated',))
+    """
 
     sentences: tuple[Sentence, ...] = ()
     notes: tuple[str, ...] = ()

@@ -27,7 +27,12 @@ __all__ = ["Clause", "Compound", "Const", "Literal", "Term", "Var", "is_ground",
 
 @dataclass(frozen=True, slots=True)
 class Var:
-    """A logic variable, scoped to the clause it appears in."""
+    """A logic variable, scoped to the clause it appears in.
+
+    >>> X = Var("X")
+    >>> str(Clause(Literal("mammal", (X,)), (Literal("cat", (X,)),))), is_ground(X)
+    ('mammal(X) :- cat(X)', False)
+    """
 
     name: str
 
@@ -37,7 +42,12 @@ class Var:
 
 @dataclass(frozen=True, slots=True)
 class Const:
-    """A constant: an atom (``str``) or a number."""
+    """A constant: an atom (``str``) or a number.
+
+    >>> fact = Literal("age", (Const("tom"), Const(3)))
+    >>> str(fact), is_ground(fact)
+    ('age(tom, 3)', True)
+    """
 
     value: str | int | float
 
@@ -47,7 +57,12 @@ class Const:
 
 @dataclass(frozen=True, slots=True)
 class Compound:
-    """A compound term ``functor(arg, ...)``."""
+    """A compound term ``functor(arg, ...)``.
+
+    >>> mother = Compound("mother", (Const("tom"),))
+    >>> str(Literal("loves", (Var("X"), mother))), is_ground(mother)
+    ('loves(X, mother(tom))', True)
+    """
 
     functor: str
     args: tuple[Term, ...]
@@ -61,7 +76,12 @@ Term = Union[Var, Const, Compound]
 
 @dataclass(frozen=True, slots=True)
 class Literal:
-    """A predicate applied to terms, possibly strongly negated."""
+    """A predicate applied to terms, possibly strongly negated.
+
+    >>> sour = Literal("sour", (Const("max"),))
+    >>> str(sour), str(sour.complement()), sour.complement().key
+    ('sour(max)', '¬sour(max)', ('sour', 1, True))
+    """
 
     predicate: str
     args: tuple[Term, ...] = ()
@@ -92,6 +112,12 @@ class Clause:
         body: the literals that must all hold.
         label: a name for the clause (shown in proofs), e.g. the sentence it came from.
         span: where in the source text the clause came from.
+
+    >>> X = Var("X")
+    >>> rule = Clause(Literal("mammal", (X,)), (Literal("cat", (X,)),), label="Cats are mammals.")
+    >>> fact = Clause(Literal("cat", (Const("tom"),)), label="Tom is a cat.")
+    >>> str(rule), rule.is_fact, str(fact), fact.is_fact
+    ('mammal(X) :- cat(X)', False, 'cat(tom)', True)
     """
 
     head: Literal

@@ -53,6 +53,15 @@ class Procedure:
         initial: steps taken as done before any sequence (a ``START`` node).
         final: steps taken as done after a complete sequence (an ``END`` node).
         labels: step id -> its text.
+
+    >>> from peirce import check_sequence
+    >>> tea = Procedure("tea", ("boil", "steep"), edges=(("boil", "steep"),),
+    ...                 needs=(("steep", "tea"),), available=("tea",))
+    >>> [v.kind.value for v in check_sequence(tea, ["steep", "boil"]).violations]
+    ['order']
+    >>> no_tea = tea.without_objects("tea")
+    >>> [v.kind.value for v in check_sequence(no_tea, ["boil", "steep"]).violations]
+    ['unavailable']
     """
 
     name: str

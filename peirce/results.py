@@ -32,7 +32,15 @@ __all__ = [
 
 
 class Verdict(enum.StrEnum):
-    """Three-valued outcome of an entailment question."""
+    """Three-valued outcome of an entailment question.
+
+    >>> from peirce import entailment_model
+    >>> premises = ["Impuses are not sour.", "Max is an impus."]
+    >>> hypotheses = ["Max is not sour.", "Max is sour.", "Max is a cat."]
+    >>> with entailment_model("symbolic") as model:
+    ...     print([model.entails(premises, h).verdict.value for h in hypotheses])
+    ['entailed', 'refuted', 'unknown']
+    """
 
     ENTAILED = "entailed"
     REFUTED = "refuted"
@@ -40,7 +48,13 @@ class Verdict(enum.StrEnum):
 
 
 class Answer(enum.StrEnum):
-    """Answer to a yes/no question under the open-world assumption."""
+    """Answer to a yes/no question under the open-world assumption.
+
+    >>> from peirce import ask
+    >>> context = "Impuses are not sour. Max is an impus."
+    >>> [ask(context, q).answer for q in ("Is Max an impus?", "Is Max sour?", "Is Max a cat?")]
+    [<Answer.TRUE: 'True'>, <Answer.FALSE: 'False'>, <Answer.UNKNOWN: 'Unknown'>]
+    """
 
     TRUE = "True"
     FALSE = "False"
@@ -56,6 +70,14 @@ class ProofNode:
         rule: the label of the clause used (its sentence), or ``None`` for a built-in step.
         clause: the clause used, as text.
         children: proofs of the clause's body literals, in order.
+
+    >>> leaf = ProofNode("cat(tom)", "Tom is a cat.", "cat(tom)")
+    >>> proof = ProofNode("mammal(tom)", "Every cat is a mammal.", "mammal(X) :- cat(X)", (leaf,))
+    >>> print(proof.render())
+    mammal(tom)   [Every cat is a mammal.]
+      cat(tom)   [Tom is a cat.]
+    >>> [n.goal for n in proof.leaves()], proof.rules()
+    (['cat(tom)'], ('Every cat is a mammal.', 'Tom is a cat.'))
     """
 
     goal: str
@@ -95,6 +117,15 @@ class Judgement:
         reason: why, in words; always set for UNKNOWN.
         proof: the proof tree for ENTAILED (or of the negation for REFUTED), when symbolic.
         evidence: anything else worth keeping (judge votes, raw replies, counter-models).
+
+    >>> from peirce import entailment_model
+    >>> with entailment_model("symbolic") as model:
+    ...     j = model.entails(["Impuses are not sour.", "Max is an impus."], "Max is sour.")
+    >>> j.verdict.value, j.probability, j.backend, j.reason
+    ('refuted', 0.0, 'symbolic', 'the premises prove ¬sour(max)')
+    >>> print(j.proof.render())
+    ¬sour(max)   [Impuses are not sour.]
+      impus(max)   [Max is an impus.]
     """
 
     verdict: Verdict
@@ -113,6 +144,14 @@ class Judgement:
 
 
 class Severity(enum.StrEnum):
+    """How much a :class:`Diagnostic` matters; only an ``ERROR`` makes a :class:`Report` not ok.
+
+    >>> [s.value for s in Severity]
+    ['error', 'warning', 'info']
+    >>> Diagnostic("no-label", "node 'a' has no label", Severity.WARNING, location="a").render()
+    "warning[no-label] a: node 'a' has no label"
+    """
+
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
@@ -128,6 +167,13 @@ class Diagnostic:
         severity: error, warning or info.
         span: where in the source text, when known.
         location: where in the structure (a node id, a record index, ...), when known.
+
+    >>> text = "Tom is a cat. Blue ideas sleep furiously."
+    >>> d = Diagnostic("untranslated", "unexpected word 'sleep'", span=Span.at(text, 25, 30))
+    >>> print(d.render(text))
+    error[untranslated] line 1, column 26: unexpected word 'sleep'
+      Tom is a cat. Blue ideas sleep furiously.
+                               ^^^^^
     """
 
     code: str
@@ -151,7 +197,16 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """Judgements for the items of an input, and diagnostics about it."""
+    """Judgements for the items of an input, and diagnostics about it.
+
+    >>> j = Judgement(Verdict.ENTAILED, 1.0, backend="prolog", reason="proved")
+    >>> note = Diagnostic("several-graphs", "read the last of 2 graphs", Severity.INFO)
+    >>> report = Report(judgements=(j,), diagnostics=(note,))
+    >>> report.ok, Report(diagnostics=(Diagnostic("cycle", "a -> b -> a"),)).ok
+    (True, False)
+    >>> Report.from_json(report.to_json()) == report
+    True
+    """
 
     judgements: tuple[Judgement, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -177,6 +232,12 @@ class StepStatus(enum.StrEnum):
     - ``invalid``: does not follow (or contradicts what does).
     - ``propagated``: follows only through an earlier step that was not sound.
     - ``unknown``: could not be translated or decided; the reason says why.
+
+    >>> from peirce import check_proof
+    >>> context = "Every cat is a mammal. Every dog is an animal. Tom is a cat. Tom is not a bird."
+    >>> steps = ["Tom is a mammal.", "Tom is a bird.", "Tom is a dog.", "Tom is an animal."]
+    >>> [s.status.value for s in check_proof(context, [*steps, "Ideas sleep."]).steps]
+    ['valid', 'invalid', 'ungrounded', 'propagated', 'unknown']
     """
 
     VALID = "valid"
@@ -192,7 +253,13 @@ class StepStatus(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
-    """The judgement of one step of a chain."""
+    """The judgement of one step of a chain.
+
+    >>> from peirce import check_proof
+    >>> step = check_proof("Every cat is a mammal. Tom is a cat.", ["Tom is a mammal."]).steps[0]
+    >>> step.index, step.status.value, step.premises
+    (1, 'valid', ('Every cat is a mammal.', 'Tom is a cat.'))
+    """
 
     index: int
     text: str
@@ -205,7 +272,18 @@ class StepResult:
 
 @dataclass(frozen=True, slots=True)
 class ProofReport:
-    """Every step of a chain judged, plus diagnostics about the context."""
+    """Every step of a chain judged, plus diagnostics about the context.
+
+    A context sentence that does not translate is a diagnostic, and a step the rest of the context
+    does not give is then ``unknown`` rather than ``ungrounded``:
+
+    >>> from peirce import check_proof
+    >>> report = check_proof("Tom is a cat. Ideas sleep.", ["Tom is a cat.", "Tom is a bird."])
+    >>> [(d.code, d.severity.value) for d in report.diagnostics]
+    [('untranslated', 'warning')]
+    >>> report.all_valid, [(s.text, s.status.value) for s in report.steps]
+    (False, [('Tom is a cat.', 'valid'), ('Tom is a bird.', 'unknown')])
+    """
 
     steps: tuple[StepResult, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -234,6 +312,13 @@ class AskResult:
         goal: the statement as a literal, when the question was translated.
         judgement: the underlying judgement, when a backend was asked.
         diagnostics: context sentences that could not be translated, and similar findings.
+
+    >>> from peirce import ask
+    >>> result = ask("Every cat is a mammal. Tom is a cat.", "Is Tom a bird?")
+    >>> result.answer.value, result.goal, result.proof
+    ('Unknown', 'bird(tom)', None)
+    >>> result.reason
+    'neither bird(tom) nor ¬bird(tom) is provable (no clause concludes bird/1; ...)'
     """
 
     question: str

@@ -111,6 +111,11 @@ class RLTEdge:
         label: the edge type as written (``None`` when the edge has none).
         role: the standard edge type it spells (one of :data:`EDGE_ROLES`), else ``None``.
         span: where the edge statement stands in the text.
+
+    >>> from peirce import read_rlt
+    >>> edge = read_rlt('digraph { a -> b [label="Deduction_Rule"] }').edges[0]
+    >>> edge.source, edge.target, edge.label, edge.role
+    ('a', 'b', 'Deduction_Rule', 'deduction-rule')
     """
 
     source: str
@@ -131,6 +136,13 @@ class RLT:
         text: the text it was read from (for caret views).
         name: the graph's name.
         span: where the graph stands in ``text``.
+
+    >>> from peirce import read_rlt
+    >>> rlt = read_rlt('digraph { a -> c [label="DR"]; b -> c [label="deduction-case"] }')
+    >>> rlt.roots, rlt.edge_ids(), rlt.argument.steps[0].mode.value
+    (('c',), ('a -> c', 'b -> c'), 'deduction')
+    >>> sorted({d.code for d in rlt.diagnostics})
+    ['edge-label-variant', 'missing-label']
     """
 
     argument: Argument

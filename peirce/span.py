@@ -16,6 +16,11 @@ class Span:
         end: offset one past the last character.
         line: line of ``start`` (1-based).
         column: column of ``start`` (1-based).
+
+    >>> text = "Bob is cold.\\nBob is %%."
+    >>> span = Span.at(text, 20, 22)
+    >>> span.line, span.column, span.excerpt(text)
+    (2, 8, '%%')
     """
 
     start: int

@@ -53,6 +53,12 @@ def read_rlt(text: str, *, which: str = "last") -> RLT:
 
     ``which`` picks the graph when the reply holds several: ``"last"`` (a model's final answer,
     the default), ``"first"`` or ``"largest"``. Raises :class:`ParseError` when no graph parses.
+
+    >>> reply = "Draft: digraph { a -> b } Final answer: digraph { a -> b; b -> c }"
+    >>> [c.id for c in read_rlt(reply).argument.claims]
+    ['a', 'b', 'c']
+    >>> [c.id for c in read_rlt(reply, which="first").argument.claims]
+    ['a', 'b']
     """
     graphs = parse_dot(text)
     if which == "first":

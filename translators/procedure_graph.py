@@ -39,6 +39,15 @@ def load_graph(path: str | Path, *, name: str | None = None) -> Procedure:
     peirce's format: ``{"name": ..., "steps": [{"id": ..., "text": ..., "needs": [...],
     "produces": [...]}, ...], "edges": [[p, s], ...], "available": [...], "initial": [...],
     "final": [...]}``.
+
+    >>> import tempfile
+    >>> graph = {"steps": [{"id": "boil"}, {"id": "steep", "needs": ["tea"]}],
+    ...          "edges": [["boil", "steep"]], "available": ["tea"]}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "tea.json").write_text(json.dumps(graph))
+    ...     tea = load_graph(Path(tmp) / "tea.json")
+    >>> tea.name, tea.steps, tea.edges, tea.needs
+    ('tea', ('boil', 'steep'), (('boil', 'steep'),), (('steep', 'tea'),))
     """
     data = read_json(path)
     rows = data.get("steps") if isinstance(data, dict) else None
