@@ -9,8 +9,8 @@ model never decided) counts as flagged: it was not verified.
 Macro metrics average the two classes (unsound, sound): per class precision, recall and F1, then
 the mean over the classes (Macro-F1 is the mean of the per-class F1, as in scikit-learn).
 
-Also here: the replay of the paper's recorded gpt-4o-mini outputs (ClaimTrees, length 10) through
-the loopback server (:func:`replay_reference`).
+Also here: :func:`run_method`, which scores chains with ARES or one of the paper's baselines. The
+replay of the paper's recorded run is :mod:`peirce.evaluators.ares_replay`.
 
 >>> macro_scores([True, False, True, False], [True, False, False, False])["macro_f1"]
 0.7333...
@@ -26,26 +26,33 @@ References:
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 from peirce.errors import InputError
+from peirce.evaluators.ares_data import LabelledChain
 from peirce.evaluators.stats import macro_f1
 
+if TYPE_CHECKING:
+    from peirce.llm import LLMClient
+    from peirce.protocols import EntailmentModel
+
 __all__ = [
+    "METHODS",
     "CVResult",
+    "MethodRun",
     "cross_validate",
     "macro_scores",
     "pick_threshold",
+    "run_method",
 ]
 
 Score = float | None
+T = TypeVar("T")
 
 
 #: Macro precision, recall and F1 over the classes unsound (True) and sound (False).
@@ -91,7 +98,7 @@ class CVResult:
     folds: int
     claims: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "macro_f1": self.macro_f1,
             "macro_precision": self.macro_precision,
@@ -155,154 +162,8 @@ def cross_validate(
     )
 
 
-def _flat(rows: Sequence[Sequence[Any]], idx: Sequence[int]) -> list[Any]:
+def _flat(rows: Sequence[Sequence[T]], idx: Sequence[int]) -> list[T]:
     return [x for i in idx for x in rows[i]]
-
-
-# ------------------------------------------------------------------------------- replay
-@dataclass(frozen=True, slots=True)
-class Recording:
-    """The paper's recorded run on one chain: claims, sampled premise sets, replies, τ."""
-
-    name: str
-    base: tuple[str, ...]
-    derived: tuple[str, ...]
-    tau: tuple[float, ...]
-    labels: dict[tuple[frozenset[str], str], str]
-    samples: tuple[tuple[tuple[tuple[str, ...], int], ...], ...]
-
-
-def load_recording(path: str | Path) -> Recording:
-    """A ``claimtrees_len*_*.json`` file of the reference outputs."""
-    file = Path(path)
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-        inputs = data["inputs"]
-        runs = data["stab_rate_results"]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InputError(f"{file}: not a reference output ({exc})") from None
-    derived = tuple(i["hypothesis"] for i in inputs)
-    base = tuple(inputs[0]["premises"])
-    labels: dict[tuple[frozenset[str], str], str] = {}
-    per_claim: list[tuple[tuple[tuple[str, ...], int], ...]] = []
-    for k, run in enumerate(runs):
-        premises = list(inputs[k]["premises"])
-        res = run["stab_rate_results"]
-        outputs = [o for part in res["y_pertbs_results_all"] for o in part["entailment_outputs"]]
-        rows = []
-        for vector, label, count in zip(res["samples"], outputs, res["counts"], strict=True):
-            kept = tuple(p for p, bit in zip(premises, vector, strict=True) if bit >= 0.5)
-            labels[(frozenset(kept), derived[k])] = str(next(iter(label.values())))
-            rows.append((kept, int(count)))
-        per_claim.append(tuple(rows))
-    taus = tuple(float(t) for t in data["stability_rates"])
-    return Recording(file.stem, base, derived, taus, labels, tuple(per_claim))
-
-
-def _replay_oracle(labels: dict[tuple[frozenset[str], str], str]) -> Any:
-    from peirce.evaluators.ares_data import split_judge_prompt
-
-    def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
-        premises, hypothesis = split_judge_prompt(messages)
-        label = labels.get((frozenset(premises), hypothesis))
-        return json.dumps({"label": label}) if label else "no recorded reply for this question"
-
-    return oracle
-
-
-def replay_reference(
-    folder: str | Path,
-    *,
-    epsilon: float = 0.1,
-    delta: float = 0.1,
-    prior: float = 0.95,
-    seed: int = 0,
-    threshold: float = 0.5,
-) -> dict[str, Any]:
-    """Serve the paper's recorded gpt-4o-mini replies through the loopback server and compare.
-
-    For each recorded chain: ``recorded`` recomputes ``τ`` over the paper's own sampled premise
-    sets, asking our Likert judge (real HTTP, real client) and mapping its labels; it must match
-    the recorded stability rates. ``resampled`` runs our ARES (its own samples, memoised) against
-    the recorded replies; a premise set the paper never asked about is undecided, and its mass is
-    reported.
-    """
-    from peirce.engine.stability import Ares
-    from peirce.llm import LLMClient
-    from peirce.llm.judge import LLMJudge
-    from peirce.llm.loopback import LoopbackServer
-
-    files = sorted(Path(folder).glob("claimtrees_len*_*.json"))
-    if not files:
-        raise InputError(f"{folder}: no claimtrees_len*_*.json reference outputs")
-    report: dict[str, Any] = {"chains": [], "llm": {}}
-    for file in files:
-        rec = load_recording(file)
-        with (
-            LoopbackServer(oracle=_replay_oracle(rec.labels), model="gpt-4o-mini") as srv,
-            LLMClient(base_url=srv.base_url, model="gpt-4o-mini", cache=False) as client,
-        ):
-            judge = LLMJudge(client, mode="likert")
-            recorded = [
-                _recorded_tau(judge, rows, h)
-                for rows, h in zip(rec.samples, rec.derived, strict=True)
-            ]
-            ares = Ares(
-                judge,
-                epsilon=epsilon,
-                delta=delta,
-                prior=prior,
-                seed=seed,
-                threshold=threshold,
-                workers=4,
-            )
-            ours = ares.score(rec.base, rec.derived)
-            for k, v in client.stats.as_dict().items():
-                report["llm"][k] = report["llm"].get(k, 0) + v
-        report["chains"].append(_compare(rec, recorded, ours, threshold))
-    return report
-
-
-def _recorded_tau(
-    judge: Any, rows: Sequence[tuple[tuple[str, ...], int]], hypothesis: str
-) -> float | None:
-    total = weighted = 0.0
-    for premises, count in rows:
-        p = judge.entails(list(premises), hypothesis).probability
-        if p is None:
-            return None
-        total += count
-        weighted += count * p
-    return weighted / total if total else None
-
-
-def _compare(
-    rec: Recording, recorded: list[float | None], ours: Any, threshold: float
-) -> dict[str, Any]:
-    ref = list(rec.tau)
-    diffs = [abs(a - b) for a, b in zip(ours.taus, ref, strict=True) if a is not None]
-    rdiffs = [abs(a - b) for a, b in zip(recorded, ref, strict=True) if a is not None]
-    return {
-        "chain": rec.name,
-        "reference_tau": ref,
-        "recorded_tau": recorded,
-        "recorded_max_abs_diff": max(rdiffs) if rdiffs else None,
-        "ares_tau": list(ours.taus),
-        "ares_max_abs_diff": max(diffs) if diffs else None,
-        "ares_mean_abs_diff": statistics.fmean(diffs) if diffs else None,
-        "ares_within_epsilon": sum(d <= ours.epsilon for d in diffs) / len(diffs)
-        if diffs
-        else None,
-        "flags_agree": sum(
-            (a is not None and a < threshold) == (b < threshold)
-            for a, b in zip(ours.taus, ref, strict=True)
-        )
-        / len(ref),
-        "undecided_mass": [c.certificate.undecided for c in ours.claims],
-        "reference_distinct_calls": sum(len(r) for r in rec.samples),
-        "ares_distinct_calls": ours.distinct_calls,
-        "theoretical_calls": ours.theoretical_calls,
-    }
 
 
 # ------------------------------------------------------------------------- benchmark runs
@@ -324,17 +185,22 @@ class MethodRun:
 
 
 def run_method(
-    chains: Sequence[Any],
+    chains: Sequence[LabelledChain],
     method: str,
     *,
-    model: Any = None,
-    client: Any = None,
-    **ares_options: Any,
+    model: EntailmentModel | None = None,
+    client: LLMClient | None = None,
+    epsilon: float = 0.1,
+    delta: float = 0.1,
+    prior: float = 1.0,
+    seed: int = 0,
+    workers: int = 1,
 ) -> MethodRun:
-    """Score every chain (``.base``, ``.derived``, ``.unsound``) with ``method``.
+    """Score every chain with ``method``.
 
     ``model`` is the entailment model (ARES and the pairwise baselines); ``client`` the LLM
-    client (LLM-Judge). ``ares_options`` go to :class:`~peirce.engine.stability.Ares`.
+    client (LLM-Judge). ``epsilon``, ``delta``, ``prior``, ``seed`` and ``workers`` go to
+    :class:`~peirce.engine.stability.Ares`.
     """
     import time
 
@@ -346,21 +212,24 @@ def run_method(
     if method == "llm-judge" and client is None:
         raise InputError("the llm-judge method needs an LLM (use --judge llm)")
     run = MethodRun(method, [], [])
-    ares = Ares(model, **ares_options) if method == "ares" else None
-    eps, delta = ares_options.get("epsilon", 0.1), ares_options.get("delta", 0.1)
+    ares = None
+    if method == "ares" and model is not None:
+        ares = Ares(model, epsilon=epsilon, delta=delta, prior=prior, seed=seed, workers=workers)
     cpu = time.process_time()
     for chain in chains:
         start = time.perf_counter()
         m = len(chain.derived)
-        run.theoretical_calls += hoeffding_n(m, eps, delta) * m
+        run.theoretical_calls += hoeffding_n(m, epsilon, delta) * m
         if ares is not None:
             r = ares.score(chain.base, chain.derived)
             scores = list(r.taus)
             run.entailment_calls += r.entailment_calls
             run.distinct_calls += r.distinct_calls
         else:
-            if method == "llm-judge":
+            if client is not None and method == "llm-judge":
                 b = llm_judge(client, chain.base, chain.derived)
+            elif model is None:
+                raise InputError(f"the {method} method needs an entailment model")
             elif method == "entail-prev":
                 b = entail_prev(model, chain.base, chain.derived)
             else:

@@ -2,7 +2,8 @@
 calls: the substring baseline LogicScore's Prolog search is compared with.
 
 References:
-    LogicScore (the paper in ``papers/logicscore``) and its reference implementation.
+    Yan et al., "LogicScore: Fine-grained Logic Evaluation of Conciseness, Completeness, and
+    Determinateness in Attributed Question Answering", and its reference implementation.
 """
 
 from __future__ import annotations

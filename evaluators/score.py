@@ -44,9 +44,11 @@ every component of SCORE, formula by formula, with the paper's section for each:
   paper's scale). When a gate fails the score is 0 and ``reason`` says why; the components are
   still computed from whatever ``<key>`` steps parsed.
 
-Constants (all in :class:`ScoreConfig`): τ = 0.95 (App. C.1), M ratio 0.6 (§3.3.2), L = 30 words
-(§4.1), λ = 1.5 (§3.3.2, §4.1), object threshold 0.5 and parameter weight ½ (§3.3.2, eq. 4-5),
-order mode "strict" (App. C.2).
+Constants (all in :class:`~peirce.evaluators.score_config.ScoreConfig`): τ = 0.95 (App. C.1),
+M ratio 0.6 (§3.3.2), L = 30 words (§4.1), λ = 1.5 (§3.3.2, §4.1), object threshold 0.5 and
+parameter weight ½ (§3.3.2, eq. 4-5), order mode "strict" (App. C.2). The gates are in
+:mod:`peirce.evaluators.score_gates`, the word normalisation and the order metrics in
+:mod:`peirce.evaluators.score_units`; all are re-exported here.
 
 >>> from peirce.translators.protocol import parse_protocol, render_sketch_and_fill
 >>> gold = parse_protocol(
@@ -71,30 +73,24 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
 
 from peirce import serde
-from peirce.errors import ConfigError, InputError
+from peirce.errors import InputError
+from peirce.evaluators.score_config import DEFAULT_CONFIG, ScoreConfig
+from peirce.evaluators.score_gates import Gate, consistency_gate, format_gate, unit_warnings
 from peirce.evaluators.score_units import (
     action_anchors,
     kendall_tau,
     lcs_length,
-    may_have_unknown_unit,
     occurrence_alignment,
     order_exact,
     order_strict,
     subwords,
-    unknown_units,
 )
 from peirce.ir import LabProtocol, ProtocolStep
-from peirce.results import Diagnostic, Severity
-from peirce.span import Span
-from peirce.translators.protocol import (
-    FORMAT_CODES,
-    SketchAndFill,
-    parse_protocol,
-    parse_sketch_and_fill,
-)
+from peirce.jsontypes import JSONObject
+from peirce.results import Diagnostic
+from peirce.translators.protocol import SketchAndFill, parse_protocol, parse_sketch_and_fill
 
 __all__ = [
     "Components",
@@ -115,84 +111,6 @@ __all__ = [
     "semantic_alignment",
     "step_scale",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreConfig:
-    """Every constant of SCORE, with the paper's defaults.
-
-    Attributes:
-        tau: consistency-gate coverage threshold τ (App. C.1).
-        scale_ratio: M = max(1, ⌊scale_ratio · N_gold⌋) (§3.3.2).
-        length_limit: L, words per step before the verbosity penalty (§3.3.2, §4.1).
-        verbosity: ``"ratio"`` (g = L̄/L above L) or ``"paper"`` (g = L̄ above L, eq. 3 literally).
-        decay_lambda: λ of the positional decay m_ij (§3.3.2).
-        object_threshold: parameters count only when Obj ≥ this (§3.3.2).
-        parameter_weight: weight of Par in Semantic-A (eq. 5: ½).
-        order_mode: ``"strict"`` (eq. 9) or ``"lcs"`` (eq. 10) as the Order term of r_semantics.
-        subword_fallback: use the sub-word IoU for objects when it is higher (§3.3.2).
-        ignored_words: sub-words that need not be covered in the consistency gate.
-    """
-
-    tau: float = 0.95
-    scale_ratio: float = 0.6
-    length_limit: float = 30.0
-    verbosity: Literal["ratio", "paper"] = "ratio"
-    decay_lambda: float = 1.5
-    object_threshold: float = 0.5
-    parameter_weight: float = 0.5
-    order_mode: Literal["strict", "lcs"] = "strict"
-    subword_fallback: bool = True
-    ignored_words: frozenset[str] = frozenset({"a", "an", "the"})
-
-    def __post_init__(self) -> None:
-        for name in ("tau", "scale_ratio", "length_limit", "decay_lambda", "parameter_weight"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(f"{name} must be a number, got {value!r}")
-        if not 0.0 <= self.tau <= 1.0:
-            raise ConfigError(f"tau must be in [0, 1], got {self.tau}")
-        if self.scale_ratio <= 0 or self.length_limit <= 0 or self.decay_lambda <= 0:
-            raise ConfigError("scale_ratio, length_limit and decay_lambda must be positive")
-        if self.parameter_weight < 0:
-            raise ConfigError(f"parameter_weight must be >= 0, got {self.parameter_weight}")
-        if self.verbosity not in ("ratio", "paper"):
-            raise ConfigError(
-                f"verbosity: got {self.verbosity!r}, expected one of 'ratio', 'paper'"
-            )
-        if self.order_mode not in ("strict", "lcs"):
-            raise ConfigError(
-                f"order_mode: got {self.order_mode!r}, expected one of 'strict', 'lcs'"
-            )
-
-    @property
-    def semantic_max(self) -> float:
-        """Largest Semantic-A raw value (1 + parameter weight)."""
-        return 1.0 + self.parameter_weight
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> ScoreConfig:
-        """A config from plain values; unknown names raise :class:`ConfigError`."""
-        names = set(cls.__dataclass_fields__)
-        unknown = sorted(set(values) - names)
-        if unknown:
-            raise ConfigError(
-                f"unknown SCORE option(s) {unknown}, expected some of {sorted(names)}"
-            )
-        values = dict(values)
-        if "ignored_words" in values:
-            values["ignored_words"] = frozenset(values["ignored_words"])
-        return cls(**values)
-
-
-@dataclass(frozen=True, slots=True)
-class Gate:
-    """One gate's outcome: passed or not, why, and the per-step coverage (consistency gate)."""
-
-    passed: bool
-    reason: str = ""
-    coverage: tuple[float, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +147,13 @@ class ScoreResult:
         consistency_gate: the consistency gate.
         components: every component, computed even when a gate fails.
         diagnostics: defects of the prediction (parse errors, uncovered tokens, unknown units).
+
+    >>> gold = 'Step 1: {"action": "spin", "objects": ["tube"], "parameters": ["5 min"]}'
+    >>> reply = "<think>spin it</think><key>\\n" + gold + "\\n</key><orc>\\n" + (
+    ...     "Step 1: Spin the tube for 5 min.\\n</orc><note>balance the rotor</note>")
+    >>> result = score(reply, gold)
+    >>> result.format_gate.passed, result.consistency_gate.passed, round(result.score_raw, 2)
+    (True, True, 2.5)
     """
 
     score: float
@@ -246,9 +171,9 @@ class ScoreResult:
                 return gate.reason
         return ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """Flat plain values: the scores, the gates and every component."""
-        out: dict[str, Any] = {"score": self.score, "score_raw": self.score_raw}
+        out: JSONObject = {"score": self.score, "score_raw": self.score_raw}
         out["format_gate"] = self.format_gate.passed
         out["consistency_gate"] = self.consistency_gate.passed
         out["reason"] = self.reason
@@ -267,7 +192,7 @@ class ScoreResult:
 
 
 def step_scale(
-    n_pred: int, n_gold: int, mean_words: float, config: ScoreConfig = ScoreConfig()
+    n_pred: int, n_gold: int, mean_words: float, config: ScoreConfig = DEFAULT_CONFIG
 ) -> tuple[float, float, float]:
     """(r_scale, f(d), g(L̄)) of eq. 3.
 
@@ -332,7 +257,7 @@ def _iou(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def semantic_alignment(
-    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = ScoreConfig()
+    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = DEFAULT_CONFIG
 ) -> tuple[float, float]:
     """(Semantic-A raw in [0, 1.5], normalised in [0, 1]) over the action anchors (eq. 4-5)."""
     p = _prepare(pred, config.ignored_words)
@@ -365,7 +290,7 @@ def _semantic(
 
 
 def compare(
-    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = ScoreConfig()
+    pred: LabProtocol, gold: LabProtocol, config: ScoreConfig = DEFAULT_CONFIG
 ) -> Components:
     """Every component of SCORE for two protocols (no gates: see :func:`score`)."""
     g = _prepare_cached(gold, config.ignored_words)
@@ -403,43 +328,6 @@ def _compare(p: _Prepared, g: _Prepared, config: ScoreConfig) -> Components:
     )
 
 
-def format_gate(sf: SketchAndFill) -> Gate:
-    """The format gate (§3.3.2): sections in order, every ``<key>`` line a well-typed step."""
-    if sf.format_ok:
-        return Gate(True)
-    first = next(d for d in sf.errors if d.code in FORMAT_CODES)
-    where = f"line {first.span.line}, column {first.span.column}: " if first.span else ""
-    return Gate(False, f"format gate: {where}{first.message} [{first.code}]")
-
-
-def consistency_gate(sf: SketchAndFill, config: ScoreConfig = ScoreConfig()) -> Gate:
-    """The consistency gate (App. C.1, eq. 7-8), with the coverage of every step."""
-    steps, orc = sf.protocol.steps, sf.orc
-    if len(steps) != len(orc):
-        msg = f"consistency gate: <key> has {len(steps)} steps, <orc> has {len(orc)}"
-        return Gate(False, msg)
-    for name, numbers in (("<key>", [s.index for s in steps]), ("<orc>", [o.index for o in orc])):
-        if numbers != list(range(1, len(numbers) + 1)):
-            return Gate(False, f"consistency gate: {name} steps are not numbered 1..N in order")
-    coverage, diags = [], []
-    for step, text in zip(steps, orc, strict=True):
-        have = set(subwords(text.text))
-        tokens = [step.action, *step.objects, *step.parameters]
-        missing = [t for t in tokens if not set(subwords(t)) - config.ignored_words <= have]
-        coverage.append(1.0 - len(missing) / len(tokens))
-        if missing:
-            msg = f"step {step.index}: <orc> does not mention {', '.join(map(repr, missing))}"
-            diags.append(Diagnostic("uncovered", msg, Severity.WARNING, text.span))
-    worst = min(coverage, default=1.0)
-    if worst < config.tau:
-        at = coverage.index(worst) + 1
-        msg = (
-            f"consistency gate: step {at} covers {worst:.2f} of its <key> tokens (< τ={config.tau})"
-        )
-        return Gate(False, msg, tuple(coverage), tuple(diags))
-    return Gate(True, "", tuple(coverage), tuple(diags))
-
-
 @lru_cache(maxsize=4096)
 def _gold_from_text(text: str, ignored: frozenset[str]) -> tuple[LabProtocol, _Prepared]:
     protocol = parse_protocol(text, source="gold")
@@ -458,33 +346,8 @@ def clear_caches() -> None:
     score_units.may_have_unknown_unit.cache_clear()
 
 
-_MAX_UNIT_WARNINGS = 20
-
-
-def _unit_warnings(sf: SketchAndFill) -> list[Diagnostic]:
-    """Warnings for unit-like tokens the normaliser does not know (the first few, then a count)."""
-    texts = [t for s in sf.protocol.steps for t in s.parameters] + [o.text for o in sf.orc]
-    if not any(may_have_unknown_unit(t) for t in texts):
-        return []
-    found = []
-    for name in ("key", "orc"):
-        section = sf.section(name)
-        if section is not None:
-            base = section.span.start
-            found += [(base + s, base + e, t) for s, e, t in unknown_units(section.content)]
-    out = []
-    for start, end, token in found[:_MAX_UNIT_WARNINGS]:
-        msg = f"unknown unit {token!r}: compared as written"
-        span = Span.at(sf.text, start, end)
-        out.append(Diagnostic("unknown-unit", msg, Severity.WARNING, span))
-    if len(found) > _MAX_UNIT_WARNINGS:
-        msg = f"{len(found) - _MAX_UNIT_WARNINGS} more unknown units not listed"
-        out.append(Diagnostic("unknown-unit", msg, Severity.WARNING))
-    return out
-
-
 def score(
-    prediction: str | SketchAndFill, gold: str | LabProtocol, config: ScoreConfig = ScoreConfig()
+    prediction: str | SketchAndFill, gold: str | LabProtocol, config: ScoreConfig = DEFAULT_CONFIG
 ) -> ScoreResult:
     """SCORE of a Sketch-and-Fill reply against a gold protocol.
 
@@ -492,6 +355,15 @@ def score(
     lines). A gold protocol that does not parse or has no step raises :class:`InputError`: it is
     the caller's data, not the model's. Any defect of the prediction is a result (score 0 with a
     reason and diagnostics), never an exception.
+
+    >>> from peirce.evaluators.score import score
+    >>> gold = 'Step 1: {"action": "spin", "objects": ["tube"], "parameters": ["5 min"]}'
+    >>> reply = "<think>spin it</think><key>\\n" + gold + "\\n</key><orc>\\n" + (
+    ...     "Step 1: Spin the tube for 5 min.\\n</orc><note>balance the rotor</note>")
+    >>> score(reply, gold).score
+    1.0
+    >>> score(reply.replace("</orc>", ""), gold).reason
+    'format gate: line 3, column 7: <orc> is not closed [unclosed-section]'
     """
     sf = prediction if isinstance(prediction, SketchAndFill) else parse_sketch_and_fill(prediction)
     if isinstance(gold, LabProtocol):
@@ -506,5 +378,5 @@ def score(
     passed = fmt.passed and cons.passed
     value = comps.r_scale * comps.r_semantics if passed else 0.0
     raw = comps.r_scale * comps.r_semantics_raw if passed else 0.0
-    diags = (*sf.diagnostics, *cons.diagnostics, *_unit_warnings(sf))
+    diags = (*sf.diagnostics, *cons.diagnostics, *unit_warnings(sf))
     return ScoreResult(value, raw, fmt, cons, comps, tuple(diags))

@@ -53,8 +53,8 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
-from typing import Any
 
 from peirce.errors import ConfigError
 from peirce.evaluators.score import ScoreConfig, score
@@ -63,12 +63,15 @@ __all__ = ["compute_score"]
 
 
 @lru_cache(maxsize=64)
-def _config(items: tuple[tuple[str, Any], ...]) -> ScoreConfig:
+def _config(items: tuple[tuple[str, Hashable], ...]) -> ScoreConfig:
     return ScoreConfig.from_dict(dict(items))
 
 
 def compute_score(
-    data_source: str, solution_str: str, ground_truth: str, extra_info: dict[str, Any] | None = None
+    data_source: str,
+    solution_str: str,
+    ground_truth: str,
+    extra_info: Mapping[str, object] | None = None,
 ) -> float:
     """SCORE of ``solution_str`` against ``ground_truth``, in [0, 1] (see the module docstring)."""
     del data_source  # one reward for every source of protocol data
@@ -77,12 +80,14 @@ def compute_score(
         options = extra_info["score_config"]
         if not isinstance(options, dict):
             raise ConfigError(f"extra_info['score_config'] must be a dict, got {options!r}")
-        items = tuple(sorted((k, _hashable(v)) for k, v in options.items()))
+        items = tuple(sorted((str(k), _hashable(v)) for k, v in options.items()))
         config = _config(items)
     return float(score(solution_str, ground_truth, config).score)
 
 
-def _hashable(value: Any) -> Any:
+def _hashable(value: object) -> Hashable:
     if isinstance(value, (list, set, frozenset)):
         return frozenset(value)
+    if not isinstance(value, Hashable):
+        raise ConfigError(f"extra_info['score_config'] values must be plain, got {value!r}")
     return value

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from peirce.evaluators.bench import rlt_corpus as bench_arche
+from peirce.commands import bench as bench_command
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "arche"
@@ -79,11 +79,11 @@ def test_render_svg_and_export(tmp_path: Path) -> None:
 
 def test_bench_arche_generated_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser()
-    bench_arche.add_arguments(parser)
+    bench_command.add_arguments(parser)
     args = parser.parse_args(
-        ["--data", str(tmp_path / "rlts"), "--generate", "30", "--articles", str(FIXTURES)]
+        ["arche", "--data", str(tmp_path / "rlts"), "--generate", "30", "--articles", str(FIXTURES)]
     )
-    assert bench_arche.run(args) == 0
+    assert bench_command.run(args) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     summary = json.loads(last)
     for key in ("n_graphs", "structurally_valid_rate", "steps_by_type", "format_error_rate",

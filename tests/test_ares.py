@@ -3,7 +3,6 @@ error-detection evaluation, the data generators and the replay of recorded repli
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
@@ -17,22 +16,10 @@ from peirce import cli
 from peirce.engine.stability import Ares, hoeffding_epsilon, hoeffding_n
 from peirce.errors import ConfigError, InputError
 from peirce.evaluators.ares_baselines import entail_base, entail_prev, llm_judge
-from peirce.evaluators.ares_data import (
-    claimtrees,
-    claimtrees_entailed,
-    load_recipe_graphs,
-    recipe_chains,
-    simulated_judge,
-)
-from peirce.evaluators.ares_detection import (
-    cross_validate,
-    load_recording,
-    macro_scores,
-    pick_threshold,
-    replay_reference,
-)
-from peirce.evaluators.bench import claimtrees as bench_claimtrees
-from peirce.evaluators.bench import recipes as bench_recipes
+from peirce.evaluators.ares_data import claimtrees, claimtrees_entailed, simulated_judge
+from peirce.evaluators.ares_detection import cross_validate, macro_scores, pick_threshold
+from peirce.evaluators.ares_recipes import load_recipe_graphs, recipe_chains
+from peirce.evaluators.ares_replay import load_recording, replay_reference
 from peirce.llm import LLMClient
 from peirce.llm.judge import LLMJudge
 from peirce.llm.loopback import LoopbackServer
@@ -290,10 +277,8 @@ def test_replay_of_recorded_replies_reproduces_the_recorded_stability() -> None:
 
 
 # ------------------------------------------------------------------- command and benchmarks
-def _bench(module: Any, argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    parser = argparse.ArgumentParser()
-    module.add_arguments(parser)
-    assert module.run(parser.parse_args(argv)) == 0
+def _bench(name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert cli.main(["bench", name, *argv]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     result: dict[str, Any] = json.loads(last)
     return result
@@ -322,7 +307,7 @@ def test_ares_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_claimtrees_benchmark_offline(capsys: pytest.CaptureFixture[str]) -> None:
-    out = _bench(bench_claimtrees, ["--lengths", "5,8", "--n", "6", "--folds", "3"], capsys)
+    out = _bench("claimtrees", ["--lengths", "5,8", "--n", "6", "--folds", "3"], capsys)
     assert out["macro_f1"] == {"5": 1.0, "8": 1.0}
     assert out["llm_calls"] == 0 and out["entailment_calls"] == out["distinct_calls"] == 6 * 11
     assert out["theoretical_calls"] == 6 * (
@@ -333,19 +318,19 @@ def test_claimtrees_benchmark_offline(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_claimtrees_benchmark_with_a_noisy_llm_judge(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--lengths", "8", "--n", "5", "--judge", "llm", "--noise", "0.1", "--folds", "2"]
-    out = _bench(bench_claimtrees, argv, capsys)
+    out = _bench("claimtrees", argv, capsys)
     assert out["llm_calls"] == out["entailment_calls"] <= out["distinct_calls"]
     assert out["entailment_calls"] <= 0.05 * out["theoretical_calls"]
     assert out["macro_f1"]["8"] > 0.8
 
 
 def test_recipes_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
-    out = _bench(bench_recipes, ["--data", str(FIXTURES / "recipes"), "--folds", "2"], capsys)
+    out = _bench("recipes", ["--data", str(FIXTURES / "recipes"), "--folds", "2"], capsys)
     assert out["macro_f1"] == 1.0 and out["chains"] == 2 and out["llm_calls"] == 0
 
 
 def test_replay_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
-    out = _bench(bench_claimtrees, ["--replay", str(FIXTURES / "reference")], capsys)
+    out = _bench("claimtrees", ["--replay", str(FIXTURES / "reference")], capsys)
     assert out["chains"][0]["recorded_max_abs_diff"] < 1e-9
 
 

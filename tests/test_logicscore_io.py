@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -12,7 +11,8 @@ import rdflib
 from peirce.cli import main
 from peirce.engine.rdf_answer import CHAIN_QUERY, LS, PROV, to_rdf, to_turtle
 from peirce.errors import InputError, ParseError
-from peirce.evaluators.bench import ircot as bench
+from peirce.evaluators.bench.ircot_cases import build_cases
+from peirce.evaluators.bench.ircot_data import load_chains, read_jsonnet
 from peirce.evaluators.logicscore import score
 from peirce.evaluators.logicscore_baseline import substring_baseline
 
@@ -118,18 +118,16 @@ def test_substring_baseline_finds_false_bridges_that_the_chain_search_does_not()
 
 # ---------------------------------------------------------------------------------- bench
 def test_jsonnet_subset_reader():
-    data = bench.read_jsonnet("// c\n[ {a: 'it\\'s', \"b\": [1, 2.5, true, null,],}, ] /* end */")
+    data = read_jsonnet("// c\n[ {a: 'it\\'s', \"b\": [1, 2.5, true, null,],}, ] /* end */")
     assert data == [{"a": "it's", "b": [1, 2.5, True, None]}]
     for bad in ("[ import 'x' ]", "[1 + 2]", "{a: }", "local x = 1; x"):
         with pytest.raises(ParseError):
-            bench.read_jsonnet(bad)
+            read_jsonnet(bad)
 
 
 def test_bench_on_small_chains(capsys):
-    args = argparse.Namespace(
-        data=str(FIXTURES / "chains"), limit=None, backend="pattern", require="all", verbose=False
-    )
-    assert bench.run(args) == 0
+    argv = ["bench", "logicscore", "--data", str(FIXTURES / "chains"), "--backend", "pattern"]
+    assert main(argv) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(lines[-1])
     assert summary["chains"] == 5 and summary["gold_records"] == 4  # the yes/no one is skipped
@@ -148,8 +146,8 @@ def test_bench_on_small_chains(capsys):
 
 
 def test_bench_cases_state_their_perturbations():
-    chains = bench.load_chains(FIXTURES / "chains")
-    cases = bench.build_cases(chains)
+    chains = load_chains(FIXTURES / "chains")
+    cases = build_cases(chains)
     kinds = {(c.chain.qid, c.kind): c for c in cases}
     removed = kinds[("f1", "bridge_removed")]
     assert "Laughter In Hell" not in removed.long_answer.split("Answer:")[0]
@@ -159,4 +157,4 @@ def test_bench_cases_state_their_perturbations():
     assert ("f2", "circular") not in kinds  # no loop is made for a choice question
     assert all(c.chain.qid != "f3" for c in cases)
     with pytest.raises(InputError, match=r"no \*\.jsonnet files"):
-        bench.load_chains(FIXTURES)
+        load_chains(FIXTURES)

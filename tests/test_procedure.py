@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from peirce.cli import main
 from peirce.engine.procedure import ViolationKind, check_sequence
 from peirce.errors import InputError
-from peirce.evaluators.bench import captaincook as bench_captaincook
 from peirce.procedures import Procedure
 from peirce.translators.captaincook import load_captaincook
 from peirce.translators.procedure_graph import load_graph, load_task_graph, resolve_steps
@@ -135,12 +134,8 @@ def test_captaincook_loader_maps_repeated_steps_in_graph_order() -> None:
 
 
 def test_captaincook_bench_on_the_fixture(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    bench_captaincook.add_arguments(parser)
-    args = parser.parse_args(
-        ["--data", str(FIXTURES / "captaincook"), "--ares", str(FIXTURES / "ares")]
-    )
-    assert bench_captaincook.run(args) == 0
+    argv = ["--data", str(FIXTURES / "captaincook"), "--ares", str(FIXTURES / "ares")]
+    assert main(["bench", "captaincook", *argv]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["order_precision"] == 1.0 and summary["order_recall"] == 0.5
     assert summary["order_f1"] == pytest.approx(2 / 3, abs=1e-4)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
@@ -96,10 +95,8 @@ def test_check_bad_graph_is_an_input_error(
 
 
 def test_scirecipe_bench_on_fixtures(capsys: pytest.CaptureFixture[str]) -> None:
-    parser = argparse.ArgumentParser()
-    bench_scirecipe.add_arguments(parser)
-    args = parser.parse_args(["--data", str(FIXTURES / "gold.jsonl"), "--repeat", "2"])
-    assert bench_scirecipe.run(args) == 0
+    argv = ["bench", "scirecipe", "--data", str(FIXTURES / "gold.jsonl"), "--repeat", "2"]
+    assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["gold_self_score"] == 1.0
     assert summary["expectations_met"], summary["expectations"]

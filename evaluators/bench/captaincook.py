@@ -26,29 +26,27 @@ References:
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections import defaultdict
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from peirce.engine.procedure import ProcedureCheck, ViolationKind, check_sequence
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
+from peirce.jsontypes import JSON
 from peirce.procedures import Procedure
 from peirce.translators.captaincook import Recording, load_captaincook
 
-__all__ = ["add_arguments", "evaluate", "run"]
+__all__ = ["BENCHMARK", "CaptainCook", "ares_check", "evaluate"]
+
+#: One disagreement between the annotations and the graph (kind, recording, step, text, ...).
+Disagreement = dict[str, str | list[str]]
+#: Figures of a tally: precision, recall, F1 (None when there is nothing to count) and counts.
+Figures = dict[str, float | int | None]
 
 ORDER_TAG = "Order Error"
 MISSING_TAG = "Missing Step"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="a CaptainCook4D annotations folder")
-    parser.add_argument("--show", type=int, default=15, help="disagreements to print per kind")
-    parser.add_argument(
-        "--ares", default=None, help="also check the ARES recipe graphs in this folder"
-    )
 
 
 def _prf(tp: float, fp: float, fn: float) -> dict[str, float | None]:
@@ -75,7 +73,7 @@ class _Tally:
         for k, v in other.items():
             self.n[k] += v
 
-    def figures(self) -> dict[str, Any]:
+    def figures(self) -> Figures:
         n = self.n
         op = n["viol_hit"] / n["viol"] if n["viol"] else None
         orr = n["tag_hit"] / n["tags"] if n["tags"] else None
@@ -100,7 +98,7 @@ class _Tally:
 
 def evaluate(
     rec: Recording, graph: Procedure, check: ProcedureCheck
-) -> tuple[dict[str, int], list[dict[str, Any]]]:
+) -> tuple[dict[str, int], list[Disagreement]]:
     """Counts and disagreements for one recording."""
     order_tags = {s for s, t in rec.tags.items() if ORDER_TAG in t}
     missing_tags = {s for s, t in rec.tags.items() if MISSING_TAG in t}
@@ -120,8 +118,8 @@ def evaluate(
         "m_fp": len(missing - missing_tags),
         "m_fn": len(missing_tags - missing),
     }
-    where: dict[str, Any] = {"recording": rec.recording_id, "recipe": rec.recipe}
-    out = []
+    where: Disagreement = {"recording": rec.recording_id, "recipe": rec.recipe}
+    out: list[Disagreement] = []
     for s in sorted(order_tags - ends):
         out.append({**where, "kind": "order tag, no violation", "step": s, "text": graph.label(s)})
     for a, b in pairs:
@@ -159,124 +157,178 @@ def evaluate(
     return counts, out
 
 
-def run(args: argparse.Namespace) -> int:
-    graphs, recordings = load_captaincook(args.data)
-    overall = _Tally()
-    per_recipe: defaultdict[str, _Tally] = defaultdict(_Tally)
-    disagreements: list[dict[str, Any]] = []
-    notes = [n for r in recordings for n in r.notes]
-    started = time.perf_counter()
-    for rec in recordings:
-        graph = graphs[rec.recipe]
-        check = check_sequence(graph, rec.sequence, complete=True)
-        counts, found = evaluate(rec, graph, check)
-        overall.add(counts)
-        per_recipe[rec.recipe].add(counts)
-        disagreements += found
-    elapsed = time.perf_counter() - started
-    figures = overall.figures()
-    recipes = {name: t.figures() for name, t in sorted(per_recipe.items())}
-    _report(
-        figures,
-        recipes,
-        disagreements,
-        notes=notes,
-        show=args.show,
-        timing=(len(recordings), elapsed),
-    )
-    summary: dict[str, Any] = {
-        "benchmark": "captaincook",
-        **{k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()},
-        "per_recipe": {
-            name: {k: round(v, 4) if isinstance(v, float) else v for k, v in f.items()}
-            for name, f in recipes.items()
-        },
-        "disagreements": disagreements,
-        "loader_notes": notes,
-        "recordings_per_second": round(len(recordings) / elapsed, 1) if elapsed else 0.0,
-    }
-    if args.ares:
-        a = ares_check(args.ares)
-        summary["ares"] = a
-        _say(
-            f"ARES recipe graphs: {a['graphs']} graphs, topological order clean in "
-            f"{a['clean']}/{a['graphs']}; {a['deletions']} ingredient deletions, flagged steps "
-            f"exactly the steps using it in {a['exact']}/{a['deletions']}"
-        )
-    sys.stdout.write(json.dumps(summary, sort_keys=True, ensure_ascii=False) + "\n")
-    return 0
+@dataclass
+class AresCheck:
+    """ARES recipe graphs checked by :func:`ares_check` (the ``ares`` figures)."""
+
+    graphs: int = 0
+    clean: int = 0
+    deletions: int = 0
+    exact: int = 0
+    misses: list[dict[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
-def ares_check(folder: str) -> dict[str, Any]:
+def ares_check(folder: str | Path) -> AresCheck:
     """ARES recipe graphs: the graph's own topological order (``topo_order``) must pass; deleting
     an ingredient (ARES' error protocol) must flag exactly the steps of that order that use it as
     unavailable, and nothing else."""
-    from pathlib import Path
-
     from peirce.translators.procedure_graph import load_task_graph
 
-    out: dict[str, Any] = {"graphs": 0, "clean": 0, "deletions": 0, "exact": 0, "misses": []}
-    out["notes"] = []
+    out = AresCheck()
     for path in sorted(Path(folder).glob("*.json")):
         graph = load_task_graph(path)
-        order = json.loads(path.read_text("utf-8")).get("topo_order") or list(graph.steps)
+        data: JSON = json.loads(path.read_text("utf-8"))
+        topo = data.get("topo_order") if isinstance(data, dict) else None
+        order = topo if isinstance(topo, list) and topo else list(graph.steps)
         sequence = [str(s) for s in order if str(s) not in graph.initial + graph.final]
         left = sorted(set(graph.steps) - set(sequence) - set(graph.initial + graph.final))
         if left:
-            out["notes"].append(f"{graph.name}: topo_order leaves out steps {left}")
-        out["graphs"] += 1
-        out["clean"] += check_sequence(graph, sequence).ok
+            out.notes.append(f"{graph.name}: topo_order leaves out steps {left}")
+        out.graphs += 1
+        out.clean += check_sequence(graph, sequence).ok
         for obj in graph.available:
-            out["deletions"] += 1
+            out.deletions += 1
             check = check_sequence(graph.without_objects(obj), sequence)
             users = {s for s, o in graph.needs if o == obj and s in sequence}
             flagged = check.flagged(ViolationKind.UNAVAILABLE)
             if flagged == users and len(check.violations) == len(users):
-                out["exact"] += 1
+                out.exact += 1
             else:
-                out["misses"].append({"graph": graph.name, "object": obj})
+                out.misses.append({"graph": graph.name, "object": obj})
     return out
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: object) -> str:
     return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
-def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
+def _rounded(figures: Figures) -> Figures:
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in figures.items()}
 
 
 def _report(
-    figures: dict[str, Any],
-    recipes: dict[str, dict[str, Any]],
-    disagreements: list[dict[str, Any]],
+    figures: Figures,
+    recipes: dict[str, Figures],
+    disagreements: list[Disagreement],
     *,
     notes: list[str],
     show: int,
     timing: tuple[int, float],
-) -> None:
+) -> list[str]:
     n, elapsed = timing
-    _say(f"CaptainCook4D: {n} recordings, {len(recipes)} recipes, {elapsed:.1f} s")
+    lines = [f"CaptainCook4D: {n} recordings, {len(recipes)} recipes, {elapsed:.1f} s"]
     f = {k: _fmt(v) for k, v in figures.items()}
-    _say(
+    lines.append(
         f"  Order   P {f['order_precision']}  R {f['order_recall']}  F1 {f['order_f1']}"
         f"   (step-level F1 {f['order_f1_step']})"
     )
-    _say(f"  Missing P {f['missing_precision']}  R {f['missing_recall']}  F1 {f['missing_f1']}")
-    _say(f"  {'recipe':<30}{'order F1':>10}{'missing F1':>12}{'recs':>6}")
+    lines.append(
+        f"  Missing P {f['missing_precision']}  R {f['missing_recall']}  F1 {f['missing_f1']}"
+    )
+    lines.append(f"  {'recipe':<30}{'order F1':>10}{'missing F1':>12}{'recs':>6}")
     for name, r in recipes.items():
-        _say(
+        lines.append(
             f"  {name:<30}{_fmt(r['order_f1']):>10}{_fmt(r['missing_f1']):>12}{r['recordings']:>6}"
         )
-    by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_kind: dict[str, list[Disagreement]] = defaultdict(list)
     for d in disagreements:
-        by_kind[d["kind"]].append(d)
-    _say("  annotations vs graph (listed, not tuned to):")
+        by_kind[str(d["kind"])].append(d)
+    lines.append("  annotations vs graph (listed, not tuned to):")
     for kind, items in sorted(by_kind.items()):
-        _say(f"    {kind}: {len(items)}")
+        lines.append(f"    {kind}: {len(items)}")
         for d in items[:show]:
-            _say(f"      {d['recording']} {d['recipe']} step {d['step']}: {d['text']}")
+            lines.append(f"      {d['recording']} {d['recipe']} step {d['step']}: {d['text']}")
     if notes:
-        _say(f"  loader notes: {len(notes)}")
-        for note in notes[:show]:
-            _say(f"    {note}")
+        lines.append(f"  loader notes: {len(notes)}")
+        lines += [f"    {note}" for note in notes[:show]]
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainCookData:
+    """The task graphs (by recipe) and the recordings."""
+
+    graphs: dict[str, Procedure]
+    recordings: list[Recording]
+
+
+@dataclass(frozen=True, slots=True)
+class CaptainCookResults:
+    """Counts overall and per recipe, the disagreements, the loader's notes, the time taken."""
+
+    overall: _Tally
+    per_recipe: dict[str, _Tally]
+    disagreements: list[Disagreement]
+    notes: list[str]
+    recordings: int
+    seconds: float
+    ares: AresCheck | None
+
+
+class CaptainCook(Benchmark[CaptainCookData, CaptainCookResults]):
+    """The procedure checker against CaptainCook4D's Order and Missing Step annotations."""
+
+    name = "captaincook"
+    options = (
+        Option("--data", required=True, help="a CaptainCook4D annotations folder"),
+        Option("--show", int, default=15, help="disagreements to print per kind"),
+        Option("--ares", help="also check the ARES recipe graphs in this folder"),
+    )
+
+    def load(self, settings: Settings) -> CaptainCookData:
+        graphs, recordings = load_captaincook(settings.text("data"))
+        return CaptainCookData(graphs, recordings)
+
+    def run(self, items: CaptainCookData, settings: Settings) -> CaptainCookResults:
+        overall = _Tally()
+        per_recipe: defaultdict[str, _Tally] = defaultdict(_Tally)
+        disagreements: list[Disagreement] = []
+        notes = [n for r in items.recordings for n in r.notes]
+        started = time.perf_counter()
+        for rec in items.recordings:
+            graph = items.graphs[rec.recipe]
+            check = check_sequence(graph, rec.sequence, complete=True)
+            counts, found = evaluate(rec, graph, check)
+            overall.add(counts)
+            per_recipe[rec.recipe].add(counts)
+            disagreements += found
+        elapsed = time.perf_counter() - started
+        ares_folder = settings.maybe_text("ares")
+        ares = ares_check(ares_folder) if ares_folder else None
+        return CaptainCookResults(
+            overall, per_recipe, disagreements, notes, len(items.recordings), elapsed, ares
+        )
+
+    def summarise(self, results: CaptainCookResults, settings: Settings) -> Summary:
+        figures = results.overall.figures()
+        recipes = {name: t.figures() for name, t in sorted(results.per_recipe.items())}
+        n, elapsed = results.recordings, results.seconds
+        lines = _report(
+            figures,
+            recipes,
+            results.disagreements,
+            notes=results.notes,
+            show=settings.integer("show"),
+            timing=(n, elapsed),
+        )
+        summary: dict[str, object] = {
+            "benchmark": "captaincook",
+            **_rounded(figures),
+            "per_recipe": {name: _rounded(f) for name, f in recipes.items()},
+            "disagreements": results.disagreements,
+            "loader_notes": results.notes,
+            "recordings_per_second": round(n / elapsed, 1) if elapsed else 0.0,
+        }
+        a = results.ares
+        if a is not None:
+            summary["ares"] = asdict(a)
+            lines.append(
+                f"ARES recipe graphs: {a.graphs} graphs, topological order clean in "
+                f"{a.clean}/{a.graphs}; {a.deletions} ingredient deletions, flagged steps "
+                f"exactly the steps using it in {a.exact}/{a.deletions}"
+            )
+        return Summary(tuple(lines), summary, ensure_ascii=False)
+
+
+BENCHMARK = CaptainCook()

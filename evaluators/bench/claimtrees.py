@@ -14,196 +14,199 @@ summed), ``seconds``, ``chains_per_second`` and milliseconds per chain per lengt
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
-import sys
 import time
-from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from peirce.errors import InputError
+from peirce.evaluators.ares_data import LabelledChain
+from peirce.evaluators.ares_detection import CVResult, MethodRun
+from peirce.evaluators.ares_replay import ReplayReport
+from peirce.evaluators.bench.ares_common import ARES_OPTIONS, AresSettings, judge_setup
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 
-__all__ = ["add_arguments", "judge_setup", "run"]
+__all__ = ["BENCHMARK", "ClaimTrees"]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lengths", default="5,10,20,50", help="chain lengths (symbols)")
-    parser.add_argument("--n", type=int, default=100, help="chains per length")
-    parser.add_argument("--seed", type=int, default=0, help="generator and sampling seed")
-    parser.add_argument("--distractors", type=int, default=0, help="irrelevant rules per chain")
-    parser.add_argument(
-        "--replay",
-        metavar="DIR",
-        default=None,
-        help="instead: serve the recorded LLM replies in DIR (claimtrees_len*_*.json) through "
-        "the loopback server and compare our τ with the recorded stability rates",
+@dataclass(frozen=True, slots=True)
+class ClaimTreesWork:
+    """The chains to score, by length; or the folder of recorded replies to replay."""
+
+    chains: dict[int, list[LabelledChain]] = field(default_factory=dict)
+    replay: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimTreesResults:
+    """Per length, the method's run and its cross-validated detection; the LLM's counts."""
+
+    runs: dict[int, tuple[MethodRun, CVResult]]
+    llm: dict[str, int]
+    decided_by: dict[str, int]
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResults:
+    """The comparison with the paper's recorded run (``--replay``)."""
+
+    report: ReplayReport
+    seconds: float
+
+
+class ClaimTrees(Benchmark[ClaimTreesWork, ClaimTreesResults | ReplayResults]):
+    """ARES error detection on generated ClaimTrees chains (or the replay of a recorded run)."""
+
+    name = "claimtrees"
+    options = (
+        Option("--lengths", default="5,10,20,50", help="chain lengths (symbols)"),
+        Option("--n", int, default=100, help="chains per length"),
+        Option("--seed", int, default=0, help="generator and sampling seed"),
+        Option("--distractors", int, default=0, help="irrelevant rules per chain"),
+        Option(
+            "--replay",
+            metavar="DIR",
+            help="instead: serve the recorded LLM replies in DIR (claimtrees_len*_*.json) through "
+            "the loopback server and compare our τ with the recorded stability rates",
+        ),
+        *ARES_OPTIONS,
     )
-    common_arguments(parser)
 
+    def load(self, settings: Settings) -> ClaimTreesWork:
+        from peirce.evaluators.ares_data import claimtrees
 
-def common_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options shared by the ARES benchmarks."""
-    parser.add_argument("--judge", choices=("cascade", "symbolic", "llm"), default="cascade")
-    parser.add_argument(
-        "--method", choices=("ares", "entail-prev", "entail-base", "llm-judge"), default="ares"
-    )
-    parser.add_argument("--mode", choices=("likert", "binary"), default="likert")
-    parser.add_argument(
-        "--endpoint",
-        choices=("loopback", "env"),
-        default="loopback",
-        help="where --judge llm asks: a simulated judge, or OPENAI_BASE_URL",
-    )
-    parser.add_argument("--noise", type=float, default=0.0, help="simulated judge: unsure share")
-    parser.add_argument("--epsilon", type=float, default=0.1)
-    parser.add_argument("--delta", type=float, default=0.1)
-    parser.add_argument("--prior", type=float, default=1.0, help="prior of each base claim")
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--workers", type=int, default=8, help="concurrent LLM calls")
-    parser.add_argument("--cache", default=None, help="LLM reply cache (SQLite file)")
+        replay = settings.maybe_text("replay")
+        if replay:
+            return ClaimTreesWork(replay=Path(replay))
+        text = settings.text("lengths")
+        try:
+            lengths = [int(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            msg = f"--lengths must be integers separated by commas, got {text!r}"
+            raise InputError(msg) from None
+        n, seed = settings.integer("n"), settings.integer("seed")
+        distractors = settings.integer("distractors")
+        return ClaimTreesWork({k: claimtrees(k, n, seed, distractors=distractors) for k in lengths})
 
+    def run(self, items: ClaimTreesWork, settings: Settings) -> ClaimTreesResults | ReplayResults:
+        from peirce.evaluators.ares_data import claimtrees_entailed
+        from peirce.evaluators.ares_detection import cross_validate, run_method
 
-def ares_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ARES settings of the command line (worker threads only for an LLM judge)."""
-    return {
-        "epsilon": args.epsilon,
-        "delta": args.delta,
-        "prior": args.prior,
-        "seed": args.seed,
-        "workers": args.workers if args.judge == "llm" else 1,
-    }
-
-
-@contextlib.contextmanager
-def judge_setup(
-    args: argparse.Namespace, truth: Any, formal: Any = None
-) -> Iterator[tuple[Any, Any]]:
-    """The entailment model and LLM client for ``args`` (a loopback server runs meanwhile)."""
-    from peirce.engine.entailment import Cascade
-    from peirce.evaluators.ares_data import simulated_judge
-    from peirce.llm import LLMClient
-    from peirce.llm.judge import LLMJudge
-    from peirce.llm.loopback import LoopbackServer
-    from peirce.pipelines.entailment import symbolic as symbolic_entailment
-
-    symbolic = symbolic_entailment(formal=formal)
-    if args.judge != "llm":
-        yield (symbolic if args.judge == "symbolic" else Cascade([symbolic])), None
-        return
-    cache: Any = args.cache if args.cache else False
-    with contextlib.ExitStack() as stack:
-        if args.endpoint == "env":
-            client = stack.enter_context(LLMClient.from_env(cache=cache or True))
-        else:
-            oracle = simulated_judge(truth, mode=args.mode, noise=args.noise, seed=args.seed)
-            srv = stack.enter_context(LoopbackServer(oracle=oracle, model="simulated-judge"))
-            client = stack.enter_context(
-                LLMClient(
-                    base_url=srv.base_url,
-                    model="simulated-judge",
-                    cache=cache,
-                    concurrency=args.workers,
+        a = AresSettings.of(settings)
+        if items.replay is not None:
+            return _replay(items.replay, a)
+        runs: dict[int, tuple[MethodRun, CVResult]] = {}
+        start = time.perf_counter()
+        with judge_setup(a, claimtrees_entailed) as (model, client):
+            for length, chains in items.chains.items():
+                result = run_method(
+                    chains,
+                    a.method,
+                    model=model,
+                    client=client,
+                    epsilon=a.epsilon,
+                    delta=a.delta,
+                    prior=a.prior,
+                    seed=a.seed,
+                    workers=a.ares_workers,
                 )
-            )
-        yield LLMJudge(client, mode=args.mode), client
+                cv = cross_validate(result.scores, result.gold, folds=a.folds, seed=a.seed)
+                runs[length] = (result, cv)
+            llm = client.stats.as_dict() if client is not None else {}
+        seconds = time.perf_counter() - start
+        return ClaimTreesResults(runs, llm, dict(getattr(model, "decided", {})), seconds)
 
-
-def evaluate(run: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from peirce.evaluators.ares_detection import cross_validate
-
-    cv = cross_validate(run.scores, run.gold, folds=args.folds, seed=args.seed)
-    return cv.as_dict()
-
-
-def replay(args: argparse.Namespace) -> int:
-    """Compare with the paper's recorded run (``--replay DIR``)."""
-    from peirce.evaluators.ares_detection import replay_reference
-
-    start = time.perf_counter()
-    prior = args.prior if args.prior != 1.0 else 0.95  # the paper's recorded run used p = 0.95
-    report = replay_reference(
-        args.replay, epsilon=args.epsilon, delta=args.delta, prior=prior, seed=args.seed
-    )
-    for c in report["chains"]:
-        sys.stdout.write(
-            f"{c['chain']}: recorded τ reproduced to {c['recorded_max_abs_diff']:.1e}; "
-            f"our ARES max |Δτ| {c['ares_max_abs_diff']:.3f} (mean {c['ares_mean_abs_diff']:.3f}), "
-            f"{100 * c['ares_within_epsilon']:.0f}% within ε, flags agree "
-            f"{100 * c['flags_agree']:.0f}%, {c['ares_distinct_calls']} distinct calls "
-            f"(recorded run: {c['reference_distinct_calls']})\n"
-        )
-    report["seconds"] = time.perf_counter() - start
-    report["llm_calls"] = report["llm"].get("calls", 0)
-    sys.stdout.write(json.dumps(report, sort_keys=True) + "\n")
-    return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.replay:
-        return replay(args)
-    from peirce.evaluators.ares_data import claimtrees, claimtrees_entailed
-    from peirce.evaluators.ares_detection import run_method
-
-    try:
-        lengths = [int(x) for x in str(args.lengths).split(",") if x.strip()]
-    except ValueError:
-        msg = f"--lengths must be integers separated by commas, got {args.lengths!r}"
-        raise InputError(msg) from None
-    options = ares_options(args)
-    out: dict[str, Any] = {
-        "benchmark": "claimtrees",
-        "judge": args.judge,
-        "method": args.method,
-        "n": args.n,
-        "seed": args.seed,
-    }
-    per: dict[str, dict[str, Any]] = {}
-    totals = {"entailment_calls": 0, "distinct_calls": 0, "theoretical_calls": 0, "chains": 0}
-    start = time.perf_counter()
-    with judge_setup(args, claimtrees_entailed) as (model, client):
-        for length in lengths:
-            chains = claimtrees(length, args.n, args.seed, distractors=args.distractors)
-            result = run_method(chains, args.method, model=model, client=client, **options)
-            metrics = evaluate(result, args)
+    def summarise(self, results: ClaimTreesResults | ReplayResults, settings: Settings) -> Summary:
+        if isinstance(results, ReplayResults):
+            return _replay_summary(results)
+        lines: list[str] = []
+        per: dict[str, dict[str, float]] = {}
+        std: dict[str, float] = {}
+        totals = {"entailment_calls": 0, "distinct_calls": 0, "theoretical_calls": 0, "chains": 0}
+        for length, (result, cv) in results.runs.items():
             ms = 1000 * sum(result.seconds) / len(result.seconds)
             cpu_ms = 1000 * result.cpu_seconds / len(result.seconds)
             per[str(length)] = {
-                **metrics,
+                "macro_f1": cv.macro_f1,
+                "macro_precision": cv.macro_precision,
+                "macro_recall": cv.macro_recall,
                 "ms_per_chain": ms,
                 "cpu_ms_per_chain": cpu_ms,
-                "entailment_calls": result.entailment_calls,
-                "theoretical_calls": result.theoretical_calls,
             }
+            std[str(length)] = cv.std["macro_f1"]
             totals["entailment_calls"] += result.entailment_calls
             totals["distinct_calls"] += result.distinct_calls
             totals["theoretical_calls"] += result.theoretical_calls
-            totals["chains"] += len(chains)
-            sys.stdout.write(
-                f"length {length:>3}: Macro-F1 {metrics['macro_f1']:.3f} "
-                f"(P {metrics['macro_precision']:.3f}, R {metrics['macro_recall']:.3f}), "
+            totals["chains"] += len(result.scores)
+            lines.append(
+                f"length {length:>3}: Macro-F1 {cv.macro_f1:.3f} "
+                f"(P {cv.macro_precision:.3f}, R {cv.macro_recall:.3f}), "
                 f"{result.entailment_calls} calls of {result.theoretical_calls} theoretical, "
-                f"{ms:.2f} ms/chain ({cpu_ms:.2f} ms CPU)\n"
+                f"{ms:.2f} ms/chain ({cpu_ms:.2f} ms CPU)"
             )
-        llm = client.stats.as_dict() if client is not None else {}
-    seconds = time.perf_counter() - start
-    for key in ("macro_f1", "macro_precision", "macro_recall", "ms_per_chain", "cpu_ms_per_chain"):
-        out[key] = {length: v[key] for length, v in per.items()}
-    out["macro_f1_std"] = {length: v["std"]["macro_f1"] for length, v in per.items()}
-    out.update(totals)
-    out["llm_calls"] = llm.get("calls", 0)
-    out["llm"] = llm
-    out["decided_by"] = dict(getattr(model, "decided", {}))
-    out["calls_ratio"] = (
-        totals["entailment_calls"] / totals["theoretical_calls"]
-        if totals["theoretical_calls"]
-        else 0
+        seconds = results.seconds
+        out: dict[str, object] = {
+            "benchmark": "claimtrees",
+            "judge": settings.text("judge"),
+            "method": settings.text("method"),
+            "n": settings.integer("n"),
+            "seed": settings.integer("seed"),
+        }
+        for key in (
+            "macro_f1",
+            "macro_precision",
+            "macro_recall",
+            "ms_per_chain",
+            "cpu_ms_per_chain",
+        ):
+            out[key] = {length: v[key] for length, v in per.items()}
+        out["macro_f1_std"] = std
+        out.update(totals)
+        llm_calls = results.llm.get("calls", 0)
+        out["llm_calls"] = llm_calls
+        out["llm"] = results.llm
+        out["decided_by"] = results.decided_by
+        out["calls_ratio"] = (
+            totals["entailment_calls"] / totals["theoretical_calls"]
+            if totals["theoretical_calls"]
+            else 0
+        )
+        out["seconds"] = seconds
+        rate = totals["chains"] / seconds if seconds else 0.0
+        out["chains_per_second"] = rate
+        lines.append(
+            f"{totals['chains']} chains in {seconds:.2f} s ({rate:.1f} chains/s); "
+            f"{llm_calls} LLM calls"
+        )
+        return Summary(tuple(lines), out)
+
+
+def _replay(folder: Path, a: AresSettings) -> ReplayResults:
+    """Compare with the paper's recorded run (``--replay DIR``)."""
+    from peirce.evaluators.ares_replay import replay_reference
+
+    start = time.perf_counter()
+    prior = a.prior if a.prior != 1.0 else 0.95  # the paper's recorded run used p = 0.95
+    report = replay_reference(folder, epsilon=a.epsilon, delta=a.delta, prior=prior, seed=a.seed)
+    return ReplayResults(report, time.perf_counter() - start)
+
+
+def _replay_summary(results: ReplayResults) -> Summary:
+    report = results.report
+    lines = tuple(
+        f"{c['chain']}: recorded τ reproduced to {c['recorded_max_abs_diff']:.1e}; "
+        f"our ARES max |Δτ| {c['ares_max_abs_diff']:.3f} (mean {c['ares_mean_abs_diff']:.3f}), "
+        f"{100 * (c['ares_within_epsilon'] or 0):.0f}% within ε, flags agree "
+        f"{100 * c['flags_agree']:.0f}%, {c['ares_distinct_calls']} distinct calls "
+        f"(recorded run: {c['reference_distinct_calls']})"
+        for c in report["chains"]
     )
-    out["seconds"] = seconds
-    out["chains_per_second"] = totals["chains"] / seconds if seconds else 0.0
-    sys.stdout.write(
-        f"{totals['chains']} chains in {seconds:.2f} s ({out['chains_per_second']:.1f} chains/s); "
-        f"{out['llm_calls']} LLM calls\n"
-    )
-    sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
-    return 0
+    figures: dict[str, object] = {
+        **report,
+        "seconds": results.seconds,
+        "llm_calls": report["llm"].get("calls", 0),
+    }
+    return Summary(lines, figures)
+
+
+BENCHMARK = ClaimTrees()

@@ -1,21 +1,20 @@
-"""Shared pieces of the benchmarks: loading data and the JSON summary line."""
+"""Shared pieces of the benchmarks: loading records and reading their fields."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from peirce.errors import InputError
+from peirce.jsontypes import JSONObject
 from peirce.records import read_records, read_text
 
-__all__ = ["emit_summary", "load_items"]
+__all__ = ["load_items", "text_field", "text_list"]
 
 
-def load_items(path: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+def load_items(path: str | Path, limit: int | None = None) -> list[JSONObject]:
     """Items of a JSON list or JSONL file; a record that cannot be read raises with its place."""
     text = read_text(path)
-    items: list[dict[str, Any]] = []
+    items: list[JSONObject] = []
     for rec in read_records(text, source=str(path)):
         if rec.error is not None:
             raise InputError(rec.error)
@@ -27,6 +26,17 @@ def load_items(path: str | Path, limit: int | None = None) -> list[dict[str, Any
     return items
 
 
-def emit_summary(summary: dict[str, Any]) -> None:
-    """Print the summary as the last line of standard output (one JSON object)."""
-    print(json.dumps(summary, sort_keys=True))
+def text_field(record: JSONObject, key: str) -> str:
+    """The string ``record[key]``; anything else raises :class:`InputError`."""
+    value = record.get(key)
+    if not isinstance(value, str):
+        raise InputError(f"record {record.get('id', '?')}: {key!r} must be a string")
+    return value
+
+
+def text_list(record: JSONObject, key: str) -> tuple[str, ...]:
+    """The list of strings ``record[key]``; anything else raises :class:`InputError`."""
+    value = record.get(key)
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise InputError(f"record {record.get('id', '?')}: {key!r} must be a list of strings")
+    return tuple(x for x in value if isinstance(x, str))

@@ -15,37 +15,72 @@ References:
 
 from __future__ import annotations
 
-import argparse
 import gc
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
 
-from peirce.evaluators.bench.common import emit_summary, load_items
+from peirce.evaluators.bench.common import load_items, text_field, text_list
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.evaluators.stats import macro_f1
 from peirce.ir import Translation
+from peirce.jsontypes import JSONObject
 from peirce.logic import Clause, Literal
 from peirce.pipelines.proofs import ask_many, check_proof, translate
 from peirce.results import Answer, AskResult
 from peirce.translators import cnl
 
 __all__ = [
-    "add_arguments",
+    "BENCHMARK",
+    "ProntoQA",
+    "QAItem",
     "answer_all",
     "baseline_answer",
     "baseline_runs",
     "gold_flags",
+    "load_qa",
     "option_letter",
-    "print_speeds",
-    "run",
+    "speed_line",
 ]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="a PrOntoQA dev.json in the Logic-LM format")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N items")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the removed rule")
+@dataclass(frozen=True, slots=True)
+class QAItem:
+    """One question of the Logic-LM format, with its context translated.
+
+    Attributes:
+        id: the record's ``id`` as text (``None`` when it has none).
+        translation: the context, translated to clauses.
+        explanation: the gold chain (empty when the data has none).
+    """
+
+    id: str | None
+    context: str
+    question: str
+    options: tuple[str, ...]
+    answer: str
+    explanation: tuple[str, ...]
+    translation: Translation
+
+    @classmethod
+    def from_record(cls, rec: JSONObject, *, chain: bool) -> QAItem:
+        """The item of a record; ``chain`` reads the gold ``explanation`` too."""
+        context = text_field(rec, "context")
+        return cls(
+            None if "id" not in rec else str(rec["id"]),
+            context,
+            text_field(rec, "question"),
+            text_list(rec, "options"),
+            text_field(rec, "answer"),
+            text_list(rec, "explanation") if chain else (),
+            translate(context),
+        )
+
+
+def load_qa(path: str, limit: int | None, *, chain: bool) -> list[QAItem]:
+    """The items of a Logic-LM ``dev.json``, their contexts translated (not timed)."""
+    return [QAItem.from_record(rec, chain=chain) for rec in load_items(path, limit)]
 
 
 def option_letter(options: Sequence[str], answer: Answer) -> str | None:
@@ -57,7 +92,7 @@ def option_letter(options: Sequence[str], answer: Answer) -> str | None:
     return None
 
 
-def _shape(clause: Clause) -> tuple[Any, ...]:
+def _shape(clause: Clause) -> tuple[Literal, tuple[Literal, ...]]:
     return (clause.head, clause.body)
 
 
@@ -117,9 +152,7 @@ def baseline_answer(
     return Answer.UNKNOWN
 
 
-def baseline_runs(
-    items: Sequence[dict[str, Any]], translations: Sequence[Translation]
-) -> dict[str, float]:
+def baseline_runs(items: Sequence[QAItem]) -> dict[str, float]:
     """Answer accuracy and items per second of the two pure-Python forward chainers (naive
     and semi-naive evaluation), over the same translated clauses."""
     from peirce.engine.forward import forward_closure, naive_closure
@@ -130,18 +163,16 @@ def baseline_runs(
         gc.collect()  # every timed run starts from the same collector state
         start = time.perf_counter()
         correct = 0
-        for it, tr in zip(items, translations, strict=True):
-            answer = baseline_answer(tr, it["question"], closure_of)
-            correct += option_letter(it["options"], answer) == it["answer"]
+        for it in items:
+            answer = baseline_answer(it.translation, it.question, closure_of)
+            correct += option_letter(it.options, answer) == it.answer
         seconds = time.perf_counter() - start
         out[f"{key}_answer_accuracy"] = correct / n if n else 0.0
         out[f"{key}_items_per_second"] = n / seconds if seconds else 0.0
     return out
 
 
-def answer_all(
-    items: Sequence[dict[str, Any]], translations: Sequence[Translation]
-) -> tuple[int, float, list[AskResult]]:
+def answer_all(items: Sequence[QAItem]) -> tuple[int, float, list[AskResult]]:
     """Correct answers, seconds and results of peirce answering every question with
     :func:`~peirce.pipelines.proofs.ask_many` (question translation included, as for the
     baselines; the
@@ -154,82 +185,129 @@ def answer_all(
     ask_many([("Max is an impus.", "Max is an impus.")])  # start Prolog
     gc.collect()
     start = time.perf_counter()
-    results = ask_many([(tr, it["question"]) for it, tr in zip(items, translations, strict=True)])
+    results = ask_many([(it.translation, it.question) for it in items])
     correct = sum(
-        option_letter(it["options"], r.answer) == it["answer"]
+        option_letter(it.options, r.answer) == it.answer
         for it, r in zip(items, results, strict=True)
     )
     return correct, time.perf_counter() - start, results
 
 
-def _ratio(summary: dict[str, Any], key: str) -> float:
-    return summary["items_per_second"] / summary[key] if summary.get(key) else 0.0
+def _ratio(figures: dict[str, float], key: str) -> float:
+    return figures["items_per_second"] / figures[key] if figures.get(key) else 0.0
 
 
-def print_speeds(summary: dict[str, Any]) -> None:
-    """The speed lines of a benchmark summary: peirce against both forward chainers."""
-    print(
-        f"  answers/s {summary['items_per_second']:.0f}; naive forward chaining "
-        f"{summary['baseline_items_per_second']:.0f} (ratio "
-        f"{_ratio(summary, 'baseline_items_per_second'):.2f}), semi-naive "
-        f"{summary['seminaive_items_per_second']:.0f} (ratio "
-        f"{_ratio(summary, 'seminaive_items_per_second'):.2f})"
+def speed_line(figures: dict[str, float]) -> str:
+    """The speed line of a benchmark summary: peirce against both forward chainers."""
+    return (
+        f"  answers/s {figures['items_per_second']:.0f}; naive forward chaining "
+        f"{figures['baseline_items_per_second']:.0f} (ratio "
+        f"{_ratio(figures, 'baseline_items_per_second'):.2f}), semi-naive "
+        f"{figures['seminaive_items_per_second']:.0f} (ratio "
+        f"{_ratio(figures, 'seminaive_items_per_second'):.2f})"
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    items = load_items(args.data, args.limit)
-    translations = [translate(it["context"]) for it in items]
-    untranslated = sum(len(t.untranslated) for t in translations)
-    untranslated += sum(not cnl.translate_question(it["question"]).ok for it in items)
-    untranslated += sum(
-        len(cnl.translate(s).untranslated) for it in items for s in it["explanation"]
+def untranslated_count(items: Sequence[QAItem]) -> int:
+    """Sentences of the contexts, questions and gold chains that did not translate."""
+    count = sum(len(it.translation.untranslated) for it in items)
+    count += sum(not cnl.translate_question(it.question).ok for it in items)
+    return count + sum(len(cnl.translate(s).untranslated) for it in items for s in it.explanation)
+
+
+@dataclass(frozen=True, slots=True)
+class ProntoQAResults:
+    """What a PrOntoQA run found (see :meth:`ProntoQA.summarise`)."""
+
+    n: int
+    untranslated: int
+    correct: int
+    answer_seconds: float
+    baselines: dict[str, float]
+    chains_valid: int
+    perturbed: int
+    gold: list[bool]
+    pred: list[bool]
+    check_seconds: float
+
+
+class ProntoQA(Benchmark[list[QAItem], ProntoQAResults]):
+    """PrOntoQA: answers, gold chains and the ARES perturbation protocol."""
+
+    name = "prontoqa"
+    options = (
+        Option("--data", required=True, help="a PrOntoQA dev.json in the Logic-LM format"),
+        Option("--limit", int, help="only the first N items"),
+        Option("--seed", int, default=0, help="seed for the removed rule"),
     )
 
-    correct, answer_seconds, _ = answer_all(items, translations)
+    def load(self, settings: Settings) -> list[QAItem]:
+        return load_qa(settings.text("data"), settings.maybe_integer("limit"), chain=True)
 
-    baselines = baseline_runs(items, translations)
+    def run(self, items: list[QAItem], settings: Settings) -> ProntoQAResults:
+        untranslated = untranslated_count(items)
+        correct, answer_seconds, _ = answer_all(items)
+        baselines = baseline_runs(items)
+        seed = settings.integer("seed")
+        chains_valid = perturbed = 0
+        gold: list[bool] = []
+        pred: list[bool] = []
+        check_start = time.perf_counter()
+        for it in items:
+            tr, explanation = it.translation, it.explanation
+            report = check_proof(tr, explanation)
+            chains_valid += report.all_valid
+            rng = random.Random(f"{seed}:{it.id if it.id is not None else ''}")
+            cut = _perturb(tr, explanation, rng)
+            if cut is None:
+                continue
+            perturbed += 1
+            ctx, removed = cut
+            is_rule = [any(not c.is_fact for c in cnl.translate(s).clauses) for s in explanation]
+            gold += gold_flags(is_rule, removed)
+            pred += [s.status.value != "valid" for s in check_proof(ctx, explanation).steps]
+        check_seconds = time.perf_counter() - check_start
+        return ProntoQAResults(
+            len(items),
+            untranslated,
+            correct,
+            answer_seconds,
+            baselines,
+            chains_valid,
+            perturbed,
+            gold,
+            pred,
+            check_seconds,
+        )
 
-    chains_valid = 0
-    gold: list[bool] = []
-    pred: list[bool] = []
-    perturbed = 0
-    check_start = time.perf_counter()
-    for it, tr in zip(items, translations, strict=True):
-        report = check_proof(tr, it["explanation"])
-        chains_valid += report.all_valid
-        rng = random.Random(f"{args.seed}:{it.get('id', '')}")
-        cut = _perturb(tr, it["explanation"], rng)
-        if cut is None:
-            continue
-        perturbed += 1
-        ctx, removed = cut
-        is_rule = [any(not c.is_fact for c in cnl.translate(s).clauses) for s in it["explanation"]]
-        gold += gold_flags(is_rule, removed)
-        pred += [s.status.value != "valid" for s in check_proof(ctx, it["explanation"]).steps]
-    check_seconds = time.perf_counter() - check_start
+    def summarise(self, results: ProntoQAResults, settings: Settings) -> Summary:
+        r = results
+        n, answer_seconds, check_seconds = r.n, r.answer_seconds, r.check_seconds
+        figures: dict[str, float] = {
+            "n": n,
+            "answer_accuracy": r.correct / n if n else 0.0,
+            "gold_chain_valid_rate": r.chains_valid / n if n else 0.0,
+            "perturbed_items": r.perturbed,
+            "perturbation_macro_f1": macro_f1(r.gold, r.pred)["macro_f1"] if r.gold else 0.0,
+            "untranslated_sentences": r.untranslated,
+            "llm_calls": 0,
+            "seconds": answer_seconds + check_seconds,
+            "items_per_second": n / answer_seconds if answer_seconds else 0.0,
+            "chain_checks_per_second": 2 * n / check_seconds if check_seconds else 0.0,
+            **r.baselines,
+        }
+        figures["speedup_vs_baseline"] = _ratio(figures, "baseline_items_per_second")
+        figures["speedup_vs_seminaive"] = _ratio(figures, "seminaive_items_per_second")
+        lines = (
+            f"PrOntoQA: {n} items from {settings.text('data')}",
+            f"  answer accuracy        {figures['answer_accuracy']:.3f}",
+            f"  gold chains all valid  {figures['gold_chain_valid_rate']:.3f}",
+            f"  perturbation Macro-F1  {figures['perturbation_macro_f1']:.3f} "
+            f"({r.perturbed} items)",
+            f"  untranslated sentences {r.untranslated}",
+            speed_line(figures),
+        )
+        return Summary(lines, figures)
 
-    n = len(items)
-    summary: dict[str, Any] = {
-        "n": n,
-        "answer_accuracy": correct / n if n else 0.0,
-        "gold_chain_valid_rate": chains_valid / n if n else 0.0,
-        "perturbed_items": perturbed,
-        "perturbation_macro_f1": macro_f1(gold, pred)["macro_f1"] if gold else 0.0,
-        "untranslated_sentences": untranslated,
-        "llm_calls": 0,
-        "seconds": answer_seconds + check_seconds,
-        "items_per_second": n / answer_seconds if answer_seconds else 0.0,
-        "chain_checks_per_second": 2 * n / check_seconds if check_seconds else 0.0,
-        **baselines,
-    }
-    summary["speedup_vs_baseline"] = _ratio(summary, "baseline_items_per_second")
-    summary["speedup_vs_seminaive"] = _ratio(summary, "seminaive_items_per_second")
-    print(f"PrOntoQA: {n} items from {args.data}")
-    print(f"  answer accuracy        {summary['answer_accuracy']:.3f}")
-    print(f"  gold chains all valid  {summary['gold_chain_valid_rate']:.3f}")
-    print(f"  perturbation Macro-F1  {summary['perturbation_macro_f1']:.3f} ({perturbed} items)")
-    print(f"  untranslated sentences {untranslated}")
-    print_speeds(summary)
-    emit_summary(summary)
-    return 0
+
+BENCHMARK = ProntoQA()

@@ -12,55 +12,82 @@ References:
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from dataclasses import dataclass
 
-from peirce.evaluators.bench.common import emit_summary, load_items
-from peirce.evaluators.bench.prontoqa import answer_all, baseline_runs, option_letter, print_speeds
-from peirce.pipelines.proofs import translate
+from peirce.evaluators.bench.prontoqa import (
+    QAItem,
+    answer_all,
+    baseline_runs,
+    load_qa,
+    option_letter,
+    speed_line,
+)
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.translators import cnl
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["BENCHMARK", "ProofWriter"]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data", required=True, help="a ProofWriter dev.json in the Logic-LM format"
+@dataclass(frozen=True, slots=True)
+class ProofWriterResults:
+    """What a ProofWriter run found (see :meth:`ProofWriter.summarise`)."""
+
+    n: int
+    untranslated: int
+    correct: int
+    seconds: float
+    baselines: dict[str, float]
+    wrong: list[str]
+
+
+class ProofWriter(Benchmark[list[QAItem], ProofWriterResults]):
+    """ProofWriter: answers, timed against the pure-Python forward chainers."""
+
+    name = "proofwriter"
+    options = (
+        Option("--data", required=True, help="a ProofWriter dev.json in the Logic-LM format"),
+        Option("--limit", int, help="only the first N items"),
+        Option("--show-errors", action="store_true", help="print each wrong answer"),
     )
-    parser.add_argument("--limit", type=int, default=None, help="only the first N items")
-    parser.add_argument("--show-errors", action="store_true", help="print each wrong answer")
+
+    def load(self, settings: Settings) -> list[QAItem]:
+        return load_qa(settings.text("data"), settings.maybe_integer("limit"), chain=False)
+
+    def run(self, items: list[QAItem], settings: Settings) -> ProofWriterResults:
+        untranslated = sum(len(it.translation.untranslated) for it in items)
+        untranslated += sum(not cnl.translate_question(it.question).ok for it in items)
+        correct, seconds, results = answer_all(items)
+        wrong = [
+            f"{it.id}: said {r.answer.value}, gold {it.answer}: {r.reason}"
+            for it, r in zip(items, results, strict=True)
+            if option_letter(it.options, r.answer) != it.answer
+        ]
+        baselines = baseline_runs(items)
+        return ProofWriterResults(len(items), untranslated, correct, seconds, baselines, wrong)
+
+    def summarise(self, results: ProofWriterResults, settings: Settings) -> Summary:
+        n, seconds = results.n, results.seconds
+        figures: dict[str, float] = {
+            "n": n,
+            "answer_accuracy": results.correct / n if n else 0.0,
+            "untranslated_sentences": results.untranslated,
+            "llm_calls": 0,
+            "seconds": seconds,
+            "items_per_second": n / seconds if seconds else 0.0,
+            **results.baselines,
+        }
+        for key in ("baseline", "seminaive"):
+            other = figures[f"{key}_items_per_second"]
+            figures[f"speedup_vs_{key}"] = figures["items_per_second"] / other if other else 0.0
+        lines = [
+            f"ProofWriter: {n} items from {settings.text('data')}",
+            f"  answer accuracy        {figures['answer_accuracy']:.3f}",
+            f"  untranslated sentences {results.untranslated}",
+            speed_line(figures),
+        ]
+        if settings.flag("show_errors"):
+            lines += [f"  wrong: {line}" for line in results.wrong]
+        return Summary(tuple(lines), figures)
 
 
-def run(args: argparse.Namespace) -> int:
-    items = load_items(args.data, args.limit)
-    translations = [translate(it["context"]) for it in items]
-    untranslated = sum(len(tr.untranslated) for tr in translations)
-    untranslated += sum(not cnl.translate_question(it["question"]).ok for it in items)
-    correct, seconds, results = answer_all(items, translations)
-    wrong = [
-        f"{it.get('id')}: said {r.answer.value}, gold {it['answer']}: {r.reason}"
-        for it, r in zip(items, results, strict=True)
-        if option_letter(it["options"], r.answer) != it["answer"]
-    ]
-    n = len(items)
-    summary: dict[str, Any] = {
-        "n": n,
-        "answer_accuracy": correct / n if n else 0.0,
-        "untranslated_sentences": untranslated,
-        "llm_calls": 0,
-        "seconds": seconds,
-        "items_per_second": n / seconds if seconds else 0.0,
-        **baseline_runs(items, translations),
-    }
-    for key in ("baseline", "seminaive"):
-        other = summary[f"{key}_items_per_second"]
-        summary[f"speedup_vs_{key}"] = summary["items_per_second"] / other if other else 0.0
-    print(f"ProofWriter: {n} items from {args.data}")
-    print(f"  answer accuracy        {summary['answer_accuracy']:.3f}")
-    print(f"  untranslated sentences {untranslated}")
-    print_speeds(summary)
-    if args.show_errors:
-        for line in wrong:
-            print(f"  wrong: {line}")
-    emit_summary(summary)
-    return 0
+BENCHMARK = ProofWriter()

@@ -13,68 +13,103 @@ The last line of standard output is one JSON object: ``macro_f1``, ``macro_preci
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
-from typing import Any
+from dataclasses import dataclass
 
-from peirce.evaluators.bench.claimtrees import ares_options, common_arguments, judge_setup
+from peirce.evaluators.ares_data import LabelledChain
+from peirce.evaluators.ares_detection import CVResult, MethodRun
+from peirce.evaluators.bench.ares_common import ARES_OPTIONS, AresSettings, judge_setup
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
+from peirce.logic import Clause
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["BENCHMARK", "Recipes"]
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="folder of recipe graph JSON files")
-    parser.add_argument(
-        "--per-recipe",
-        type=int,
-        default=None,
-        help="chains per recipe (default: one per ingredient)",
+@dataclass(frozen=True, slots=True)
+class RecipesResults:
+    """The method's run over every chain, its cross-validated detection, the LLM's counts."""
+
+    chains: int
+    run: MethodRun
+    cv: CVResult
+    llm: dict[str, int]
+    decided_by: dict[str, int]
+    seconds: float
+
+
+class Recipes(Benchmark[list[LabelledChain], RecipesResults]):
+    """ARES error detection on recipe graphs with a missing ingredient."""
+
+    name = "recipes"
+    options = (
+        Option("--data", required=True, help="folder of recipe graph JSON files"),
+        Option("--per-recipe", int, help="chains per recipe (default: one per ingredient)"),
+        Option("--seed", int, default=0, help="sampling seed"),
+        *ARES_OPTIONS,
     )
-    parser.add_argument("--seed", type=int, default=0, help="sampling seed")
-    common_arguments(parser)
+
+    def load(self, settings: Settings) -> list[LabelledChain]:
+        from peirce.evaluators.ares_recipes import load_recipe_graphs, recipe_chains
+
+        graphs = load_recipe_graphs(settings.text("data"))
+        per_recipe = settings.maybe_integer("per_recipe")
+        return recipe_chains(graphs, seed=settings.integer("seed"), per_recipe=per_recipe)
+
+    def run(self, items: list[LabelledChain], settings: Settings) -> RecipesResults:
+        from peirce.evaluators.ares_data import formal_entailed
+        from peirce.evaluators.ares_detection import cross_validate, run_method
+
+        a = AresSettings.of(settings)
+        start = time.perf_counter()
+        formal: dict[str, tuple[Clause, ...]] = {}
+        for chain in items:
+            formal.update(chain.formal)
+        with judge_setup(a, formal_entailed(formal), formal) as (model, client):
+            result = run_method(
+                items,
+                a.method,
+                model=model,
+                client=client,
+                epsilon=a.epsilon,
+                delta=a.delta,
+                prior=a.prior,
+                seed=a.seed,
+                workers=a.ares_workers,
+            )
+            llm = client.stats.as_dict() if client is not None else {}
+        cv = cross_validate(result.scores, result.gold, folds=a.folds, seed=a.seed)
+        seconds = time.perf_counter() - start
+        decided = dict(getattr(model, "decided", {}))
+        return RecipesResults(len(items), result, cv, llm, decided, seconds)
+
+    def summarise(self, results: RecipesResults, settings: Settings) -> Summary:
+        result, cv, seconds, n = results.run, results.cv, results.seconds, results.chains
+        llm_calls = results.llm.get("calls", 0)
+        out: dict[str, object] = {
+            "benchmark": "recipes",
+            "judge": settings.text("judge"),
+            "method": settings.text("method"),
+            **cv.as_dict(),
+            "chains": n,
+            "entailment_calls": result.entailment_calls,
+            "distinct_calls": result.distinct_calls,
+            "theoretical_calls": result.theoretical_calls,
+            "llm_calls": llm_calls,
+            "llm": results.llm,
+            "decided_by": results.decided_by,
+            "ms_per_chain": 1000 * sum(result.seconds) / max(1, len(result.seconds)),
+            "cpu_ms_per_chain": 1000 * result.cpu_seconds / max(1, len(result.seconds)),
+            "seconds": seconds,
+            "chains_per_second": n / seconds if seconds else 0.0,
+        }
+        line = (
+            f"{n} recipe chains, {cv.claims} derived claims: Macro-F1 {cv.macro_f1:.3f} "
+            f"(P {cv.macro_precision:.3f}, R {cv.macro_recall:.3f}); "
+            f"{result.entailment_calls} entailment calls of {result.theoretical_calls} "
+            "theoretical; "
+            f"{llm_calls} LLM calls; {seconds:.2f} s"
+        )
+        return Summary((line,), out)
 
 
-def run(args: argparse.Namespace) -> int:
-    from peirce.evaluators.ares_data import formal_entailed, load_recipe_graphs, recipe_chains
-    from peirce.evaluators.ares_detection import cross_validate, run_method
-
-    start = time.perf_counter()
-    chains = recipe_chains(
-        load_recipe_graphs(args.data), seed=args.seed, per_recipe=args.per_recipe
-    )
-    formal: dict[str, Any] = {}
-    for chain in chains:
-        formal.update(chain.formal)
-    options = ares_options(args)
-    with judge_setup(args, formal_entailed(formal), formal) as (model, client):
-        result = run_method(chains, args.method, model=model, client=client, **options)
-        llm = client.stats.as_dict() if client is not None else {}
-    cv = cross_validate(result.scores, result.gold, folds=args.folds, seed=args.seed)
-    seconds = time.perf_counter() - start
-    out: dict[str, Any] = {
-        "benchmark": "recipes",
-        "judge": args.judge,
-        "method": args.method,
-        **cv.as_dict(),
-        "chains": len(chains),
-        "entailment_calls": result.entailment_calls,
-        "distinct_calls": result.distinct_calls,
-        "theoretical_calls": result.theoretical_calls,
-        "llm_calls": llm.get("calls", 0),
-        "llm": llm,
-        "decided_by": dict(getattr(model, "decided", {})),
-        "ms_per_chain": 1000 * sum(result.seconds) / max(1, len(result.seconds)),
-        "cpu_ms_per_chain": 1000 * result.cpu_seconds / max(1, len(result.seconds)),
-        "seconds": seconds,
-        "chains_per_second": len(chains) / seconds if seconds else 0.0,
-    }
-    sys.stdout.write(
-        f"{len(chains)} recipe chains, {cv.claims} derived claims: Macro-F1 {cv.macro_f1:.3f} "
-        f"(P {cv.macro_precision:.3f}, R {cv.macro_recall:.3f}); "
-        f"{result.entailment_calls} entailment calls of {result.theoretical_calls} theoretical; "
-        f"{out['llm_calls']} LLM calls; {seconds:.2f} s\n"
-    )
-    sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
-    return 0
+BENCHMARK = Recipes()

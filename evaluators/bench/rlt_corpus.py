@@ -3,11 +3,11 @@
 ``peirce bench arche --data DIR [--articles DIR]`` reads every ``*.dot`` (or model reply ``*.txt``
 / ``*.md``) under ``DIR``, checks each graph with :mod:`peirce.engine.structure`, asks Z3 for the
 smallest relabeling of each malformed graph (:mod:`peirce.engine.smt`) and, when an article with
-the same id is found under ``--articles``, grounds every coordinate. It prints a human summary,
-then, as the last line, one JSON object with ``n_graphs``, ``structurally_valid_rate``,
+the same id is found under ``--articles``, grounds every coordinate. Its summary is a few lines
+for a person, then one JSON object with ``n_graphs``, ``structurally_valid_rate``,
 ``steps_by_type``, ``format_error_rate``, ``repairs_found`` and ``seconds`` (and a few more).
 
-``--generate N --out DIR`` writes ``N`` synthetic RLTs first (grounded in the articles given with
+``--generate N`` first writes ``N`` synthetic RLTs into ``DIR`` (grounded in the articles given with
 ``--articles`` when there are any), with defects injected at a known rate and listed in
 ``manifest.json``, so the checks can be measured against known answers.
 
@@ -22,19 +22,19 @@ References:
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from peirce.errors import InputError, ParseError
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
+from peirce.jsontypes import JSON
 from peirce.translators.arche_grounding import Article, ground, load_article
 
-__all__ = ["DEFECTS", "add_arguments", "evaluate_folder", "run", "synthetic_rlt"]
+__all__ = ["BENCHMARK", "DEFECTS", "RLTCorpus", "evaluate_folder", "generate", "synthetic_rlt"]
 
 #: Defects :func:`synthetic_rlt` can inject.
 DEFECTS = ("relabel", "nonstandard", "isolated", "extra-root", "drop-premise")
@@ -141,7 +141,7 @@ def _article_for(path: Path, articles: dict[str, Path]) -> Path | None:
 
 def evaluate_folder(
     folder: Path, articles_dir: Path | None = None, timeout_ms: int = 5000, limit: int | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Check every RLT under ``folder``; the benchmark's summary as a dict."""
     from peirce.engine.smt import repair_rlt
     from peirce.engine.structure import StepClass, check_structure
@@ -149,7 +149,7 @@ def evaluate_folder(
 
     started = time.perf_counter()
     manifest_path = folder / "manifest.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else None
+    manifest: JSON = json.loads(manifest_path.read_text()) if manifest_path.is_file() else None
     articles = _articles(articles_dir)
     loaded: dict[Path, Article] = {}
     files = _files(folder)[:limit]
@@ -163,7 +163,7 @@ def evaluate_folder(
             stats["parse_errors"] += 1
             continue
         report = check_structure(rlt)
-        if manifest is not None and path.name in manifest:
+        if isinstance(manifest, dict) and path.name in manifest:
             stats["with_expectation"] += 1
             stats["expectation_met"] += report.structurally_valid == (not manifest[path.name])
         stats["n_graphs"] += 1
@@ -208,7 +208,7 @@ def evaluate_folder(
     } | _agreement(stats)
 
 
-def _agreement(stats: Counter[str]) -> dict[str, Any]:
+def _agreement(stats: Counter[str]) -> dict[str, float]:
     """How often "structurally valid" matched "no defect injected" (synthetic data only)."""
     if not stats["with_expectation"]:
         return {}
@@ -236,41 +236,61 @@ def generate(out: Path, n: int, articles_dir: Path | None, rate: float, seed: in
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, type=Path, help="folder of RLTs (DOT files)")
-    parser.add_argument("--articles", type=Path, help="folder of ARCHE article JSON files")
-    parser.add_argument("--limit", type=int, help="read at most this many files")
-    parser.add_argument("--timeout-ms", type=int, default=5000, help="Z3 time limit per step")
-    parser.add_argument("--generate", type=int, metavar="N", help="first write N synthetic RLTs")
-    parser.add_argument("--defect-rate", type=float, default=0.3, help="per defect kind")
-    parser.add_argument("--seed", type=int, default=0)
+class RLTCorpus(Benchmark[Path, dict[str, object]]):
+    """Structural validity of a folder of RLTs (generated first with ``--generate N``)."""
+
+    name = "arche"
+    options = (
+        Option("--data", Path, required=True, help="folder of RLTs (DOT files)"),
+        Option("--articles", Path, help="folder of ARCHE article JSON files"),
+        Option("--limit", int, help="read at most this many files"),
+        Option("--timeout-ms", int, default=5000, help="Z3 time limit per step"),
+        Option("--generate", int, metavar="N", help="first write N synthetic RLTs"),
+        Option("--defect-rate", float, default=0.3, help="per defect kind"),
+        Option("--seed", int, default=0, help="seed of the synthetic RLTs"),
+    )
+
+    def load(self, settings: Settings) -> Path:
+        folder = settings.path("data")
+        count = settings.maybe_integer("generate")
+        if count:
+            articles = settings.maybe_path("articles")
+            rate, seed = settings.number("defect_rate"), settings.integer("seed")
+            generate(folder, count, articles, rate, seed)
+        if not folder.is_dir():
+            raise InputError(f"{folder} is not a folder")
+        return folder
+
+    def run(self, items: Path, settings: Settings) -> dict[str, object]:
+        return evaluate_folder(
+            items,
+            settings.maybe_path("articles"),
+            settings.integer("timeout_ms"),
+            settings.maybe_integer("limit"),
+        )
+
+    def summarise(self, results: dict[str, object], settings: Settings) -> Summary:
+        s = results
+        lines = [
+            f"ARCHE structure: {s['n_graphs']} graphs read "
+            f"({s['parse_errors']} did not parse) in {s['seconds']} s",
+            f"  structurally valid graphs: {s['structurally_valid_rate']:.1%}",
+            f"  steps: {s['n_steps']} {s['steps_by_type']}; "
+            f"format errors {s['format_error_rate']:.1%}",
+            f"  Z3 repairs: {s['repairs_found']} graphs, {s['relabelings']} relabelings; "
+            f"{s['unfixable_steps']} steps no relabeling fixes",
+            f"  graph defects: {s['graph_defects']}",
+        ]
+        if "defect_detection_agreement" in s:
+            lines.append(
+                f"  agreement with injected defects: {s['defect_detection_agreement']:.1%}"
+            )
+        if s["grounded_graphs"]:
+            lines.append(
+                f"  grounding: {s['unresolved_coordinates']} of {s['coordinates']} "
+                f"coordinates unresolved in {s['grounded_graphs']} graphs"
+            )
+        return Summary(tuple(lines), s)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.generate:
-        generate(args.data, args.generate, args.articles, args.defect_rate, args.seed)
-    if not args.data.is_dir():
-        raise InputError(f"{args.data} is not a folder")
-    summary = evaluate_folder(args.data, args.articles, args.timeout_ms, args.limit)
-    lines = [
-        f"ARCHE structure: {summary['n_graphs']} graphs read "
-        f"({summary['parse_errors']} did not parse) in {summary['seconds']} s",
-        f"  structurally valid graphs: {summary['structurally_valid_rate']:.1%}",
-        f"  steps: {summary['n_steps']} {summary['steps_by_type']}; "
-        f"format errors {summary['format_error_rate']:.1%}",
-        f"  Z3 repairs: {summary['repairs_found']} graphs, {summary['relabelings']} relabelings; "
-        f"{summary['unfixable_steps']} steps no relabeling fixes",
-        f"  graph defects: {summary['graph_defects']}",
-    ]
-    if "defect_detection_agreement" in summary:
-        lines.append(
-            f"  agreement with injected defects: {summary['defect_detection_agreement']:.1%}"
-        )
-    if summary["grounded_graphs"]:
-        lines.append(
-            f"  grounding: {summary['unresolved_coordinates']} of {summary['coordinates']} "
-            f"coordinates unresolved in {summary['grounded_graphs']} graphs"
-        )
-    print("\n".join(lines))
-    print(json.dumps(summary, sort_keys=True))
-    return 0
+BENCHMARK = RLTCorpus()

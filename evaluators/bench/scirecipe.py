@@ -28,22 +28,22 @@ References:
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
-import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from peirce.errors import InputError
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.evaluators.score import ScoreResult, clear_caches, score
 from peirce.ir import LabProtocol, ProtocolStep
+from peirce.jsontypes import JSON
 from peirce.translators.protocol import parse_sketch_and_fill, render_sketch_and_fill
 
-__all__ = ["PERTURBATIONS", "add_arguments", "load_gold", "perturb", "run"]
+__all__ = ["BENCHMARK", "PERTURBATIONS", "SciRecipe", "load_gold", "perturb"]
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _UNIT_VARIANTS = [
@@ -153,11 +153,11 @@ def load_gold(path: str | Path) -> list[tuple[str, str]]:
             if not line.strip():
                 continue
             try:
-                rec = json.loads(line)
+                rec: JSON = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InputError(f"{path}:{n}: not JSON: {exc.msg}") from exc
             reply = rec.get("response") if isinstance(rec, dict) else None
-            if not isinstance(reply, str):
+            if not isinstance(rec, dict) or not isinstance(reply, str):
                 raise InputError(f"{path}:{n}: no 'response' string")
             out.append((str(rec.get("id", n)), reply))
     return out
@@ -188,55 +188,15 @@ EXPECTATIONS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+def _number(value: JSON) -> float:
+    if not isinstance(value, (bool, int, float)):
+        raise TypeError(f"a SCORE component is not a number: {value!r}")
+    return float(value)
+
+
 def _values(result: ScoreResult) -> dict[str, float]:
     flat = result.to_dict()
-    return {k: float(flat[k]) for k in _COMPONENTS}
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="JSONL with gold replies in 'response'")
-    parser.add_argument("--seed", type=int, default=0, help="seed for the perturbations")
-    parser.add_argument("--repeat", type=int, default=20, help="timing passes over all pairs")
-
-
-def run(args: argparse.Namespace) -> int:
-    golds = load_gold(args.data)
-    rng = random.Random(args.seed)
-    pairs: list[tuple[str, str, str]] = []  # kind, prediction, gold
-    for _gid, reply in golds:
-        pairs.append(("gold", reply, reply))
-        for kind in (*PERTURBATIONS, "broken_tags"):
-            pred = perturb(reply, kind, rng)
-            if pred is not None:
-                pairs.append((kind, pred, reply))
-    results: dict[str, list[dict[str, float]]] = {}
-    errors = 0
-    for kind, pred, gold in pairs:
-        try:
-            results.setdefault(kind, []).append(_values(score(pred, gold)))
-        except InputError as exc:
-            errors += 1
-            _say(f"  skipped a {kind} pair: {exc}")
-    means = {k: _mean(rs) for k, rs in results.items()}
-    counts = {k: len(rs) for k, rs in results.items()}
-    cold = _rate([(p, g) for _k, p, g in pairs], args.repeat, cold=True)
-    warm = _rate([(p, g) for _k, p, g in pairs], args.repeat, cold=False)
-    checks = _check(means)
-    _report(means, counts, checks, (cold, warm), len(golds))
-    summary: dict[str, Any] = {
-        "benchmark": "scirecipe",
-        "records": len(golds),
-        "pairs": len(pairs),
-        "errors": errors,
-        "gold_self_score": means.get("gold", {}).get("score", 0.0),
-        "perturbations": {k: {**v, "n": counts[k]} for k, v in means.items() if k != "gold"},
-        "pairs_per_second": round(cold, 1),
-        "pairs_per_second_warm": round(warm, 1),
-        "expectations": checks,
-        "expectations_met": all(checks.values()),
-    }
-    sys.stdout.write(json.dumps(summary, sort_keys=True) + "\n")
-    return 0
+    return {k: _number(flat[k]) for k in _COMPONENTS}
 
 
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
@@ -270,27 +230,103 @@ def _check(means: dict[str, dict[str, float]]) -> dict[str, bool]:
     return out
 
 
-def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-
-
 def _report(
     means: dict[str, dict[str, float]],
     counts: dict[str, int],
     checks: dict[str, bool],
     rates: tuple[float, float],
     n_gold: int,
-) -> None:
-    _say(f"SciRecipe SCORE benchmark: {n_gold} gold protocols")
+) -> list[str]:
+    lines = [f"SciRecipe SCORE benchmark: {n_gold} gold protocols"]
     short = ("score", "r_scale", "step_m", "order_strict", "order_lcs", "order_tau", "semantic_a")
-    _say(f"  {'pairs':<20}{'n':>4}" + "".join(f"{c:>14}" for c in short))
+    lines.append(f"  {'pairs':<20}{'n':>4}" + "".join(f"{c:>14}" for c in short))
     for kind, vals in means.items():
-        _say(f"  {kind:<20}{counts[kind]:>4}" + "".join(f"{vals[c]:>14.3f}" for c in short))
+        lines.append(f"  {kind:<20}{counts[kind]:>4}" + "".join(f"{vals[c]:>14.3f}" for c in short))
     failed = [k for k, ok in checks.items() if not ok]
-    _say(f"  expectations met: {len(checks) - len(failed)}/{len(checks)}")
-    for k in failed:
-        _say(f"    NOT MET: {k}")
-    _say(
+    lines.append(f"  expectations met: {len(checks) - len(failed)}/{len(checks)}")
+    lines += [f"    NOT MET: {k}" for k in failed]
+    lines.append(
         f"  speed: {rates[0]:,.0f} pairs per second with cold caches, {rates[1]:,.0f} warm"
         " (one process)"
     )
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """The gold replies, and every (kind, prediction, gold) pair to score."""
+
+    n_gold: int
+    pairs: list[tuple[str, str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class SciRecipeResults:
+    """Per kind of pair, the components of every score; what could not be scored; the speeds."""
+
+    n_gold: int
+    n_pairs: int
+    values: dict[str, list[dict[str, float]]]
+    skipped: list[str]
+    cold: float
+    warm: float
+
+
+class SciRecipe(Benchmark[Pairs, SciRecipeResults]):
+    """SCORE on gold protocols and on perturbations of them."""
+
+    name = "scirecipe"
+    options = (
+        Option("--data", required=True, help="JSONL with gold replies in 'response'"),
+        Option("--seed", int, default=0, help="seed for the perturbations"),
+        Option("--repeat", int, default=20, help="timing passes over all pairs"),
+    )
+
+    def load(self, settings: Settings) -> Pairs:
+        golds = load_gold(settings.text("data"))
+        rng = random.Random(settings.integer("seed"))
+        pairs: list[tuple[str, str, str]] = []  # kind, prediction, gold
+        for _gid, reply in golds:
+            pairs.append(("gold", reply, reply))
+            for kind in (*PERTURBATIONS, "broken_tags"):
+                pred = perturb(reply, kind, rng)
+                if pred is not None:
+                    pairs.append((kind, pred, reply))
+        return Pairs(len(golds), pairs)
+
+    def run(self, items: Pairs, settings: Settings) -> SciRecipeResults:
+        values: dict[str, list[dict[str, float]]] = {}
+        skipped: list[str] = []
+        for kind, pred, gold in items.pairs:
+            try:
+                values.setdefault(kind, []).append(_values(score(pred, gold)))
+            except InputError as exc:
+                skipped.append(f"  skipped a {kind} pair: {exc}")
+        timed = [(p, g) for _k, p, g in items.pairs]
+        repeat = settings.integer("repeat")
+        cold = _rate(timed, repeat, cold=True)
+        warm = _rate(timed, repeat, cold=False)
+        return SciRecipeResults(items.n_gold, len(items.pairs), values, skipped, cold, warm)
+
+    def summarise(self, results: SciRecipeResults, settings: Settings) -> Summary:
+        means = {k: _mean(rs) for k, rs in results.values.items()}
+        counts = {k: len(rs) for k, rs in results.values.items()}
+        checks = _check(means)
+        rates = (results.cold, results.warm)
+        lines = results.skipped + _report(means, counts, checks, rates, results.n_gold)
+        figures = {
+            "benchmark": "scirecipe",
+            "records": results.n_gold,
+            "pairs": results.n_pairs,
+            "errors": len(results.skipped),
+            "gold_self_score": means.get("gold", {}).get("score", 0.0),
+            "perturbations": {k: {**v, "n": counts[k]} for k, v in means.items() if k != "gold"},
+            "pairs_per_second": round(results.cold, 1),
+            "pairs_per_second_warm": round(results.warm, 1),
+            "expectations": checks,
+            "expectations_met": all(checks.values()),
+        }
+        return Summary(tuple(lines), figures)
+
+
+BENCHMARK = SciRecipe()

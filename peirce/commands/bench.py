@@ -1,7 +1,8 @@
 """Run a benchmark on real data: a human summary, then one JSON object as the last line.
 
-Each benchmark is a module with ``add_arguments(parser)`` and ``run(args) -> int``; it reads its
-data from the path given with ``--data`` (or generates it, for the synthetic ones).
+Each benchmark is a :class:`~peirce.evaluators.bench.runner.Benchmark` (``BENCHMARK`` in its
+module): its options become this command's, and it reads its data from the path given with
+``--data`` (or generates it, for the synthetic ones).
 """
 
 from __future__ import annotations
@@ -9,6 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+
+from peirce.errors import ConfigError
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, execute
+
+__all__ = ["BENCHMARKS", "add_arguments", "run"]
 
 #: name -> module (imported only when that benchmark runs)
 BENCHMARKS: dict[str, str] = {
@@ -28,10 +34,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("rest", nargs=argparse.REMAINDER, help="the benchmark's own options")
 
 
+def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
+    if option.action == "store_true":
+        parser.add_argument(option.flag, action="store_true", help=option.help)
+        return
+    parser.add_argument(
+        option.flag,
+        type=option.type,
+        default=option.default,
+        required=option.required,
+        choices=option.choices or None,
+        metavar=option.metavar,
+        help=option.help,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     module = importlib.import_module(BENCHMARKS[args.name])
+    benchmark = module.BENCHMARK
+    if not isinstance(benchmark, Benchmark):
+        raise ConfigError(f"{module.__name__}.BENCHMARK is not a Benchmark")
     sub = argparse.ArgumentParser(prog=f"peirce bench {args.name}", description=module.__doc__)
-    module.add_arguments(sub)
-    sub_args = sub.parse_args(args.rest)
+    for option in benchmark.options:
+        _add_option(sub, option)
+    values = vars(sub.parse_args(args.rest))
+    summary = execute(benchmark, Settings({o.name: values[o.name] for o in benchmark.options}))
+    for line in summary.lines:
+        print(line)
+    print(summary.json_line())
     sys.stdout.flush()
-    return int(module.run(sub_args))
+    return 0
