@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from peirce.engine.stability import AresResult
     from peirce.llm.judge import LLMJudge
 
-__all__ = ["ChainComparison", "Recording", "ReplayReport", "load_recording", "replay_reference"]
+__all__ = ["ChainComparison", "RecordedRun", "ReplayReport", "load_recording", "replay_reference"]
 
 
 @dataclass(frozen=True, slots=True)
-class Recording:
+class RecordedRun:
     """The paper's recorded run on one chain: claims, sampled premise sets, replies, τ."""
 
     name: str
@@ -43,7 +43,7 @@ class Recording:
     samples: tuple[tuple[tuple[tuple[str, ...], int], ...], ...]
 
 
-def load_recording(path: str | Path) -> Recording:
+def load_recording(path: str | Path) -> RecordedRun:
     """A ``claimtrees_len*_*.json`` file of the reference outputs."""
     file = Path(path)
     try:
@@ -67,7 +67,7 @@ def load_recording(path: str | Path) -> Recording:
             rows.append((kept, int(count)))
         per_claim.append(tuple(rows))
     taus = tuple(float(t) for t in data["stability_rates"])
-    return Recording(file.stem, base, derived, taus, labels, tuple(per_claim))
+    return RecordedRun(file.stem, base, derived, taus, labels, tuple(per_claim))
 
 
 class ChainComparison(TypedDict):
@@ -173,7 +173,7 @@ def _recorded_tau(
 
 
 def _compare(
-    rec: Recording, recorded: list[float | None], ours: AresResult, threshold: float
+    rec: RecordedRun, recorded: list[float | None], ours: AresResult, threshold: float
 ) -> ChainComparison:
     ref = list(rec.tau)
     diffs = [abs(a - b) for a, b in zip(ours.taus, ref, strict=True) if a is not None]

@@ -1,5 +1,7 @@
 """A loopback OpenAI-compatible HTTP server: a public testing tool for code that asks a model.
 
+Kept whole (about 400 lines): the server, its handler and the fault kinds are one protocol.
+
 As httpx ships ``MockTransport``, peirce ships :class:`LoopbackServer` (``from peirce.llm import
 LoopbackServer``), so that code built on :class:`~peirce.llm.LLMClient` is tested through the real
 client over real HTTP, with no network, no key and no model: on ``127.0.0.1`` (port chosen by the
