@@ -16,14 +16,6 @@ to the Prolog program ``kb/procedure.pl`` and returns every violation with its e
 The procedure itself is IR (:class:`peirce.procedures.Procedure`); readers of task graphs and
 recordings are in ``peirce.translators.procedure_graph`` and ``peirce.translators.captaincook``.
 
->>> p = Procedure("toast", steps=("slice", "toast", "butter"),
-...               edges=(("slice", "toast"), ("toast", "butter")),
-...               needs=(("butter", "butter"),), available=("bread",))
->>> print("\\n".join(p.facts()[:3]))
-step(slice).
-step(toast).
-step(butter).
-
 References:
     Peddi et al., "CaptainCook4D: A Dataset for Understanding Errors in Procedural Activities",
     NeurIPS 2024 (task graphs; Order and Missing Step errors).

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from peirce.evaluators.ares_data import Truth
+from peirce.evaluators.ares_data import LabelledChain, Truth
 from peirce.evaluators.bench.runner import Option, Settings
 from peirce.logic import Clause
 
 if TYPE_CHECKING:
+    from peirce.evaluators.ares_detection import MethodRun
     from peirce.llm import LLMClient
     from peirce.protocols import EntailmentModel
 
@@ -76,6 +77,27 @@ class AresSettings:
     def ares_workers(self) -> int:
         """Worker threads for ARES: several only for an LLM judge."""
         return self.workers if self.judge == "llm" else 1
+
+    def run_method(
+        self,
+        chains: Sequence[LabelledChain],
+        model: EntailmentModel | None,
+        client: LLMClient | None,
+    ) -> MethodRun:
+        """:func:`~peirce.evaluators.ares_detection.run_method` with these options."""
+        from peirce.evaluators.ares_detection import run_method
+
+        return run_method(
+            chains,
+            self.method,
+            model=model,
+            client=client,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            prior=self.prior,
+            seed=self.seed,
+            workers=self.ares_workers,
+        )
 
 
 @contextlib.contextmanager

@@ -90,7 +90,7 @@ class ClaimTrees(Benchmark[ClaimTreesWork, ClaimTreesResults | ReplayResults]):
 
     def run(self, items: ClaimTreesWork, settings: Settings) -> ClaimTreesResults | ReplayResults:
         from peirce.evaluators.ares_data import claimtrees_entailed
-        from peirce.evaluators.ares_detection import cross_validate, run_method
+        from peirce.evaluators.ares_detection import cross_validate
 
         a = AresSettings.of(settings)
         if items.replay is not None:
@@ -99,17 +99,7 @@ class ClaimTrees(Benchmark[ClaimTreesWork, ClaimTreesResults | ReplayResults]):
         start = time.perf_counter()
         with judge_setup(a, claimtrees_entailed) as (model, client):
             for length, chains in items.chains.items():
-                result = run_method(
-                    chains,
-                    a.method,
-                    model=model,
-                    client=client,
-                    epsilon=a.epsilon,
-                    delta=a.delta,
-                    prior=a.prior,
-                    seed=a.seed,
-                    workers=a.ares_workers,
-                )
+                result = a.run_method(chains, model, client)
                 cv = cross_validate(result.scores, result.gold, folds=a.folds, seed=a.seed)
                 runs[length] = (result, cv)
             llm = client.stats.as_dict() if client is not None else {}

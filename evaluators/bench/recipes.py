@@ -57,7 +57,7 @@ class Recipes(Benchmark[list[LabelledChain], RecipesResults]):
 
     def run(self, items: list[LabelledChain], settings: Settings) -> RecipesResults:
         from peirce.evaluators.ares_data import formal_entailed
-        from peirce.evaluators.ares_detection import cross_validate, run_method
+        from peirce.evaluators.ares_detection import cross_validate
 
         a = AresSettings.of(settings)
         start = time.perf_counter()
@@ -65,17 +65,7 @@ class Recipes(Benchmark[list[LabelledChain], RecipesResults]):
         for chain in items:
             formal.update(chain.formal)
         with judge_setup(a, formal_entailed(formal), formal) as (model, client):
-            result = run_method(
-                items,
-                a.method,
-                model=model,
-                client=client,
-                epsilon=a.epsilon,
-                delta=a.delta,
-                prior=a.prior,
-                seed=a.seed,
-                workers=a.ares_workers,
-            )
+            result = a.run_method(items, model, client)
             llm = client.stats.as_dict() if client is not None else {}
         cv = cross_validate(result.scores, result.gold, folds=a.folds, seed=a.seed)
         seconds = time.perf_counter() - start
