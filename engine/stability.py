@@ -1,6 +1,7 @@
 """ARES: autoregressive reasoning entailment stability, with (ε, δ) certificates.
 
-Kept whole: exact propagation and Algorithm 1's sampling alternate within one loop over claims.
+Kept whole (past 400 lines): exact propagation, Algorithm 1's sampling and the branching over
+undecided claims alternate within one loop over claims and share one state encoding.
 
 A chain has base claims ``C_1..C_n`` (with priors ``p_i`` of being sound) and derived claims
 ``C_{n+1}..C_{n+m}``. The stability ``τ_k`` of derived claim ``k`` is the expected entailment of
@@ -18,9 +19,17 @@ How this implementation spends its calls:
   deterministic model (answers 0 or 1) and priors of 1 there is a single state, so a chain of ``m``
   claims costs ``m`` calls. When the states outgrow the bound, ``N`` samples are drawn from the
   exact distribution reached so far and Algorithm 1 goes on from there.
-- An undecided answer (UNKNOWN without a probability) keeps the claim out of the premises (it is
-  not verified) and its probability mass is reported as ``undecided`` in the certificate; a claim
-  whose every answer is undecided has ``tau=None``.
+- An undecided answer (UNKNOWN without a probability: a failed call, an unreadable reply, an
+  untranslatable claim) is neither 0 nor 1. Its mass is reported as ``undecided`` in the claim's
+  certificate, and the claim is carried on as *open*: whether it is among the premises of a later
+  claim is not known. A later claim is then asked with and without each open claim it rests on
+  (at most ``max_open`` of them); where every answer agrees it is decided (it did not matter),
+  otherwise that mass is undecided for it too. A claim's certificate names the open claims it
+  rested on (``depends_on``), its calls that failed (``failed_calls``), and the range ``τ`` could
+  take were the undecided mass entailed or not (``bounds``); ``flagged`` is ``None`` when that
+  range straddles the threshold, and a claim whose every answer is undecided has ``tau=None``.
+- A failed call (``evidence["call_failed"]``, as the LLM judge reports one) is remembered only
+  for the chain being scored; the next score asks again.
 
 The paper's baselines (Section 4) are in :mod:`peirce.evaluators.ares_baselines`.
 
@@ -45,6 +54,7 @@ References:
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import threading
@@ -57,7 +67,7 @@ from dataclasses import dataclass, field
 from peirce import serde
 from peirce.errors import ConfigError
 from peirce.protocols import EntailmentModel
-from peirce.results import Judgement
+from peirce.results import Judgement, Verdict
 
 __all__ = [
     "Ares",
@@ -87,7 +97,12 @@ class Certificate:
         n: the Hoeffding sample size ``N`` for the chain.
         samples: samples drawn for this claim (0 when exact).
         distinct_calls: distinct (premise set, hypothesis) pairs this claim needed.
-        undecided: probability mass on which the model gave no answer.
+        undecided: probability mass on which the model gave no answer (``τ`` is over the rest).
+        depends_on: earlier derived claims (1-based) left undecided that this claim's premise
+            sets rested on; it was asked with and without them.
+        failed_calls: this claim's calls that failed (no answer; see ``reason``).
+        bounds: the least and greatest ``τ`` could be were the undecided mass not entailed or
+            entailed (``(τ, τ)`` when nothing is undecided).
     """
 
     method: str
@@ -97,6 +112,9 @@ class Certificate:
     samples: int
     distinct_calls: int
     undecided: float = 0.0
+    depends_on: tuple[int, ...] = ()
+    failed_calls: int = 0
+    bounds: tuple[float, float] = (0.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +124,10 @@ class ClaimScore:
     Attributes:
         index: 1-based position among the derived claims.
         text: the claim.
-        tau: the entailment stability (``None`` when the model never decided).
-        flagged: ``tau < threshold`` (``None`` when ``tau`` is ``None``).
+        tau: the entailment stability over the decided mass (``None`` when the model never
+            decided).
+        flagged: ``tau < threshold``; ``None`` when ``tau`` is ``None`` or the undecided mass
+            could put it on either side of the threshold (``certificate.bounds``).
         backend: the backend that decided most of this claim's calls.
         backends: how many of its calls each backend decided.
         certificate: the guarantee that comes with ``tau``.
@@ -172,6 +192,8 @@ class _Step:
     undecided: float = 0.0
     backends: Counter[str] = field(default_factory=Counter)
     best: tuple[float, str] = (-1.0, "")
+    opened: int = 0  # the open claims its states rested on (bits of text indices)
+    failed: int = 0
 
     def add(self, weight: float, j: Judgement) -> None:
         p = j.probability
@@ -224,14 +246,22 @@ def _draw(dist: dict[int, float], n: int, rng: random.Random) -> Counter[int]:
     return Counter(rng.choices(masks, weights=[dist[m] for m in masks], k=n))
 
 
+# A state is a premise set and the claims not known to be in it or out of it: bit i is text i
+# kept, bit ``width + i`` text i open (undecided). Without undecided answers states are the plain
+# masks of kept claims.
+
+
 def _next_exact(
-    dist: dict[int, float], answers: dict[int, Judgement], k: int, step: _Step
+    dist: dict[int, float], answers: dict[int, Judgement], k: int, step: _Step, width: int
 ) -> dict[int, float]:
     out: dict[int, float] = {}
     for mask, w in dist.items():
         j = answers[mask]
         step.add(w, j)
-        p = j.probability or 0.0  # undecided: the claim is not kept
+        p = j.probability
+        if p is None:  # undecided: neither kept nor dropped, but open
+            out[mask | 1 << (width + k)] = out.get(mask | 1 << (width + k), 0.0) + w
+            continue
         if p > 0.0:
             out[mask | 1 << k] = out.get(mask | 1 << k, 0.0) + w * p
         if p < 1.0:
@@ -245,12 +275,17 @@ def _next_sampled(
     k: int,
     step: _Step,
     rng: random.Random,
+    *,
+    width: int,
 ) -> Counter[int]:
     out: Counter[int] = Counter()
     for mask, c in counts.items():
         j = answers[mask]
         step.add(float(c), j)
-        p = j.probability or 0.0
+        p = j.probability
+        if p is None:  # undecided: every sample carries the claim as open
+            out[mask | 1 << (width + k)] += c
+            continue
         kept = c if p >= 1.0 else 0 if p <= 0.0 else sum(rng.random() < p for _ in range(c))
         if kept:
             out[mask | 1 << k] += kept
@@ -271,6 +306,8 @@ class Ares:
         max_states: most premise sets propagated exactly; by default exact propagation goes on
             while it needs no more calls than sampling would (in expectation).
         workers: threads for the distinct calls of one claim (useful for LLM judges).
+        max_open: most undecided earlier claims a premise set may rest on and still be asked
+            (with and without each: ``2**max_open`` calls); past it, that mass is undecided.
 
     >>> from peirce.pipelines.entailment import make_model
     >>> with make_model("symbolic") as model:
@@ -291,6 +328,7 @@ class Ares:
         seed: int = 0,
         max_states: int | None = None,
         workers: int = 1,
+        max_open: int = 3,
     ) -> None:
         if not 0.0 <= prior <= 1.0:
             raise ConfigError(f"a prior is a probability, got {prior}")
@@ -303,33 +341,89 @@ class Ares:
         self.epsilon, self.delta, self.prior = epsilon, delta, prior
         self.threshold, self.seed = threshold, seed
         self.max_states, self.workers = max_states, max(1, workers)
+        self.max_open = max(0, max_open)
         self.memo: dict[tuple[frozenset[str], str], Judgement] = {}
         self.calls = 0
         self._lock = threading.Lock()
 
-    def ask(self, premises: Sequence[str], hypothesis: str) -> Judgement:
-        """The model's judgement, memoised on (premise set, hypothesis)."""
+    def ask(
+        self,
+        premises: Sequence[str],
+        hypothesis: str,
+        failed: dict[tuple[frozenset[str], str], Judgement] | None = None,
+    ) -> Judgement:
+        """The model's judgement, memoised on (premise set, hypothesis).
+
+        A failed call (``evidence["call_failed"]``) is not memoised: it is kept in ``failed``
+        (the chain being scored) when given, so that a later score asks again.
+        """
         key = (frozenset(premises), hypothesis)
         with self._lock:
             hit = self.memo.get(key)
+            if hit is None and failed is not None:
+                hit = failed.get(key)
         if hit is not None:
             return hit
         j = self.model.entails(list(premises), hypothesis)
         with self._lock:
+            if _failed_call(j):
+                self.calls += 1
+                if failed is not None:
+                    j = failed.setdefault(key, j)
+                return j
             if key not in self.memo:
                 self.calls += 1
                 self.memo[key] = j
             return self.memo[key]
 
     def _answers(
-        self, texts: Sequence[str], masks: Sequence[int], k: int, pool: ThreadPoolExecutor | None
-    ) -> dict[int, Judgement]:
-        def one(mask: int) -> Judgement:
-            return self.ask([texts[i] for i in range(k) if mask >> i & 1], texts[k])
+        self,
+        texts: Sequence[str],
+        states: Sequence[int],
+        k: int,
+        pool: ThreadPoolExecutor | None,
+        *,
+        step: _Step,
+        failed: dict[tuple[frozenset[str], str], Judgement],
+        first: int,
+    ) -> tuple[dict[int, Judgement], int]:
+        """Each state's judgement on claim ``k``, and how many distinct premise sets were asked.
 
-        if pool is None or len(masks) == 1:
-            return {m: one(m) for m in masks}
-        return dict(zip(masks, pool.map(one, masks), strict=True))
+        A state with open claims is asked with and without each of them; it is decided when
+        every answer is the same probability.
+        """
+        width = len(texts)
+        full = (1 << width) - 1
+        asks: dict[int, list[int]] = {}
+        for state in states:
+            kept, opened = state & full, state >> width
+            step.opened |= opened
+            opens = [1 << i for i in range(k) if opened >> i & 1]
+            if len(opens) > self.max_open:
+                asks[state] = []
+                continue
+            asks[state] = [
+                kept | sum(chosen)
+                for r in range(len(opens) + 1)
+                for chosen in itertools.combinations(opens, r)
+            ]
+        masks = list(dict.fromkeys(m for ms in asks.values() for m in ms))
+
+        def one(mask: int) -> Judgement:
+            return self.ask([texts[i] for i in range(k) if mask >> i & 1], texts[k], failed)
+
+        if pool is None or len(masks) <= 1:
+            asked = {m: one(m) for m in masks}
+        else:
+            asked = dict(zip(masks, pool.map(one, masks), strict=True))
+        step.failed += sum(_failed_call(j) for j in asked.values())
+        answers = {}
+        for state, ms in asks.items():
+            if state >> width == 0:
+                answers[state] = asked[ms[0]]
+            else:
+                answers[state] = _agreed([asked[m] for m in ms], state >> width, k, first)
+        return answers, len(masks)
 
     def score(
         self, base: Sequence[str], derived: Sequence[str], *, priors: Sequence[float] | None = None
@@ -359,21 +453,28 @@ class Ares:
         calls_before = self.calls
         dist, counts = _initial(priors, n, self.max_states, rng)
         pairs = 0
+        failed: dict[tuple[frozenset[str], str], Judgement] = {}
         scores: list[ClaimScore] = []
+        width = len(texts)
         for j in range(m):
             k = len(base) + j
-            masks = list(dist) if dist is not None else list(counts or ())
-            answers = self._answers(texts, masks, k, pool)
-            pairs += len(masks)
+            states = list(dist) if dist is not None else list(counts or ())
             step = _Step(exact=dist is not None)
+            answers, asked = self._answers(
+                texts, states, k, pool, step=step, failed=failed, first=len(base)
+            )
+            pairs += asked
             if dist is not None:
-                dist = _next_exact(dist, answers, k, step)
+                dist = _next_exact(dist, answers, k, step, width)
                 if not _keep_exact(dist, n, self.max_states):
                     counts = _draw(dist, n, rng)
                     dist = None
             elif counts is not None:
-                counts = _next_sampled(counts, answers, k, step, rng)
-            scores.append(self._claim(j, texts[k], step, m=m, n=n, states=len(masks)))
+                counts = _next_sampled(counts, answers, k, step, rng, width=width)
+            depends = tuple(i - len(base) + 1 for i in range(k) if step.opened >> i & 1)
+            scores.append(
+                self._claim(j, texts[k], step, m=m, n=n, states=asked, depends_on=depends)
+            )
         return AresResult(
             tuple(scores),
             self.epsilon,
@@ -387,7 +488,17 @@ class Ares:
             priors,
         )
 
-    def _claim(self, j: int, text: str, step: _Step, *, m: int, n: int, states: int) -> ClaimScore:
+    def _claim(
+        self,
+        j: int,
+        text: str,
+        step: _Step,
+        *,
+        m: int,
+        n: int,
+        states: int,
+        depends_on: tuple[int, ...],
+    ) -> ClaimScore:
         total = step.decided + step.undecided
         tau = min(1.0, max(0.0, step.tau / step.decided)) if step.decided > 0 else None
         samples = 0 if step.exact else round(step.decided)
@@ -395,6 +506,13 @@ class Ares:
             eps, delta = 0.0, 0.0
         else:
             eps, delta = hoeffding_epsilon(m, samples, self.delta), self.delta
+        if step.undecided <= 0 and tau is not None:
+            bounds = (tau, tau)
+        elif total > 0:
+            low = min(1.0, max(0.0, step.tau / total))
+            bounds = (low, min(1.0, max(low, (step.tau + step.undecided) / total)))
+        else:
+            bounds = (0.0, 1.0)
         cert = Certificate(
             "exact" if step.exact else "sampled",
             eps,
@@ -403,9 +521,19 @@ class Ares:
             samples,
             states,
             step.undecided / total if total else 0.0,
+            depends_on,
+            step.failed,
+            bounds,
         )
         backend = step.backends.most_common(1)[0][0] if step.backends else "none"
-        flagged = None if tau is None else tau < self.threshold
+        if tau is None:
+            flagged = None
+        elif bounds[1] < self.threshold:
+            flagged = True
+        elif bounds[0] >= self.threshold:
+            flagged = False
+        else:  # the undecided mass could put it on either side
+            flagged = None
         return ClaimScore(
             j + 1, text, tau, flagged, backend, cert, dict(step.backends), step.best[1]
         )
@@ -420,3 +548,32 @@ def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
     if samples <= 0:
         return 1.0
     return min(1.0, math.sqrt(math.log(2 * m / delta) / (2 * samples)))
+
+
+def _failed_call(j: Judgement) -> bool:
+    """A call that gave no answer (asking again may give one)."""
+    return j.probability is None and bool(j.evidence.get("call_failed"))
+
+
+def _agreed(js: Sequence[Judgement], opened: int, k: int, first: int) -> Judgement:
+    """One judgement for a state with open claims (bits of text indices; derived claims start at
+    text ``first``), from its answers with and without them: decided when they agree, else
+    undecided with the reason."""
+    numbers = ", ".join(str(i - first + 1) for i in range(k) if opened >> i & 1)
+    where = f"rests on undecided derived claim(s) {numbers}"
+    if not js:
+        return Judgement(Verdict.UNKNOWN, None, "none", f"{where}: too many to ask about")
+    probabilities = {j.probability for j in js}
+    if None not in probabilities and len(probabilities) == 1:
+        return js[0]
+    missing = next((j for j in js if j.probability is None), None)
+    if missing is not None:
+        return Judgement(Verdict.UNKNOWN, None, missing.backend, f"{where}: {missing.reason}")
+    lo = min(p for p in probabilities if p is not None)
+    hi = max(p for p in probabilities if p is not None)
+    return Judgement(
+        Verdict.UNKNOWN,
+        None,
+        js[0].backend,
+        f"{where}: the answer with and without them differs ({lo:g} to {hi:g})",
+    )

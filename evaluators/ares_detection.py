@@ -3,8 +3,10 @@
 A derived claim is flagged as an error when its score (ARES ``τ``, or a baseline's score) is below
 a threshold. The threshold is chosen on the training folds by sweeping every score value that
 occurs there and keeping the one with the best Macro-F1; it is then applied to the held-out fold.
-Folds split whole chains, never the claims of one chain. A claim without a score (the entailment
-model never decided) counts as flagged: it was not verified.
+Folds split whole chains, never the claims of one chain. A claim without a score counts as flagged:
+it was not verified. An ARES claim has no score when any of its mass is undecided (the model gave
+no answer, e.g. a failed call, on some premise set it rests on): its ``τ`` over the rest is not
+the claim's stability, and is not used as if it were.
 
 Macro metrics average the two classes (unsound, sound): per class precision, recall and F1, then
 the mean over the classes (Macro-F1 is the mean of the per-class F1, as in scikit-learn).
@@ -172,7 +174,11 @@ METHODS = ("ares", "entail-prev", "entail-base", "llm-judge")
 
 @dataclass
 class MethodRun:
-    """Scores of one method over chains, with what they cost."""
+    """Scores of one method over chains, with what they cost.
+
+    ``undecided_claims`` counts claims left without a score (undecided, or resting on an
+    undecided answer); ``failed_calls`` the entailment calls that failed (ARES).
+    """
 
     method: str
     scores: list[list[Score]]
@@ -182,6 +188,8 @@ class MethodRun:
     theoretical_calls: int = 0
     seconds: list[float] = field(default_factory=list)
     cpu_seconds: float = 0.0
+    undecided_claims: int = 0
+    failed_calls: int = 0
 
 
 def run_method(
@@ -222,7 +230,8 @@ def run_method(
         run.theoretical_calls += hoeffding_n(m, epsilon, delta) * m
         if ares is not None:
             r = ares.score(chain.base, chain.derived)
-            scores = list(r.taus)
+            scores = [c.tau if c.certificate.undecided == 0 else None for c in r.claims]
+            run.failed_calls += sum(c.certificate.failed_calls for c in r.claims)
             run.entailment_calls += r.entailment_calls
             run.distinct_calls += r.distinct_calls
         else:
@@ -238,6 +247,7 @@ def run_method(
             run.entailment_calls += b.calls
             run.distinct_calls += b.calls
         run.seconds.append(time.perf_counter() - start)
+        run.undecided_claims += sum(s is None for s in scores)
         run.scores.append(scores)
         run.gold.append(list(chain.unsound))
     run.cpu_seconds = time.process_time() - cpu

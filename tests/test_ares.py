@@ -16,13 +16,24 @@ from peirce import cli
 from peirce.engine.stability import Ares, hoeffding_epsilon, hoeffding_n
 from peirce.errors import ConfigError, InputError
 from peirce.evaluators.ares_baselines import entail_base, entail_prev, llm_judge
-from peirce.evaluators.ares_data import claimtrees, claimtrees_entailed, simulated_judge
-from peirce.evaluators.ares_detection import cross_validate, macro_scores, pick_threshold
+from peirce.evaluators.ares_data import (
+    LabelledChain,
+    claimtrees,
+    claimtrees_entailed,
+    simulated_judge,
+    split_judge_prompt,
+)
+from peirce.evaluators.ares_detection import (
+    cross_validate,
+    macro_scores,
+    pick_threshold,
+    run_method,
+)
 from peirce.evaluators.ares_recipes import load_recipe_graphs, recipe_chains
 from peirce.evaluators.ares_replay import load_recording, replay_reference
 from peirce.llm import LLMClient
 from peirce.llm.judge import LLMJudge
-from peirce.llm.loopback import LoopbackServer
+from peirce.llm.loopback import Fault, LoopbackServer
 from peirce.results import Judgement, Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ares"
@@ -220,6 +231,28 @@ def test_missing_scores_count_as_flagged() -> None:
 
 
 # ---------------------------------------------------------------------------------- data
+def test_a_claim_resting_on_a_failed_call_has_no_detection_score() -> None:
+    """``b`` is asked over {a} (the call fails) and {} (not entailed); ``c`` needs ``b``. Before the
+    fix ``c`` scored 0.0, as if ``b`` had been refuted where its call failed."""
+
+    def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> Any:
+        premises, hypothesis = split_judge_prompt(messages)
+        if (premises, hypothesis) == (["a<"], "b<a"):
+            return Fault.error(500)
+        have = {p.split("<")[0] for p in premises}
+        ok = all(x in have for x in hypothesis.split("<")[1].split(",") if x)
+        return json.dumps({"answer": "YES" if ok else "NO"})
+
+    chain = LabelledChain("t", ("a<",), ("b<a", "c<b"), (False, False))
+    with (
+        LoopbackServer(oracle=oracle) as srv,
+        LLMClient(base_url=srv.base_url, model="m", cache=False, max_retries=0) as client,
+    ):
+        run = run_method([chain], "ares", model=LLMJudge(client, mode="binary"), prior=0.5)
+    assert run.scores == [[None, None]]
+    assert run.undecided_claims == 2 and run.failed_calls == 1
+
+
 def test_claimtrees_are_seeded_and_labelled_by_entailment() -> None:
     a, b = claimtrees(8, 5, seed=2), claimtrees(8, 5, seed=2)
     assert a == b and a != claimtrees(8, 5, seed=3)

@@ -5,11 +5,13 @@
 - :class:`ChatClient` and the result types (:mod:`peirce.llm.protocol`): what a client offers and
   returns, for code that only asks;
 - :class:`LLMClient` (:mod:`peirce.llm.client`): OpenAI-compatible, with retries, bounded
-  concurrency, timeouts, schema-checked JSON replies and counters; one request at a time goes
-  through :mod:`peirce.llm.transport`;
+  concurrency, timeouts, a circuit breaker (:mod:`peirce.llm.breaker`), schema-checked JSON
+  replies read within bounds (:mod:`peirce.llm.bounded`: never an exception) and counters; one
+  request at a time goes through :mod:`peirce.llm.transport`;
 - :mod:`peirce.llm.templates`: versioned prompt templates (package data in ``prompts/``) and the
   JSON-Schema subset replies are checked against;
-- :mod:`peirce.llm.cache`: the persistent, content-addressed reply cache;
+- :mod:`peirce.llm.cache`: the persistent, content-addressed reply cache (only replies that parsed
+  and validated; the others kept apart for diagnosis);
 - :class:`LoopbackServer` (:mod:`peirce.llm.loopback`): a loopback OpenAI-compatible server with
   scripted replies and injected faults, a public testing tool (as httpx ships ``MockTransport``).
 

@@ -1,6 +1,10 @@
 """The persistent reply cache of the LLM client (SQLite in WAL mode, one connection per thread,
 ``INSERT OR IGNORE``; each reply committed as it arrives), keyed by :func:`cache_key`.
 
+The client stores only replies that parsed and validated; a reply it could not use is kept apart
+(:meth:`LLMCache.reject`, read back with :meth:`LLMCache.rejected`) for diagnosis and is never
+served. A row that fails to load is dropped with a warning (logger ``peirce.llm.cache``).
+
 Where it lives by default is :func:`default_cache_path` (``PEIRCE_LLM_CACHE``, read by
 :func:`peirce.config.llm_cache_path`).
 """
@@ -10,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -20,8 +25,11 @@ from pathlib import Path
 from peirce.config import llm_cache_path
 from peirce.errors import ConfigError
 from peirce.jsontypes import JSON, JSONObject
+from peirce.llm.bounded import read_json
 
 __all__ = ["LLMCache", "cache_key", "default_cache_path"]
+
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------------- cache
@@ -59,6 +67,10 @@ class LLMCache:
                 "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, "
                 "template TEXT, version TEXT, created REAL, reply TEXT NOT NULL)"
             )
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS rejected (key TEXT PRIMARY KEY, model TEXT, "
+                "template TEXT, version TEXT, created REAL, reason TEXT, reply TEXT NOT NULL)"
+            )
 
     @contextlib.contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
@@ -84,16 +96,71 @@ class LLMCache:
                 conn.close()
 
     def get(self, key: str) -> JSONObject | None:
-        """The reply stored under ``key``, ``None`` when there is none (or it is damaged)."""
+        """The reply stored under ``key``, ``None`` when there is none.
+
+        A row that fails to load (damaged, not an object, nested too deep, a number too long) is
+        a miss, never a crash: it is dropped, with a warning.
+        """
         with self._conn() as conn:
             row = conn.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        try:
-            value: JSON = json.loads(row[0])
-        except json.JSONDecodeError:  # a damaged row is a miss, never a crash
+        value, why = read_json(str(row[0]))
+        if why is None and not isinstance(value, dict):
+            why = "the entry is not a JSON object"
+        if isinstance(value, dict) and why is None:
+            return value
+        self.drop(key, why or "it does not load")
+        return None
+
+    def drop(self, key: str, why: str) -> None:
+        """Delete the entry under ``key`` and say why (a warning)."""
+        with self._conn() as conn:
+            conn.execute("DELETE FROM replies WHERE key = ?", (key,))
+        log.warning("dropped the LLM cache entry %s in %s: %s", key[:16], self.path, why)
+
+    def reject(
+        self,
+        key: str,
+        reply: Mapping[str, object],
+        reason: str,
+        *,
+        model: str = "",
+        template: str = "",
+        version: str = "",
+    ) -> None:
+        """Keep a reply that was not cached (it did not parse or validate, or was cut), with the
+        reason, for diagnosis; the last one per key is kept. It is never served."""
+        row = (key, model, template, version, time.time(), reason,
+               json.dumps(reply, ensure_ascii=False))  # fmt: skip
+        with self._conn() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO rejected "
+                "(key, model, template, version, created, reason, reply) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+
+    def rejected(self, key: str) -> JSONObject | None:
+        """The last reply rejected under ``key``: ``{"reason", "reply", "model", "template",
+        "version", "created"}``, or ``None``."""
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT reason, reply, model, template, version, created FROM rejected "
+                "WHERE key = ?",
+                (key,),
+            ).fetchone()
+        if row is None:
             return None
-        return value if isinstance(value, dict) else None
+        reply, why = read_json(str(row[1]))
+        return {
+            "reason": str(row[0]),
+            "reply": reply if why is None else str(row[1]),
+            "model": str(row[2]),
+            "template": str(row[3]),
+            "version": str(row[4]),
+            "created": float(row[5]),
+        }
 
     def put(
         self,

@@ -21,18 +21,26 @@ What it guarantees:
   bodies, with exponential backoff and jitter, at most ``max_retries`` times; then it raises
   :class:`~peirce.errors.LLMError` (callers turn that into an UNKNOWN with the reason). Other
   statuses (400, 401, 404) fail at once.
+- **A circuit breaker** (:mod:`peirce.llm.breaker`): after ``breaker_threshold`` consecutive failed
+  calls it opens, says so once (a warning on the ``peirce.llm.client`` logger) and fails calls at
+  once until a trial after ``breaker_cooldown`` seconds succeeds; the cache is still served.
 - **Bounded concurrency**: at most ``concurrency`` requests in flight (a semaphore), whatever the
   number of calling threads; :meth:`LLMClient.map` runs a function over items in a thread pool.
-- **JSON outputs**: with ``json_schema`` the reply is parsed with :mod:`json` (never evaluated) and
-  checked against a small JSON-Schema subset (:func:`schema_errors`); on failure ``parsed`` is
-  ``None``, ``error`` says why, and the reply text is kept.
+- **JSON outputs**: with ``json_schema`` the reply is parsed with :mod:`json` (never evaluated),
+  within bounds (:mod:`peirce.llm.bounded`: nesting, digits, finite numbers) and checked against
+  a small JSON-Schema subset (:func:`schema_errors`); on failure ``parsed`` is ``None``, ``error``
+  says why, and the reply text is kept. Reading a reply never raises.
 - **A persistent cache** (SQLite, WAL mode, one connection per thread, ``INSERT OR IGNORE``),
   keyed by the sha256 of (model, template, template version, messages, sampling parameters).
+  Only a reply that parsed and validated (and was not cut at the token limit) is cached; another
+  is returned once, kept apart for diagnosis (:meth:`LLMCache.rejected`) and asked again next
+  time. A cache entry that does not load or no longer validates is dropped with a warning.
   Each reply is committed as it arrives, so a batch that was interrupted resumes from the cache
   when re-run, and several processes may share one cache file. Identical requests that are in
   flight at once are sent once.
 - **Counters** (:class:`~peirce.llm.protocol.LLMStats`): HTTP requests, logical calls, cache hits,
-  retries, failures, invalid JSON replies, prompt and completion tokens.
+  retries, failures, invalid JSON replies, prompt and completion tokens, breaker openings and the
+  calls it failed at once; ``stats.all_failed`` says whether every call failed.
 
 The result and counter types, and the :class:`~peirce.llm.protocol.ChatClient` protocol this
 client meets, live in :mod:`peirce.llm.protocol` (and are re-exported here); templates and JSON
@@ -40,7 +48,7 @@ checks in :mod:`peirce.llm.templates`, the cache in :mod:`peirce.llm.cache`.
 
 >>> schema = {"type": "object", "required": ["answer"],
 ...           "properties": {"answer": {"enum": ["YES", "NO"]}}}
->>> parse_json_reply('```json\\n{"answer": "YES"}\\n```')
+>>> read_reply('```json\\n{"answer": "YES"}\\n```')
 ({'answer': 'YES'}, None)
 >>> schema_errors({"answer": "MAYBE"}, schema)
 ["$.answer: got 'MAYBE', expected one of 'YES', 'NO'"]
@@ -48,24 +56,28 @@ checks in :mod:`peirce.llm.templates`, the cache in :mod:`peirce.llm.cache`.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypedDict, TypeVar, Unpack, cast
+from typing import TypedDict, TypeVar, Unpack
 
 from peirce.config import llm_settings
 from peirce.errors import ConfigError, LLMError
 from peirce.jsontypes import JSON, JSONObject
+from peirce.llm.bounded import read_reply
+from peirce.llm.breaker import Breaker
 from peirce.llm.cache import LLMCache, cache_key, default_cache_path
 from peirce.llm.protocol import ChatResult, Choice, LLMStats, Message, Usage
 from peirce.llm.templates import schema_errors
-from peirce.llm.transport import RawReply, Transport
-from peirce.replies import parse_json_reply
+from peirce.llm.transport import RawReply, Transport, as_raw_reply
 
 __all__ = ["ChatResult", "Choice", "ClientOptions", "LLMClient", "LLMStats", "Usage"]
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -83,6 +95,8 @@ class ClientOptions(TypedDict, total=False):
     max_backoff: float
     max_retry_after: float
     concurrency: int
+    breaker_threshold: int
+    breaker_cooldown: float
     cache: bool | str | os.PathLike[str] | LLMCache
     json_mode: bool
     seed: int | None
@@ -103,6 +117,9 @@ class LLMClient:
         backoff: the first backoff in seconds; it doubles per retry, with jitter, up to
             ``max_backoff``. A ``Retry-After`` header overrides it (capped at ``max_retry_after``).
         concurrency: most requests in flight at once, across threads.
+        breaker_threshold: consecutive failed calls (each already retried) after which the
+            circuit breaker opens and calls fail at once (0 disables it).
+        breaker_cooldown: seconds the breaker stays open before one trial call is let through.
         cache: ``True`` for :func:`default_cache_path`, a path, an :class:`LLMCache`, or ``False``.
         json_mode: ask the endpoint for a JSON object when a schema is given.
         seed: seeds the jitter, for reproducible timing in tests.
@@ -131,6 +148,8 @@ class LLMClient:
         max_backoff: float = 30.0,
         max_retry_after: float = 120.0,
         concurrency: int = 8,
+        breaker_threshold: int = 3,
+        breaker_cooldown: float = 30.0,
         cache: bool | str | os.PathLike[str] | LLMCache = True,
         json_mode: bool = True,
         seed: int | None = None,
@@ -149,6 +168,7 @@ class LLMClient:
         self.concurrency = concurrency
         self.json_mode = json_mode
         self.stats = LLMStats()
+        self.breaker = Breaker(breaker_threshold, breaker_cooldown)
         self._transport = Transport(base_url=base_url, api_key=api_key or "not-needed",
                                     timeout=timeout)  # fmt: skip
         self._sem = threading.BoundedSemaphore(concurrency)
@@ -215,9 +235,10 @@ class LLMClient:
     ) -> ChatResult:
         """Ask the model; the reply comes from the cache when this exact request was made before.
 
-        Raises :class:`~peirce.errors.LLMError` when the endpoint still fails after the retries.
-        A reply that is not valid JSON (when ``json_schema`` is given) is a result with
-        ``error`` set, not an exception.
+        Raises :class:`~peirce.errors.LLMError` when the endpoint still fails after the retries,
+        refuses the request, or the circuit breaker is open. A reply that is not valid JSON (when
+        ``json_schema`` is given) is a result with ``error`` set, not an exception, and is not
+        cached.
         """
         msgs = [dict(m) for m in messages]
         params: JSONObject = {"temperature": temperature, "n": n}
@@ -228,47 +249,57 @@ class LLMClient:
         if json_schema is not None and self.json_mode:
             params["response_format"] = {"type": "json_object"}
         key = cache_key(self.model, template, template_version, msgs, params)
-        reply, cached, attempts = self._reply(key, msgs, params, template, template_version)
-        return self._result(reply, key, cached, attempts, json_schema)
-
-    def _reply(
-        self,
-        key: str,
-        msgs: list[dict[str, JSON]],
-        params: JSONObject,
-        template: str,
-        version: str,
-    ) -> tuple[RawReply, bool, int]:
         while True:
-            hit = self._lookup(key)
+            hit = self._hit(key, json_schema)
             if hit is not None:
-                self.stats.add(cache_hits=1)
-                return hit, True, 0
+                self.stats.add(cache_hits=1, invalid_json=_invalid(hit))
+                return hit
             with self._lock:
                 waiting = self._inflight.get(key)
                 if waiting is None:
                     event = self._inflight[key] = threading.Event()
             if waiting is None:
                 break
-            waiting.wait()  # the same request is in flight: take its reply from the cache
-            if self._lookup(key) is None:  # it failed; make our own attempt
-                continue
+            waiting.wait()  # the same request is in flight: take its reply, or ask ourselves
         try:
             reply, attempts = self._send(msgs, params)
-            self._store(key, reply, template, version)
-            return reply, False, attempts
+            result = self._result(reply, key, False, attempts, json_schema)
+            problem = _unfit(result)
+            if problem is None:
+                self._store(key, reply, template, template_version)
+            elif self.cache is not None:
+                self.cache.reject(key, reply, problem, model=self.model, template=template,
+                                  version=template_version)  # fmt: skip
+            self.stats.add(invalid_json=_invalid(result))
+            return result
         finally:
             with self._lock:
                 del self._inflight[key]
             event.set()
 
-    def _lookup(self, key: str) -> RawReply | None:
+    def _hit(self, key: str, schema: Mapping[str, JSON] | None) -> ChatResult | None:
+        """The result of a remembered reply; one that no longer loads or validates is dropped."""
         with self._lock:
-            hit = self._memo.get(key)
-        if hit is None and self.cache is not None:
-            # the cache holds what _store wrote: a reply of this shape
-            hit = cast("RawReply | None", self.cache.get(key))
-        return hit
+            reply = self._memo.get(key)
+        if reply is None and self.cache is not None:
+            value = self.cache.get(key)  # a row that does not load is dropped there
+            if value is None:
+                return None
+            reply = as_raw_reply(value)
+            if reply is None:
+                self.cache.drop(key, "it is not a reply")
+                return None
+        if reply is None:
+            return None
+        result = self._result(reply, key, True, 0, schema)
+        problem = _unfit(result)
+        if problem is not None:
+            with self._lock:
+                self._memo.pop(key, None)
+            if self.cache is not None:
+                self.cache.drop(key, problem)
+            return None
+        return result
 
     def _store(self, key: str, reply: RawReply, template: str, version: str) -> None:
         with self._lock:
@@ -277,12 +308,37 @@ class LLMClient:
             self.cache.put(key, reply, model=self.model, template=template, version=version)
 
     def _send(self, msgs: list[dict[str, JSON]], params: JSONObject) -> tuple[RawReply, int]:
+        try:
+            trial = self.breaker.admit()
+        except LLMError as exc:
+            self.stats.fail(str(exc), short_circuited=1)
+            raise
+        try:
+            return self._attempts(msgs, params, trial)
+        finally:
+            if trial:
+                self.breaker.abandon()
+
+    def _attempts(
+        self, msgs: list[dict[str, JSON]], params: JSONObject, trial: bool
+    ) -> tuple[RawReply, int]:
+        """At most ``max_retries + 1`` attempts (one for the breaker's trial)."""
+        allowed = 1 if trial else self.max_retries + 1
         last = "no attempt"
-        for attempt in range(self.max_retries + 1):
+        for attempt in range(allowed):
             with self._sem:
+                if not trial and self.breaker.refuses():  # it opened while this call waited
+                    exc = self.breaker.error()
+                    self.stats.fail(str(exc), short_circuited=1)
+                    raise exc
                 self.stats.add(requests=1)
-                outcome = self._transport.send(self.model, msgs, params)
+                try:
+                    outcome = self._transport.send(self.model, msgs, params)
+                except LLMError as exc:  # refused: not retried
+                    self._failed(str(exc), trial)
+                    raise
             if isinstance(outcome, dict):
+                self.breaker.succeeded()
                 usage = outcome["usage"]
                 self.stats.add(
                     calls=1,
@@ -291,12 +347,28 @@ class LLMClient:
                 )
                 return outcome, attempt + 1
             last = outcome.reason
-            if attempt == self.max_retries:
+            if attempt == allowed - 1:
                 break
             self.stats.add(retries=1)
             time.sleep(self._delay(attempt, outcome.retry_after))
-        self.stats.add(failures=1)
-        raise LLMError(f"the LLM endpoint failed after {self.max_retries + 1} attempts: {last}")
+        attempts = "1 attempt" if allowed == 1 else f"{allowed} attempts"
+        reason = f"the LLM endpoint failed after {attempts}: {last}"
+        self._failed(reason, trial)
+        raise LLMError(reason)
+
+    def _failed(self, reason: str, trial: bool) -> None:
+        """Count a failed call; when it opens the breaker, say so (once per opening)."""
+        opened = self.breaker.failed(reason, trial=trial)
+        self.stats.fail(reason, breaker_opened=int(opened))
+        if opened:
+            log.warning(
+                "the LLM endpoint %s failed %d calls in a row (last: %s): the circuit breaker "
+                "is open, calls fail at once; one is tried again after %g s",
+                self.base_url or "(default)",
+                self.breaker.threshold,
+                reason,
+                self.breaker.cooldown,
+            )
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         with self._lock:
@@ -320,7 +392,7 @@ class LLMClient:
             parsed: JSON = None
             error: str | None = None
             if schema is not None:
-                parsed, error = parse_json_reply(text)
+                parsed, error = read_reply(text)
                 if error is None:
                     problems = schema_errors(parsed, schema)
                     if problems:
@@ -330,8 +402,6 @@ class LLMClient:
                         )
                 if error is not None and finish == "length":
                     error += " (the reply was cut at the token limit)"
-                if error is not None:
-                    self.stats.add(invalid_json=1)
             choices.append(Choice(text, finish, parsed, error))
         usage = reply.get("usage") or {}
         return ChatResult(
@@ -357,3 +427,17 @@ class LLMClient:
 
         with ThreadPoolExecutor(max_workers=workers or self.concurrency) as pool:
             return list(pool.map(one, items))
+
+
+def _invalid(result: ChatResult) -> int:
+    return sum(c.error is not None for c in result.choices)
+
+
+def _unfit(result: ChatResult) -> str | None:
+    """Why a reply must not be cached (a choice did not parse or validate, or was cut)."""
+    for c in result.choices:
+        if c.error is not None:
+            return c.error
+        if c.finish_reason == "length":
+            return "the reply was cut at the token limit"
+    return None

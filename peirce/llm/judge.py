@@ -1,7 +1,9 @@
 """The LLM judge of entailment: an LLM asked whether the premises entail the hypothesis.
 
 Binary (YES/NO -> 1/0) or on the ARES paper's 7-point Likert scale (:data:`LIKERT`). A failed call
-or a reply that is not one label is UNKNOWN with no probability, the reply kept in ``evidence``.
+or a reply that is not one label is UNKNOWN with no probability, the reply kept in ``evidence``; a
+failed call says so in ``evidence["call_failed"]`` (it may be asked again, e.g. by a later ARES
+score, where an answer is remembered).
 
 >>> LIKERT["Somewhat Likely"], parse_label("  very likely. ", "likert")
 (0.6, 1.0)
@@ -112,8 +114,14 @@ class LLMJudge:
                 schema=_SCHEMAS[self.mode],
                 temperature=self.temperature,
             )
-        except LLMError as exc:
-            return Judgement(Verdict.UNKNOWN, None, self.name, f"the LLM call failed: {exc}")
+        except LLMError as exc:  # no answer: asking again later may give one
+            return Judgement(
+                Verdict.UNKNOWN,
+                None,
+                self.name,
+                f"the LLM call failed: {exc}",
+                evidence={"call_failed": True, "mode": self.mode},
+            )
         return self.judgement(result.text, result.parsed, cached=result.cached)
 
     def judgement(self, text: str, parsed: JSON = None, *, cached: bool = False) -> Judgement:

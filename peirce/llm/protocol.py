@@ -101,25 +101,62 @@ _COUNTERS = (
     "invalid_json",
     "prompt_tokens",
     "completion_tokens",
+    "breaker_opened",
+    "short_circuited",
 )
 
 
 class LLMStats:
     """Thread-safe counters of what a client did.
 
-    ``requests`` counts HTTP requests (retries included), ``calls`` logical calls that went to the
-    endpoint, ``cache_hits`` calls answered from the cache, ``failures`` calls that raised
-    :class:`~peirce.errors.LLMError`. Tokens count only replies that were not cached.
+    - ``requests``: HTTP requests (retries included);
+    - ``calls``: logical calls the endpoint answered (a reply arrived, valid or not);
+    - ``cache_hits``: calls answered from the cache (or from an identical call in flight);
+    - ``failures``: calls that raised :class:`~peirce.errors.LLMError` (the endpoint failed
+      after the retries, refused the request, or the circuit breaker was open);
+    - ``invalid_json``: reply choices that did not parse or fit the schema;
+    - ``breaker_opened``: times the circuit breaker opened; ``short_circuited``: calls it failed
+      at once (they are among the ``failures``);
+    - tokens count only replies that were not cached.
+
+    :attr:`all_failed` says whether every call asked failed (none answered, from the endpoint
+    or the cache); :attr:`last_failure` is why the last failed call failed.
+
+    >>> s = LLMStats()
+    >>> s.fail("HTTP 503")
+    >>> s.all_failed, s.last_failure
+    (True, 'HTTP 503')
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts = dict.fromkeys(_COUNTERS, 0)
+        self._last_failure: str | None = None
 
     def add(self, **deltas: int) -> None:
         with self._lock:
             for k, v in deltas.items():
                 self._counts[k] += v
+
+    def fail(self, reason: str, **deltas: int) -> None:
+        """Count one failed call (and ``deltas``), remembering why it failed."""
+        with self._lock:
+            self._counts["failures"] += 1
+            for k, v in deltas.items():
+                self._counts[k] += v
+            self._last_failure = reason
+
+    @property
+    def last_failure(self) -> str | None:
+        with self._lock:
+            return self._last_failure
+
+    @property
+    def all_failed(self) -> bool:
+        """At least one call failed and none was answered (by the endpoint or the cache)."""
+        with self._lock:
+            c = self._counts
+            return c["failures"] > 0 and c["calls"] + c["cache_hits"] == 0
 
     def __getattr__(self, name: str) -> int:
         if name in _COUNTERS:

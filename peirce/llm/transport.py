@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, TypeGuard
 
 from peirce.errors import LLMError
 from peirce.jsontypes import JSON, JSONObject
@@ -28,7 +28,15 @@ if TYPE_CHECKING:
     import openai
     from openai.types.chat import ChatCompletion
 
-__all__ = ["RETRY_STATUSES", "RawChoice", "RawReply", "RawUsage", "Transient", "Transport"]
+__all__ = [
+    "RETRY_STATUSES",
+    "RawChoice",
+    "RawReply",
+    "RawUsage",
+    "Transient",
+    "Transport",
+    "as_raw_reply",
+]
 
 #: Statuses retried besides 5xx.
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
@@ -49,6 +57,40 @@ class RawReply(TypedDict):
 
     choices: list[RawChoice]
     usage: RawUsage
+
+
+def as_raw_reply(value: JSON) -> RawReply | None:
+    """``value`` (a cache entry) as a :class:`RawReply`, or ``None`` when it is not one.
+
+    >>> as_raw_reply({"choices": [{"text": "hi", "finish_reason": "stop"}]})["usage"]
+    {'prompt_tokens': 0, 'completion_tokens': 0}
+    >>> as_raw_reply({"choices": "hi"}) is None
+    True
+    """
+    if not isinstance(value, dict):
+        return None
+    given, usage = value.get("choices"), value.get("usage") or {}
+    if not isinstance(given, list) or not given or not isinstance(usage, dict):
+        return None
+    choices: list[RawChoice] = []
+    for c in given:
+        if not isinstance(c, dict):
+            return None
+        text, finish = c.get("text"), c.get("finish_reason")
+        if not isinstance(text, str) or not (finish is None or isinstance(finish, str)):
+            return None
+        choices.append({"text": text, "finish_reason": finish})
+    prompt, completion = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+    if not (_count(prompt) and _count(completion)):
+        return None
+    return {
+        "choices": choices,
+        "usage": {"prompt_tokens": prompt, "completion_tokens": completion},
+    }
+
+
+def _count(n: JSON) -> TypeGuard[int]:
+    return isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10**12
 
 
 @dataclass(frozen=True, slots=True)
