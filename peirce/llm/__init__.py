@@ -6,7 +6,7 @@
   returns, for code that only asks;
 - :class:`LLMClient` (:mod:`peirce.llm.client`): OpenAI-compatible, with retries, bounded
   concurrency, timeouts, a circuit breaker (:mod:`peirce.llm.breaker`), schema-checked JSON
-  replies read within bounds (:mod:`peirce.llm.bounded`: never an exception) and counters; one
+  replies read within bounds (:mod:`peirce.replies`: never an exception) and counters; one
   request at a time goes through :mod:`peirce.llm.transport`;
 - :mod:`peirce.llm.templates`: versioned prompt templates (package data in ``prompts/``) and the
   JSON-Schema subset replies are checked against;

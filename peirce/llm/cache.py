@@ -25,7 +25,7 @@ from pathlib import Path
 from peirce.config import llm_cache_path
 from peirce.errors import ConfigError
 from peirce.jsontypes import JSON, JSONObject
-from peirce.llm.bounded import read_json
+from peirce.replies import read_json
 
 __all__ = ["LLMCache", "cache_key", "default_cache_path"]
 

@@ -27,7 +27,7 @@ What it guarantees:
 - **Bounded concurrency**: at most ``concurrency`` requests in flight (a semaphore), whatever the
   number of calling threads; :meth:`LLMClient.map` runs a function over items in a thread pool.
 - **JSON outputs**: with ``json_schema`` the reply is parsed with :mod:`json` (never evaluated),
-  within bounds (:mod:`peirce.llm.bounded`: nesting, digits, finite numbers) and checked against
+  within bounds (:mod:`peirce.replies`: nesting, digits, finite numbers) and checked against
   a small JSON-Schema subset (:func:`schema_errors`); on failure ``parsed`` is ``None``, ``error``
   says why, and the reply text is kept. Reading a reply never raises.
 - **A persistent cache** (SQLite, WAL mode, one connection per thread, ``INSERT OR IGNORE``),
@@ -68,12 +68,12 @@ from typing import TypedDict, TypeVar, Unpack
 from peirce.config import llm_settings
 from peirce.errors import ConfigError, LLMError
 from peirce.jsontypes import JSON, JSONObject
-from peirce.llm.bounded import read_reply
 from peirce.llm.breaker import Breaker
 from peirce.llm.cache import LLMCache, cache_key, default_cache_path
 from peirce.llm.protocol import ChatResult, Choice, LLMStats, Message, Usage
 from peirce.llm.templates import schema_errors
 from peirce.llm.transport import RawReply, Transport, as_raw_reply
+from peirce.replies import parse_json_reply as read_reply
 
 __all__ = ["ChatResult", "Choice", "ClientOptions", "LLMClient", "LLMStats", "Usage"]
 
