@@ -75,3 +75,4 @@ def make_model(spec: EntailmentModel | str = "cascade", **kwargs: Any) -> Entail
 registry.register("entailment", "symbolic", "peirce.pipelines.entailment:symbolic")
 registry.register("entailment", "llm", "peirce.llm.judge:LLMJudge")
 registry.register("entailment", "cascade", "peirce.pipelines.entailment:cascade")
+registry.register("entailment", "fol", "peirce.pipelines.fol:FolEntailment")
