@@ -39,7 +39,7 @@ def test_check_table_and_json() -> None:
     out = peirce("check", "examples/chains.jsonl")
     assert out.returncode == 0, out.stderr
     assert "record sound-chain: 7/7 steps valid" in out.stdout
-    assert "ungrounded" in out.stdout
+    assert "UNS unsupported" in out.stdout
     lines = peirce("check", "examples/chains.jsonl", "--json").stdout.splitlines()
     records = [json.loads(line) for line in lines]
     assert [r["record"] for r in records] == [
@@ -49,8 +49,8 @@ def test_check_table_and_json() -> None:
         "untranslatable",
     ]
     statuses = [s["status"] for s in records[1]["report"]["steps"]]
-    assert statuses == ["valid", "valid", "ungrounded", "propagated", "propagated"]
-    assert [s["status"] for s in records[2]["report"]["steps"]] == ["valid", "valid", "invalid"]
+    assert statuses == ["valid", "valid", "unsupported", "propagated", "propagated"]
+    assert [s["status"] for s in records[2]["report"]["steps"]] == ["valid", "valid", "refuted"]
     assert records[3]["report"]["steps"][1]["status"] == "unknown"
 
 
@@ -103,7 +103,7 @@ def test_demo_runs_offline() -> None:
     out = peirce("demo")
     assert out.returncode == 0, out.stderr
     assert "propagated" in out.stdout
-    assert "ungrounded" in out.stdout
+    assert "unsupported" in out.stdout
 
 
 def test_examples_run() -> None:

@@ -57,7 +57,7 @@ def test_score_json_batch_keeps_going(tmp_path: Path, capsys: pytest.CaptureFixt
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert code == 1  # one record could not be read
     assert [r.get("score") for r in rows] == [1.0, None, 1.0, 1.0]
-    assert "not JSON" in rows[1]["error"]
+    assert "line 2, column 30: Expecting value" in rows[1]["error"]
 
 
 def test_score_options_reach_the_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

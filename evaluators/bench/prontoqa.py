@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import gc
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from peirce.errors import InputError
 from peirce.evaluators.bench.common import load_items, text_field, text_list
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.evaluators.stats import macro_f1
@@ -33,6 +35,7 @@ from peirce.translators import cnl
 
 __all__ = [
     "BENCHMARK",
+    "LOGIC_LM",
     "ProntoQA",
     "QAItem",
     "answer_all",
@@ -65,22 +68,57 @@ class QAItem:
 
     @classmethod
     def from_record(cls, rec: JSONObject, *, chain: bool) -> QAItem:
-        """The item of a record; ``chain`` reads the gold ``explanation`` too."""
+        """The item of a record; ``chain`` reads the gold ``explanation`` too.
+
+        Raises :class:`~peirce.errors.InputError` when the record is not of the Logic-LM shape:
+        a field missing or of another type, options that are not lettered ("A) True"), an
+        answer that is not the letter of an option.
+        """
         context = text_field(rec, "context")
+        question = text_field(rec, "question")
+        options = text_list(rec, "options")
+        answer = text_field(rec, "answer")
+        letters = [_LETTERED.match(o) for o in options]
+        bad = next((o for o, m in zip(options, letters, strict=True) if m is None), None)
+        if not options or bad is not None:
+            got = "none" if not options else repr(bad)
+            raise InputError(f"'options' must be lettered choices like 'A) True', got {got}")
+        known = [m.group(1) for m in letters if m is not None]
+        if answer.strip() not in known:
+            raise InputError(
+                f"'answer' must be the letter of an option ({', '.join(known)}), got {answer!r}"
+            )
         return cls(
             None if "id" not in rec else str(rec["id"]),
             context,
-            text_field(rec, "question"),
-            text_list(rec, "options"),
-            text_field(rec, "answer"),
+            question,
+            options,
+            answer.strip(),
             text_list(rec, "explanation") if chain else (),
             translate(context),
         )
 
 
+#: What a Logic-LM ``dev.json`` holds, for messages about data of another shape.
+LOGIC_LM = (
+    "the Logic-LM format: a JSON list (or JSONL) of objects with 'context', 'question', "
+    "'options' (lettered: \"A) True\") and 'answer' (an option's letter)"
+)
+_LETTERED = re.compile(r"\s*([A-Za-z])\s*\)")
+
+
 def load_qa(path: str, limit: int | None, *, chain: bool) -> list[QAItem]:
-    """The items of a Logic-LM ``dev.json``, their contexts translated (not timed)."""
-    return [QAItem.from_record(rec, chain=chain) for rec in load_items(path, limit)]
+    """The items of a Logic-LM ``dev.json``, their contexts translated (not timed).
+
+    Data of another shape raises :class:`~peirce.errors.InputError` naming the file, the record
+    and the format expected.
+    """
+    expected = LOGIC_LM + (" and 'explanation' (a list of sentences)" if chain else "")
+
+    def read(rec: JSONObject) -> QAItem:
+        return QAItem.from_record(rec, chain=chain)
+
+    return load_items(path, read, expected=expected, limit=limit)
 
 
 def option_letter(options: Sequence[str], answer: Answer) -> str | None:
@@ -237,7 +275,7 @@ class ProntoQA(Benchmark[list[QAItem], ProntoQAResults]):
     name = "prontoqa"
     options = (
         Option("--data", required=True, help="a PrOntoQA dev.json in the Logic-LM format"),
-        Option("--limit", int, help="only the first N items"),
+        Option("--limit", int, minimum=1, help="only the first N items"),
         Option("--seed", int, default=0, help="seed for the removed rule"),
     )
 

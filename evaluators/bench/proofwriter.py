@@ -46,7 +46,7 @@ class ProofWriter(Benchmark[list[QAItem], ProofWriterResults]):
     name = "proofwriter"
     options = (
         Option("--data", required=True, help="a ProofWriter dev.json in the Logic-LM format"),
-        Option("--limit", int, help="only the first N items"),
+        Option("--limit", int, minimum=1, help="only the first N items"),
         Option("--show-errors", action="store_true", help="print each wrong answer"),
     )
 

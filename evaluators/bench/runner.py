@@ -57,6 +57,8 @@ class Option:
         action: ``"store"`` (the option takes a value) or ``"store_true"`` (it takes none and
             is True when given).
         metavar: the value's name in ``--help``.
+        minimum: the smallest value allowed, for a number (``None``: any); ``peirce bench``
+            refuses a smaller one with a clear error, as :meth:`Settings.of` does.
     """
 
     flag: str
@@ -67,6 +69,7 @@ class Option:
     choices: tuple[str, ...] = field(default=(), kw_only=True)
     action: Literal["store", "store_true"] = field(default="store", kw_only=True)
     metavar: str | None = field(default=None, kw_only=True)
+    minimum: int | float | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         if not self.flag.startswith("--") or len(self.flag) < 3:
@@ -78,6 +81,24 @@ class Option:
     def name(self) -> str:
         """The setting's name: the flag without its dashes, ``-`` read as ``_``."""
         return self.flag[2:].replace("-", "_")
+
+    def check(self, value: Value) -> Value:
+        """``value``, or :class:`~peirce.errors.ConfigError` when it is below :attr:`minimum`.
+
+        >>> Option("--limit", int, minimum=1).check(0)
+        Traceback (most recent call last):
+          ...
+        peirce.errors.ConfigError: --limit: expected at least 1, got 0
+        """
+        low = self.minimum
+        if (
+            low is not None
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and value < low
+        ):
+            raise ConfigError(f"{self.flag}: expected at least {low}, got {value!r}")
+        return value
 
     @property
     def initial(self) -> Value:
@@ -104,7 +125,7 @@ class Settings(Mapping[str, Value]):
         unknown = sorted(set(values) - names)
         if unknown:
             raise ConfigError(f"unknown setting(s) {unknown}, expected some of {sorted(names)}")
-        return cls({o.name: values.get(o.name, o.initial) for o in options})
+        return cls({o.name: o.check(values.get(o.name, o.initial)) for o in options})
 
     def __getitem__(self, name: str) -> Value:
         try:

@@ -4,7 +4,7 @@ FILE holds JSON (one object or a list) or JSONL records, each with ``base`` (the
 of strings) and ``derived`` (the derived claims, in order); optional ``priors`` (one per base claim)
 and ``id``. ``base_claims`` / ``derived_claims`` are accepted too. A record that cannot be read is
 reported with its place and the others are still scored. Exit status: 0 when every record was
-scored, 1 otherwise.
+scored, 1 otherwise; 2 when FILE cannot be read; 3 when the LLM was asked and failed every call.
 
 The entailment model is the cascade by default: the symbolic prover first, and the LLM judge
 (``OPENAI_BASE_URL``, ``OPENAI_API_KEY``, ``PEIRCE_MODEL``) only where the prover cannot decide;
@@ -19,8 +19,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from peirce import serde
+from peirce.cli import watch_llm
 from peirce.errors import InputError, PeirceError
-from peirce.records import read_records, read_text
+from peirce.records import read_records_file
 
 if TYPE_CHECKING:
     from peirce.llm import LLMClient
@@ -89,9 +90,9 @@ def _model(args: argparse.Namespace) -> tuple[EntailmentModel, LLMClient | None]
     if args.judge == "symbolic":
         return symbolic_entailment(), None
     if args.judge == "llm":
-        llm = LLMClient.from_env(**options)
+        llm = watch_llm(LLMClient.from_env(**options))
         return LLMJudge(llm, mode=args.mode), llm
-    client = LLMClient.from_env(**options) if llm_settings().configured else None
+    client = watch_llm(LLMClient.from_env(**options)) if llm_settings().configured else None
     backends: list[EntailmentModel] = [symbolic_entailment()]
     if client is not None:
         backends.append(LLMJudge(client, mode=args.mode))
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     from peirce.engine.stability import Ares
 
     source = "<stdin>" if args.file == "-" else args.file
-    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    records = read_records_file(args.file)
     model, client = _model(args)
     ares = Ares(
         model,
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     )
     failures = 0
     try:
-        for record in read_records(text, source=source):
+        for record in records:
             rid = record.index
             if isinstance(record.value, dict) and "id" in record.value:
                 rid = record.value["id"]

@@ -1,7 +1,8 @@
 """Answer a question True / False / Unknown from a context, with the proof.
 
-The context is controlled English, given inline (--context) or in a file (--context-file). Exit
-status 0 whatever the answer; 1 when the input could not be read.
+The context is controlled English, given inline (--context) or in a file (--context-file; ``-``
+reads standard input). Exit status 0 whatever the answer; 1 when the context is empty or not
+UTF-8; 2 when the file cannot be read.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Each benchmark is a :class:`~peirce.evaluators.bench.runner.Benchmark` (``BENCHMARK`` in its
 module): its options become this command's, and it reads its data from the path given with
-``--data`` (or generates it, for the synthetic ones).
+``--data`` (or generates it, for the synthetic ones). Exit status 0 when the benchmark ran; 2 for
+a bad option, or data that cannot be read or is not of the benchmark's shape (one line says which
+file, which record and what was expected).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
 
-from peirce.errors import ConfigError
-from peirce.evaluators.bench.runner import Benchmark, Option, Settings, execute
+from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.errors import ConfigError, InputError
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Value
 
 __all__ = ["BENCHMARKS", "add_arguments", "run"]
 
@@ -26,6 +30,7 @@ BENCHMARKS: dict[str, str] = {
     "claimtrees": "peirce.evaluators.bench.claimtrees",
     "recipes": "peirce.evaluators.bench.recipes",
     "logicscore": "peirce.evaluators.bench.ircot",
+    "folio": "peirce.evaluators.bench.folio",
 }
 
 
@@ -40,13 +45,31 @@ def _add_option(parser: argparse.ArgumentParser, option: Option) -> None:
         return
     parser.add_argument(
         option.flag,
-        type=option.type,
+        type=_reader(option),
         default=option.default,
         required=option.required,
         choices=option.choices or None,
         metavar=option.metavar,
         help=option.help,
     )
+
+
+def _reader(option: Option) -> Callable[[str], Value]:
+    """How the option's text is read: its type, and a clear error below its minimum."""
+    low = option.minimum
+    if low is None:
+        return option.type
+    if option.type is int and isinstance(low, int):
+        return integer_at_least(low)
+    convert = option.type
+
+    def read(text: str) -> Value:
+        try:
+            return option.check(convert(text))
+        except (ConfigError, ValueError, TypeError):
+            raise argparse.ArgumentTypeError(f"expected at least {low}, got {text!r}") from None
+
+    return read
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +81,13 @@ def run(args: argparse.Namespace) -> int:
     for option in benchmark.options:
         _add_option(sub, option)
     values = vars(sub.parse_args(args.rest))
-    summary = execute(benchmark, Settings({o.name: values[o.name] for o in benchmark.options}))
+    settings = Settings({o.name: values[o.name] for o in benchmark.options})
+    try:
+        items = benchmark.load(settings)
+    except InputError as exc:  # the data is not this benchmark's: say so on one line
+        print(f"peirce bench {args.name}: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return EXIT_USAGE
+    summary = benchmark.summarise(benchmark.run(items, settings), settings)
     for line in summary.lines:
         print(line)
     print(summary.json_line())

@@ -2,7 +2,7 @@
 
 FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (text) and ``steps``
 (a list of statements). A record that cannot be read is reported with its place, and the others are
-still checked. Exit status: 0 when every record was read, 1 otherwise.
+still checked. Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from peirce.results import ProofReport
 
 _MARK = {
     "valid": "ok ",
-    "ungrounded": "UNG",
-    "invalid": "BAD",
+    "refuted": "BAD",
+    "unsupported": "UNS",
     "propagated": "PRP",
+    "inconsistent": "INC",
     "unknown": "???",
 }
 
@@ -56,11 +57,12 @@ def render(report: ProofReport, *, proofs: bool = False) -> str:
     for d in report.diagnostics:
         lines.append(f"  ! {d.render()}")
     for s in report.steps:
-        lines.append(f"  {s.index:>3} {_MARK[s.status.value]} {s.status.value:<10} {s.text}")
+        mark = _MARK.get(s.status.value, "???")
+        lines.append(f"  {s.index:>3} {mark} {s.status.value:<12} {s.text}")
         if s.status.value != "valid" and s.reason:
-            lines.append(f"      {'':<10} {s.reason}")
+            lines.append(f"      {'':<12} {s.reason}")
         elif s.premises:
-            lines.append(f"      {'':<10} by: {' | '.join(s.premises)}")
+            lines.append(f"      {'':<12} by: {' | '.join(s.premises)}")
         if proofs and s.proof is not None:
             lines.append(s.proof.render("        "))
     return "\n".join(lines)

@@ -5,7 +5,8 @@ FILE holds JSON (one object or a list) or JSONL records, each with ``question`` 
 after ``Answer:``), ``gold_answer`` and ``documents`` (a list or an id -> text mapping; citations to
 other documents are reported). Each record prints its three scores, the chain found and its error
 type (Connected, Broken, Circular, Deviated). A record that cannot be read is reported with its
-place and the others are still scored. Exit status: 0 when every record was read, 1 otherwise.
+place and the others are still scored. Exit status: 0 when every record was read, 1 otherwise;
+2 when FILE cannot be read; 3 when ``--llm`` was given and every LLM call failed.
 
 Offline by default; ``--llm`` asks the endpoint configured by ``OPENAI_BASE_URL`` and
 ``PEIRCE_MODEL`` for the paper's re-inference (Determinateness). ``--rdf FILE`` writes the answer
@@ -20,8 +21,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from peirce.cli import watch_llm
 from peirce.errors import InputError, PeirceError
-from peirce.records import read_records, read_text
+from peirce.records import read_records_file
 
 if TYPE_CHECKING:
     from peirce.llm import LLMClient
@@ -135,11 +137,11 @@ def run(args: argparse.Namespace) -> int:
     from peirce.evaluators.logicscore import score
 
     source = "<stdin>" if args.file == "-" else args.file
-    text = sys.stdin.read() if args.file == "-" else read_text(args.file)
+    records = read_records_file(args.file)
     llm = _client() if args.llm else None
     graphs: list[Any] = []
     failures = 0
-    for record in read_records(text, source=source):
+    for record in records:
         rid = record.index
         if isinstance(record.value, dict) and "id" in record.value:
             rid = record.value["id"]
@@ -178,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 def _client() -> LLMClient:
     from peirce.llm import LLMClient
 
-    return LLMClient.from_env()
+    return watch_llm(LLMClient.from_env())
 
 
 def _rdf(r: Any, rid: Any) -> Any:

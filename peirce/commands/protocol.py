@@ -4,8 +4,9 @@
 modes, action anchors, Semantic-A, Step-M, SCORE). PRED and GOLD are files holding a reply, or
 JSON / JSONL records with the reply under ``response`` (or ``prediction``, ``reply``) and the
 gold under ``response`` (or ``gold``, ``ground_truth``); one gold record serves every prediction.
-A record that cannot be read is reported and the others are still scored. Exit status 0 when
-every record was scored (a failed gate is a score, not an error), 1 otherwise.
+A record that cannot be read is reported with its place and the others are still scored. Exit
+status 0 when every record was scored (a failed gate is a score, not an error), 1 otherwise, 2
+when a file cannot be read.
 
 ``peirce protocol check SEQUENCE --graph GRAPH`` checks executed steps against a precedence
 graph (a CaptainCook4D or ARES task graph, or peirce's procedure JSON) and prints each Order,
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from peirce.errors import InputError, PeirceError
-from peirce.records import read_records, read_text
+from peirce.records import decode_text, read_bytes, read_records, read_text
 
 if TYPE_CHECKING:
     from peirce.evaluators.score import ScoreResult
@@ -66,22 +67,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _texts(path: str, keys: tuple[str, ...]) -> list[tuple[str, str | None, str | None]]:
-    """(id, text, error) per record; a plain-text file is one record."""
-    text = read_text(path)
-    stripped = text.lstrip()
-    if not stripped.startswith(("{", "[")):
-        return [(Path(path).name, text, None)]
-    values = [
-        (r.index, r.value, None if r.error is None else f"not JSON: {r.error}")
-        for r in read_records(text, source=path)
-    ]
+    """(id, text, error) per record; a file that is not JSON is one record, its whole text."""
+    data = read_bytes(path)
+    if not data.lstrip().removeprefix(b"\xef\xbb\xbf").lstrip().startswith((b"{", b"[")):
+        return [(Path(path).name, decode_text(data, path), None)]
     out: list[tuple[str, str | None, str | None]] = []
-    for n, value, read_error in values:
-        rid = str(value.get("id", n)) if isinstance(value, dict) else str(n)
+    for r in read_records(data, source=path):
+        value = r.value
+        rid = str(value.get("id", r.index)) if isinstance(value, dict) else str(r.index)
         found = next((value[k] for k in keys if isinstance(value, dict) and k in value), None)
-        error = read_error
+        error = r.error
         if error is None and not isinstance(found, str):
-            error = f"{path}: record {n}: no string under {' / '.join(keys)}"
+            error = f"{path}: record {r.index}: no string under {' / '.join(keys)}"
         out.append((rid, found if isinstance(found, str) else None, error))
     return out
 
@@ -166,7 +163,7 @@ def render_score(result: ScoreResult, text: str | None = None) -> str:
 
 
 def _sequence(path: str) -> list[str]:
-    text = Path(path).read_text("utf-8")
+    text = read_text(path)
     if text.lstrip().startswith(("[", "{")):
         try:
             value = json.loads(text)

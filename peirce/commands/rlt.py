@@ -8,7 +8,10 @@
 
 FILE may be a DOT file or a model's whole reply (prose and code fences around the graph); ``-``
 reads standard input. ``check`` exits with 0 when the tree is structurally valid (and every
-coordinate resolves, with ``--article``), 1 otherwise.
+coordinate resolves, with ``--article``), 1 otherwise. ``extract`` writes (or prints) the graph
+alone, as DOT that parses, never the prose or the code fence around it; it exits with 1 when an
+article's final reply holds no graph that parses or has defects left. Every action exits with 2
+when a file cannot be read and 3 when an LLM was asked and failed every call.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from peirce.cli import integer_at_least, watch_llm
+from peirce.errors import InputError
+from peirce.jsontypes import JSON
+from peirce.records import read_text
 from peirce.results import Diagnostic
 
 if TYPE_CHECKING:
@@ -41,7 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             default="last",
             help="the graph to read when the text holds several (default: last)",
         )
-        p.add_argument("--timeout-ms", type=int, default=5000, help="Z3 time limit per step")
+        p.add_argument(
+            "--timeout-ms", type=integer_at_least(1), default=5000, help="Z3 time limit per step"
+        )
 
     check = sub.add_parser("check", help="diagnostics and per-step classes")
     common(check)
@@ -72,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     extract.add_argument("article", type=Path, nargs="+", help="ARCHE article JSON file(s)")
     extract.add_argument("-o", "--output", type=Path, help="write the final DOT here (a folder "
                          "for several articles)")  # fmt: skip
-    extract.add_argument("--rounds", type=int, default=2, help="repair rounds at most")
+    extract.add_argument(
+        "--rounds", type=integer_at_least(0), default=2, help="repair rounds at most"
+    )
     extract.add_argument("--log", type=Path, help="folder for every prompt and reply (JSONL)")
     extract.add_argument("--model", help="model name (default: PEIRCE_MODEL)")
     extract.add_argument("--base-url", help="OpenAI-compatible base URL (default: OPENAI_BASE_URL)")
@@ -93,7 +104,7 @@ class _Analysis:
 def _read(args: argparse.Namespace) -> tuple[str, RLT]:
     from peirce.translators.dot_rlt import read_rlt
 
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    text = read_text(args.file)
     return text, read_rlt(text, which=args.which)
 
 
@@ -238,8 +249,34 @@ def _export(args: argparse.Namespace, found: _Analysis) -> int:
     return 0
 
 
+def graph_of(reply: str) -> str:
+    r"""The DOT of the graph in a model's reply: the graph alone (no prose, no code fence), with
+    ``digraph { ... }`` around statements that came without it; it parses, or
+    :class:`~peirce.errors.ParseError` says why not.
+
+    >>> print(graph_of("Sure:\n```dot\ndigraph g { a -> b [label=DR] }\n```\nDone."))
+    digraph g { a -> b [label=DR] }
+    >>> print(graph_of("```\na -> b [label=DR]\n```"))
+    digraph {
+    a -> b [label=DR]
+    }
+    """
+    from peirce.translators.dot import parse_dot
+    from peirce.translators.dot_rlt import read_rlt
+
+    rlt = read_rlt(reply)  # the graph extraction checked: the last one
+    text = rlt.graph_text.strip()
+    if any(d.code == "no-graph-header" for d in rlt.diagnostics):
+        text = "digraph {\n" + text + "\n}"
+    graphs = parse_dot(text)
+    if len(graphs) != 1 or graphs[0].headerless:  # pragma: no cover - graph_text is one graph
+        raise InputError("the graph written would not read back as one graph", text=text)
+    return text
+
+
 def _extract(args: argparse.Namespace) -> int:
     """``peirce rlt extract ARTICLE.json...``: print (or write) each final DOT and the rates."""
+    from peirce.errors import ParseError
     from peirce.evaluators.arche_extract import extract_batch
     from peirce.llm import ClientOptions, LLMClient
     from peirce.translators.arche_grounding import load_article
@@ -250,9 +287,10 @@ def _extract(args: argparse.Namespace) -> int:
     if args.base_url:
         overrides["base_url"] = args.base_url
     articles = [load_article(p) for p in args.article]
-    with LLMClient.from_env(**overrides) as client:
+    with watch_llm(LLMClient.from_env(**overrides)) as client:
         batch = extract_batch(client, articles, rounds=args.rounds, log_dir=args.log)
         stats = client.stats.as_dict()
+    unreadable = 0
     for path, item in zip(args.article, batch.items, strict=True):
         state = "valid" if item.valid else f"{len(item.issues)} defect(s) left"
         repaired = ", repaired" if item.stage2_triggered else ""
@@ -260,18 +298,40 @@ def _extract(args: argparse.Namespace) -> int:
               + (f"; error: {item.error}" if item.error else ""), file=sys.stderr)  # fmt: skip
         for issue in item.issues[:10]:
             print(f"  - {issue}", file=sys.stderr)
-        if args.output is not None and item.dot:
+        if not item.dot:
+            continue
+        try:
+            dot = graph_of(item.dot)
+        except ParseError as exc:
+            unreadable += 1
+            print(f"{path}: no DOT graph written: {exc}", file=sys.stderr)
+            continue
+        if args.output is not None:
             out = args.output
             if len(articles) > 1 or out.is_dir():
                 out.mkdir(parents=True, exist_ok=True)
                 out = out / f"{item.article or Path(path).stem}.dot"
-            out.write_text(item.dot, encoding="utf-8")
-        elif item.dot:
-            print(item.dot)
+            out.write_text(dot + "\n", encoding="utf-8")
+        else:
+            print(dot)
     print(f"stage-2 trigger rate: {batch.stage2_trigger_rate:.1%} of {len(batch.items)} "
           f"article(s); valid after repair: {batch.valid_rate:.1%}; LLM: {stats}",
           file=sys.stderr)  # fmt: skip
-    return 0 if all(e.valid for e in batch.items) else 1
+    return 0 if not unreadable and all(e.valid for e in batch.items) else 1
+
+
+def _json_file(path: Path) -> JSON:
+    """The JSON value of a file; one that is not JSON raises :class:`InputError` with its place."""
+    from peirce.span import Span
+
+    text = read_text(path)
+    try:
+        value: JSON = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        pos = exc.pos if isinstance(exc, json.JSONDecodeError) else 0
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise InputError(message, text=text, span=Span.at(text, pos), source=str(path)) from None
+    return value
 
 
 def _evaluate(args: argparse.Namespace, found: _Analysis) -> int:
@@ -287,13 +347,18 @@ def _evaluate(args: argparse.Namespace, found: _Analysis) -> int:
     judges = []
     for spec in args.judge:
         model, _, url = spec.partition("@")
-        judges.append(LLMClient(model=model, base_url=url or settings.base_url,
-                                api_key=settings.api_key))  # fmt: skip
+        judges.append(watch_llm(LLMClient(model=model, base_url=url or settings.base_url,
+                                          api_key=settings.api_key)))  # fmt: skip
     try:
         result = rea(found.rlt, judges, report=found.report, grounded=found.grounded)
         entities: tuple[str, ...] = ()
         if args.entities is not None:
-            entities = load_entities(json.loads(args.entities.read_text(encoding="utf-8")))
+            try:
+                entities = load_entities(_json_file(args.entities))
+            except InputError:
+                raise
+            except ValueError as exc:
+                raise InputError(str(exc), source=str(args.entities)) from None
         elif args.extract_entities and found.article is not None:
             entities = core_entities(judges[0], found.article)[1]
     finally:
