@@ -71,7 +71,7 @@ class IRCoTLogicScore(Benchmark[IRCoTCases, IRCoTResults]):
     name = "logicscore"
     options = (
         Option("--data", required=True, help="folder with the IRCoT *.jsonnet files"),
-        Option("--limit", int, help="use at most this many chains"),
+        Option("--limit", int, minimum=1, help="use at most this many chains"),
         Option(
             "--backend",
             default="auto",

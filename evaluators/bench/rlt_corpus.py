@@ -243,7 +243,7 @@ class RLTCorpus(Benchmark[Path, dict[str, object]]):
     options = (
         Option("--data", Path, required=True, help="folder of RLTs (DOT files)"),
         Option("--articles", Path, help="folder of ARCHE article JSON files"),
-        Option("--limit", int, help="read at most this many files"),
+        Option("--limit", int, minimum=1, help="read at most this many files"),
         Option("--timeout-ms", int, default=5000, help="Z3 time limit per step"),
         Option("--generate", int, metavar="N", help="first write N synthetic RLTs"),
         Option("--defect-rate", float, default=0.3, help="per defect kind"),
