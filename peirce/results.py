@@ -2,6 +2,10 @@
 
 "Not proven" is a result: a :class:`Judgement` with verdict ``UNKNOWN`` and a ``reason``.
 
+The module is kept whole (past the usual size): it is the one place every layer's result types
+come from, and :class:`ProofNode` is long only because each of its methods walks the tree with a
+stack of its own.
+
 >>> j = Judgement(Verdict.UNKNOWN, backend="prolog", reason="no rule concludes sour/1")
 >>> Judgement.from_json(j.to_json()) == j
 True
@@ -10,6 +14,7 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +24,7 @@ from peirce.span import Span, caret_context
 __all__ = [
     "Answer",
     "AskResult",
+    "Conflict",
     "Diagnostic",
     "Judgement",
     "ProofNode",
@@ -61,7 +67,12 @@ class Answer(enum.StrEnum):
     UNKNOWN = "Unknown"
 
 
-@dataclass(frozen=True, slots=True)
+#: Proof lines are indented two spaces a level up to this depth; deeper lines keep that indentation
+#: and say their depth, so a rendering stays linear in the size of the proof.
+MAX_INDENT = 40
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class ProofNode:
     """A node of a proof tree: a goal and how it was proved.
 
@@ -78,6 +89,9 @@ class ProofNode:
       cat(tom)   [Tom is a cat.]
     >>> [n.goal for n in proof.leaves()], proof.rules()
     (['cat(tom)'], ('Every cat is a mammal.', 'Tom is a cat.'))
+
+    Every method walks the tree with a stack of its own, so a proof of any depth renders,
+    compares, hashes and prints (as :mod:`peirce.serde` converts it).
     """
 
     goal: str
@@ -85,24 +99,75 @@ class ProofNode:
     clause: str | None = None
     children: tuple[ProofNode, ...] = ()
 
+    def walk(self) -> Iterator[tuple[int, ProofNode]]:
+        """Every node with its depth (the root's is 0), depth first, children in order."""
+        stack: list[tuple[int, ProofNode]] = [(0, self)]
+        while stack:
+            depth, node = stack.pop()
+            yield depth, node
+            stack.extend((depth + 1, c) for c in reversed(node.children))
+
     def leaves(self) -> tuple[ProofNode, ...]:
         """The facts the proof rests on."""
-        if not self.children:
-            return (self,)
-        return tuple(leaf for c in self.children for leaf in c.leaves())
+        return tuple(n for _, n in self.walk() if not n.children)
 
     def rules(self) -> tuple[str, ...]:
         """Labels of every clause used, depth first."""
-        own = (self.rule,) if self.rule else ()
-        return own + tuple(r for c in self.children for r in c.rules())
+        return tuple(n.rule for _, n in self.walk() if n.rule)
 
     def render(self, indent: str = "") -> str:
-        """The tree as indented text."""
-        by = f"   [{self.rule}]" if self.rule else ""
-        lines = [f"{indent}{self.goal}{by}"]
-        for c in self.children:
-            lines.append(c.render(indent + "  "))
+        """The tree as indented text (past :data:`MAX_INDENT` levels a line says its depth)."""
+        lines = []
+        for depth, node in self.walk():
+            by = f"   [{node.rule}]" if node.rule else ""
+            at = "  " * min(depth, MAX_INDENT)
+            if depth > MAX_INDENT:
+                at += f"[depth {depth}] "
+            lines.append(f"{indent}{at}{node.goal}{by}")
         return "\n".join(lines)
+
+    def _key(self) -> tuple[str, str | None, str | None, int]:
+        return (self.goal, self.rule, self.clause, len(self.children))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ProofNode):
+            return NotImplemented
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if a._key() != b._key():
+                return False
+            pairs.extend(zip(a.children, b.children, strict=True))
+        return True
+
+    def __hash__(self) -> int:
+        # the nodes in depth-first order with their numbers of children determine the tree
+        h = 0
+        for _, node in self.walk():
+            h = hash((h, *node._key()))
+        return h
+
+    def __repr__(self) -> str:
+        out: list[str] = []
+        stack: list[ProofNode | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+                continue
+            out.append(
+                f"ProofNode(goal={item.goal!r}, rule={item.rule!r}, clause={item.clause!r}, "
+                "children=("
+            )
+            closing = ",))" if len(item.children) == 1 else "))"
+            stack.append(closing)
+            for n, child in enumerate(reversed(item.children)):
+                stack.append(child)
+                if n < len(item.children) - 1:
+                    stack.append(", ")
+        return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,28 +292,88 @@ class Report:
 class StepStatus(enum.StrEnum):
     """How a step of a chain stands against its context (see ``peirce.check_proof``).
 
+    The context is read under the open world: what it does not say is not false. So a step it
+    does not give is ``unsupported``, not ``refuted``; only a proof of the opposite refutes.
+
     - ``valid``: follows from the context and earlier sound steps; the proof says how.
-    - ``ungrounded``: states a fact that neither the context nor sound steps give.
-    - ``invalid``: does not follow (or contradicts what does).
+    - ``refuted``: the context and sound steps prove its opposite; the proof is that proof.
+    - ``unsupported``: neither it nor its opposite follows (a new fact or rule, or a rule whose
+      conditions are not met); the reason says which.
     - ``propagated``: follows only through an earlier step that was not sound.
+    - ``inconsistent``: would be refuted or unsupported, but the premises contradict each
+      other (see :attr:`ProofReport.conflicts`), so they cannot judge it.
     - ``unknown``: could not be translated or decided; the reason says why.
 
     >>> from peirce import check_proof
     >>> context = "Every cat is a mammal. Every dog is an animal. Tom is a cat. Tom is not a bird."
     >>> steps = ["Tom is a mammal.", "Tom is a bird.", "Tom is a dog.", "Tom is an animal."]
     >>> [s.status.value for s in check_proof(context, [*steps, "Ideas sleep."]).steps]
-    ['valid', 'invalid', 'ungrounded', 'propagated', 'unknown']
+    ['valid', 'refuted', 'unsupported', 'propagated', 'unknown']
+    >>> StepStatus.UNSUPPORTED.meaning
+    'unsupported: neither the step nor its opposite follows from the premises (open world)'
     """
 
     VALID = "valid"
-    UNGROUNDED = "ungrounded"
-    INVALID = "invalid"
+    REFUTED = "refuted"
+    UNSUPPORTED = "unsupported"
     PROPAGATED = "propagated"
+    INCONSISTENT = "inconsistent"
     UNKNOWN = "unknown"
 
     @property
     def sound(self) -> bool:
         return self is StepStatus.VALID
+
+    @property
+    def meaning(self) -> str:
+        """The status and what it means, in one line (for tables and legends)."""
+        return f"{self.value}: {_MEANINGS[self.value]}"
+
+
+_MEANINGS = {
+    "valid": "follows from the premises and earlier valid steps",
+    "refuted": "the premises prove the opposite",
+    "unsupported": "neither the step nor its opposite follows from the premises (open world)",
+    "propagated": "follows only through an earlier step that is not valid",
+    "inconsistent": "the premises contradict each other, so they cannot judge the step",
+    "unknown": "could not be translated or decided (the reason says why)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Premises that contradict each other: a literal and its opposite, both proved from them.
+
+    Attributes:
+        literal: the positive literal, as text (``red(bob)``).
+        proof: its proof.
+        complement_proof: the proof of its opposite (``¬red(bob)``).
+
+    >>> c = Conflict("red(bob)", ProofNode("red(bob)", "Bob is red.", "red(bob)"),
+    ...              ProofNode("¬red(bob)", "Bob is not red.", "¬red(bob)"))
+    >>> c.premises
+    ('Bob is red.', 'Bob is not red.')
+    >>> c.describe()
+    "red(bob) (from 'Bob is red.') and ¬red(bob) (from 'Bob is not red.')"
+    """
+
+    literal: str
+    proof: ProofNode
+    complement_proof: ProofNode
+
+    @property
+    def premises(self) -> tuple[str, ...]:
+        """The sentences the two proofs rest on, each once, the literal's proof first."""
+        return tuple(dict.fromkeys((*self.proof.rules(), *self.complement_proof.rules())))
+
+    def describe(self) -> str:
+        """Both sides in words, each with the premises it rests on."""
+
+        def side(p: ProofNode) -> str:
+            used = ", ".join(repr(r) for r in dict.fromkeys(p.rules())) or "no premise"
+            return f"{p.goal} (from {used})"
+
+        return f"{side(self.proof)} and {side(self.complement_proof)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +400,8 @@ class ProofReport:
     """Every step of a chain judged, plus diagnostics about the context.
 
     A context sentence that does not translate is a diagnostic, and a step the rest of the context
-    does not give is then ``unknown`` rather than ``ungrounded``:
+    does not give is then ``unknown`` rather than ``unsupported``; a context that contradicts
+    itself is an ``inconsistent-premises`` error with the :class:`Conflict`:
 
     >>> from peirce import check_proof
     >>> report = check_proof("Tom is a cat. Ideas sleep.", ["Tom is a cat.", "Tom is a bird."])
@@ -283,14 +409,26 @@ class ProofReport:
     [('untranslated', 'warning')]
     >>> report.all_valid, [(s.text, s.status.value) for s in report.steps]
     (False, [('Tom is a cat.', 'valid'), ('Tom is a bird.', 'unknown')])
+    >>> report = check_proof("Bob is red. Bob is not red.", ["Bob is happy."])
+    >>> print(report.diagnostics[0].render())
+    error[inconsistent-premises] context: the premises contradict each other: \
+red(bob) (from 'Bob is red.') and ¬red(bob) (from 'Bob is not red.')
+    >>> report.consistent, report.steps[0].status.value
+    (False, 'inconsistent')
     """
 
     steps: tuple[StepResult, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
 
     @property
     def all_valid(self) -> bool:
         return all(s.status is StepStatus.VALID for s in self.steps)
+
+    @property
+    def consistent(self) -> bool:
+        """False when the context contradicts itself (then :attr:`conflicts` says where)."""
+        return not self.conflicts
 
     def to_json(self) -> str:
         return serde.dumps(self)
@@ -311,7 +449,9 @@ class AskResult:
         proof: the proof of the statement (True) or of its negation (False).
         goal: the statement as a literal, when the question was translated.
         judgement: the underlying judgement, when a backend was asked.
-        diagnostics: context sentences that could not be translated, and similar findings.
+        diagnostics: context sentences that could not be translated, premises that contradict
+            each other, and similar findings.
+        conflicts: where the premises contradict each other, when they do.
 
     >>> from peirce import ask
     >>> result = ask("Every cat is a mammal. Tom is a cat.", "Is Tom a bird?")
@@ -328,6 +468,7 @@ class AskResult:
     goal: str | None = None
     judgement: Judgement | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
 
     def to_json(self) -> str:
         return serde.dumps(self)

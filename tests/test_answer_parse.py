@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from peirce.errors import InputError, ParseError
 from peirce.results import Severity
 from peirce.translators.answer import (
+    MAX_CHARS,
     parse_answer,
     propositions_from_llm,
     split_propositions,
     split_sentences,
     to_argument,
 )
+from peirce.translators.english import verb_index, verb_starts, word_tokens
 
 DOCS = {"1": "<S1>a.<S1> <S2>b.<S2>", "2": {"sentences": ["x", "y", "z"]}}
 
@@ -214,3 +220,97 @@ def test_the_answer_as_an_argument():
     assert [(p.claim, p.role) for p in step.premises] == [("P1", None), ("P2", "derived")]
     assert arg.meta == {"question": "Is Max sour?"}
     assert type(arg).from_json(arg.to_json()) == arg
+
+
+# ------------------------------------------------------------ linear time, a bound that says so
+def _adversarial(n: int) -> dict[str, str]:
+    """Answers of ``n`` characters that made the reader scan the rest of the text again and
+    again (quadratic): runs that a pattern with two overlapping repeats tries from every start,
+    full stops each followed by a look at everything before, clause splits each followed by a
+    look at everything after."""
+    return {
+        "quote marks": ">" * n,
+        "quote marks then answer": ">" * (n - 6) + "answer",
+        "tag then blanks": "<" + " " * (n - 2) + "x",
+        "full stops": "a. " * (n // 3),
+        "initials": "A. " * (n // 3),
+        "semicolons then a verb": "x; " * (n // 3 - 2) + "it is",
+        "clauses without verbs": "x, and He " * (n // 10),
+        "tags and answers": "<statement>Answer: x\n" * (n // 21),
+        "unclosed tags": "<statement>a. " * (n // 14),
+    }
+
+
+def test_reading_is_linear_in_the_length_of_the_answer() -> None:
+    import time
+
+    for name, text in _adversarial(MAX_CHARS).items():
+        start = time.perf_counter()
+        split_propositions(parse_answer(text))
+        took = time.perf_counter() - start
+        # a generous guard: linear reading takes milliseconds; the quadratic one took seconds to
+        # minutes on these
+        assert took < 2.0, f"{name}: {took:.1f} s for {len(text)} characters"
+
+
+def test_the_size_bound_is_reported_with_the_size() -> None:
+    text = "Max is cold. " * (MAX_CHARS // 13 + 1)
+    a = parse_answer(text)
+    (diag,) = a.diagnostics
+    assert diag.code == "answer-too-long" and not a.ok
+    assert f"{len(text)} characters" in diag.message
+    assert f"limit of {MAX_CHARS}" in diag.message
+    assert (diag.span.start, diag.span.end) == (MAX_CHARS, len(text))
+
+
+def test_proposition_spans_point_at_their_own_clause() -> None:
+    text = "<STATEMENT>Tom ran; Tom ran; it  rained [1]; Tom ran home.</STATEMENT> Answer: x"
+    props = split_propositions(parse_answer(text))
+    assert [p.text for p in props] == ["Tom ran.", "Tom ran.", "it rained.", "Tom ran home."]
+    got = [text[p.span.start : p.span.end] for p in props]
+    assert got == ["Tom ran", "Tom ran", "it  rained", "Tom ran home."]
+    assert props[1].span.start > props[0].span.start
+
+
+VOCAB = [
+    "Bob",
+    "The",
+    "who",
+    "that",
+    "ran",
+    "was",
+    "is",
+    "played",
+    "red",
+    "cats",
+    "x",
+    "Lives",
+    "been",
+]
+
+
+@given(st.lists(st.sampled_from(VOCAB), max_size=12))
+def test_verb_starts_is_verb_index_from_every_start(words: list[str]) -> None:
+    toks = word_tokens(" ".join(words))
+    expected = []
+    for p in range(len(toks) + 1):
+        found = verb_index(toks[p:])
+        expected.append(None if found is None else found + p)
+    assert verb_starts(toks) == expected
+
+
+OLD_ANSWER = re.compile(  # the pattern that was tried at every position of a run of marks
+    r"(?:^|(?<=[.!?>\]\)\"”]))[ \t>*#_-]*(?:final |short )?answer[ \t*_]*:[ \t*_]*(?P<rest>.*)$",
+    re.IGNORECASE | re.M,
+)
+
+
+PIECES = [*'ab. \n>*#-_:!]"', "answer", "Answer", "final ", "short ", "ANSWER:"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_answer_lines_are_found_where_the_pattern_found_them(text: str) -> None:
+    from peirce.translators.answer_statements import _answer_lines
+
+    old = [(m.start(), m.start("rest"), m.end("rest")) for m in OLD_ANSWER.finditer(text)]
+    assert [tuple(h) for h in _answer_lines(text)] == old

@@ -49,26 +49,28 @@ def test_error_is_caught_where_made_and_propagated_after() -> None:
             "Max is sour.",
         ],
     )
-    assert statuses(report) == ["valid", "ungrounded", "valid", "propagated", "propagated"]
+    assert statuses(report) == ["valid", "unsupported", "valid", "propagated", "propagated"]
     assert "Impuses are numpuses." in report.steps[3].reason
 
 
-def test_contradiction_is_invalid_with_the_proof_of_the_negation() -> None:
+def test_contradiction_is_refuted_with_the_proof_of_the_negation() -> None:
     report = peirce.check_proof(CONTEXT, ["Max is sour."])
     (step,) = report.steps
-    assert step.status is StepStatus.INVALID
+    assert step.status is StepStatus.REFUTED
     assert step.proof is not None and step.proof.goal.startswith("¬")
 
 
-def test_ungrounded_versus_invalid() -> None:
+def test_unsupported_is_not_refuted() -> None:
     # nothing could conclude it: a new assertion
     report = peirce.check_proof(CONTEXT, ["Max is a numpus."])
-    assert statuses(report) == ["ungrounded"]
-    # a rule concludes it, but its condition does not hold: a failed inference
+    assert statuses(report) == ["unsupported"]
+    assert "neither the context nor sound steps give" in report.steps[0].reason
+    # a rule concludes it, but its condition does not hold: a failed inference, not a refutation
     report = peirce.check_proof(CONTEXT + " Bob is a wumpus.", ["Bob is a dumpus."])
-    assert statuses(report) == ["invalid"]
+    assert statuses(report) == ["unsupported"]
+    assert "conditions are not met" in report.steps[0].reason
     report = peirce.check_proof("Every wumpus is an impus. Max is a dumpus.", ["Max is an impus."])
-    assert statuses(report) == ["invalid"]
+    assert statuses(report) == ["unsupported"]
 
 
 def test_untranslatable_step_is_unknown_with_reason() -> None:

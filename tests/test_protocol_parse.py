@@ -164,3 +164,13 @@ def test_ten_thousand_steps_parse_in_bounded_time() -> None:
     assert len(sf.protocol.steps) == 10_000 and sf.diagnostics == ()
     assert sf.protocol.steps[-1].span is not None and sf.protocol.steps[-1].span.line == 10_004
     assert elapsed < 3.0
+
+
+def test_a_deeply_nested_field_is_described_without_recursion() -> None:
+    from peirce.translators.protocol_steps import _kind
+
+    deep: list[object] = []
+    for _ in range(10_000):
+        deep = [deep]
+    assert _kind(deep) == "a list containing a list"  # no RecursionError
+    assert _kind([1, "a"]) == "a list containing a number"

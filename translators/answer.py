@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from peirce.errors import ParseError
@@ -48,10 +49,11 @@ from peirce.translators.answer_sentences import split_sentences
 from peirce.translators.answer_statements import (
     MAX_CHARS,
     MAX_STATEMENTS,
+    clean_statement,
     known_documents,
     parse_answer,
 )
-from peirce.translators.english import has_verb
+from peirce.translators.english import verb_starts, word_tokens
 
 __all__ = [
     "MAX_CHARS",
@@ -83,10 +85,14 @@ def split_propositions(answer: ParsedAnswer) -> tuple[Proposition, ...]:
     """
     props: list[Proposition] = []
     for st in answer.statements:
+        source = _source_offsets(answer.text, st)
         for s, e in split_sentences(st.text):
-            for part in _clauses(st.text[s:e]):
+            for a, b in _clauses(st.text, s, e):
+                part = st.text[a:b]
                 text = part if part.endswith((".", "!", "?")) else part + "."
-                span = _locate(answer.text, st, part)
+                span = st.span
+                if source is not None:
+                    span = Span.at(answer.text, source[a], source[b - 1] + 1)
                 pid = f"P{len(props) + 1}"
                 derived = bool(_DERIVED.match(text))
                 props.append(Proposition(pid, text, st.citations, st.index, span, derived))
@@ -98,29 +104,47 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
-def _clauses(sentence: str) -> list[str]:
-    parts = [sentence.strip()]
-    out: list[str] = []
-    for part in parts:
-        pieces: list[str] = []
-        last = 0
-        for m in _CLAUSE_SPLIT.finditer(part):
-            right = part[m.end() :]
-            left = part[last : m.start()]
-            if has_verb(right) and has_verb(left):
-                pieces.append(left.strip())
-                last = m.end()
-        pieces.append(part[last:].strip())
-        out.extend(p.rstrip(" ,;") for p in pieces if re.search(r"\w", p))
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` of the independent clauses of the sentence
+    ``text[start:end]``: it is split at ``;`` and at ``, and`` (``but``, ``while``, ``whereas``)
+    before a capital or a pronoun, where both sides have a finite verb of their own.
+
+    The words are found once and where each side's first verb is comes from
+    :func:`~peirce.translators.english.verb_starts`, so a sentence is read in linear time.
+    """
+    sentence = text[start:end]
+    lead = len(sentence) - len(sentence.lstrip())
+    part = sentence.strip()
+    toks = word_tokens(part)
+    starts = [t[1] for t in toks]
+    verbs = verb_starts(toks)
+    bounds: list[tuple[int, int]] = []
+    last, first = 0, 0  # where the current piece starts, in characters and in words
+    for m in _CLAUSE_SPLIT.finditer(part):
+        right = bisect_left(starts, m.end())  # its first word (no word spans a split)
+        left_end = bisect_left(starts, m.start())
+        left_verb = verbs[first]
+        if verbs[right] is not None and left_verb is not None and left_verb < left_end:
+            bounds.append((last, m.start()))
+            last, first = m.end(), right
+    bounds.append((last, len(part)))
+    out: list[tuple[int, int]] = []
+    for a, b in bounds:
+        piece = part[a:b]
+        at = start + lead + a + len(piece) - len(piece.lstrip())
+        piece = piece.strip().rstrip(" ,;")
+        if re.search(r"\w", piece):
+            out.append((at, at + len(piece)))
     return out
 
 
-def _locate(text: str, st: Statement, part: str) -> Span:
-    probe = part.rstrip(".!?")[:40]
-    pos = text.find(probe, st.span.start, max(st.span.end, st.span.start + len(probe)) + 1)
-    if pos < 0:
-        return st.span
-    return Span.at(text, pos, pos + len(part))
+def _source_offsets(text: str, st: Statement) -> list[int] | None:
+    """For each character of the statement's text, its offset in the answer (``None`` when the
+    statement was not read from ``text``)."""
+    if st.span is None:
+        return None
+    clean, where = clean_statement(text, st.span.start, st.span.end)
+    return where if clean == st.text else None
 
 
 def propositions_from_llm(reply: str) -> tuple[Proposition, ...]:

@@ -70,18 +70,34 @@ def _push(text: str, out: list[tuple[int, int]], s: int, e: int) -> None:
         out.append((s + lead, s + len(chunk.rstrip())))
 
 
+#: Longer words are no abbreviation: the look back from a full stop goes no further.
+_LONGEST_ABBREVIATION = max(map(len, ABBREVIATIONS))
+_CLOSERS = " \t\"'”’)"
+
+
 def _ends_sentence(text: str, i: int, n: int) -> bool:
+    """Whether the mark at ``i`` ends a sentence; looks at a bounded stretch around it (the word
+    before, the blanks and closing quotes after), so that a text is read in linear time."""
     if text[i] != ".":
         return i + 1 >= n or text[i + 1].isspace() or text[i + 1] in "\"'”’)[<"
     nxt = i + 1
     if nxt < n and not (text[nxt].isspace() or text[nxt] in "\"'”’)[<"):
         return False  # "3.5", "F.W."
-    word = re.search(r"(\w+)$", text[:i])
-    if word:
-        w = word.group(1)
+    start = i
+    while start > 0 and i - start <= _LONGEST_ABBREVIATION and _word_char(text[start - 1]):
+        start -= 1
+    w = text[start:i]
+    if w and i - start <= _LONGEST_ABBREVIATION and (start == 0 or not _word_char(text[start - 1])):
         if len(w) == 1 and w.isupper():
             return False  # an initial
         if w.lower() in ABBREVIATIONS:
             return False
-    rest = text[nxt:n].lstrip(" \t\"'”’)")
-    return not (rest and rest[0].islower())
+    k = nxt
+    while k < n and text[k] in _CLOSERS:
+        k += 1
+    return not (k < n and text[k].islower())
+
+
+def _word_char(ch: str) -> bool:
+    """What ``\\w`` matches."""
+    return ch.isalnum() or ch == "_"

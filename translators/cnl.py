@@ -47,7 +47,8 @@ from peirce.logic import Clause, Literal
 from peirce.span import Span
 from peirce.translators.cnl_build import Builder, Failure, Stmt
 from peirce.translators.cnl_clauses import clauses_of, derivation_of
-from peirce.translators.cnl_tokens import describe, tokenize
+from peirce.translators.cnl_lexicon import COMPARATIVES, misfit
+from peirce.translators.cnl_tokens import Tok, describe, tokenize
 
 if TYPE_CHECKING:
     from lark import Token
@@ -204,10 +205,25 @@ def _parse(sentence: str, start: str = "start") -> Stmt:
         expected = _expected(getattr(err, "expected", ()) or ())
         if tok is None or tok.type == "$END":
             at = len(sentence.rstrip())
-            raise Failure("the sentence ends too early", at, at, expected) from None
+            why = _hint(toks, None)
+            raise Failure(f"the sentence ends too early{why}", at, at, expected) from None
         what = describe(tok.type, tok.value)
-        raise Failure(f"unexpected {what}", tok.start_pos, tok.end_pos, expected) from None
+        why = _hint(toks, str(tok.value))
+        raise Failure(f"unexpected {what}{why}", tok.start_pos, tok.end_pos, expected) from None
     return stmt
+
+
+def _hint(toks: list[Tok], unexpected: str | None) -> str:
+    """Why a sentence the grammar does not parse is outside the fragment, when a word says so:
+    a comparison anywhere, or a quantifier where a name should be."""
+    for t in toks:
+        if t.type in ("WORD", "CAPWORD") and t.value.lower() in COMPARATIVES:
+            return f": {misfit(t.value, 'word')}"
+    if unexpected is not None:
+        why = misfit(unexpected, "name")
+        if why is not None:
+            return f": {why}"
+    return ""
 
 
 @lru_cache(maxsize=1 << 16)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
 from peirce.logic import Literal, Var
-from peirce.translators.cnl_lexicon import ident, singular
+from peirce.translators.cnl_lexicon import ANSWER_WORDS, ident, misfit, singular
 
 __all__ = ["Builder", "Children", "Failure", "Item", "Leaf", "Pred", "Ref", "Stmt", "X"]
 
@@ -105,15 +105,36 @@ def _tok(c: Leaf) -> tuple[str, int, int]:
     return str(c), c.start_pos, c.end_pos
 
 
+def _vet(words: list[Leaf], role: str, verb: Leaf | None = None) -> None:
+    """Refuse a reading in which a closed-class word is a name, adjective, noun or verb (see
+    :func:`~peirce.translators.cnl_lexicon.misfit`); a comparison is named first."""
+    checks = [(w, role) for w in words] + ([(verb, "verb")] if verb is not None else [])
+    ranked = sorted(checks, key=lambda c: "comparison" not in (misfit(str(c[0]), c[1]) or ""))
+    for leaf, as_what in ranked:
+        why = misfit(str(leaf), as_what)
+        if why is None:
+            continue
+        if as_what == "name part" and len(words) > 1:
+            why += f" ({' '.join(map(str, words))!r} would be read as one name)"
+        raise Failure(why, leaf.start_pos, leaf.end_pos)
+
+
+def _is_symbol(word: str) -> bool:
+    """A propositional symbol: S0, H3, GM (all capitals, or a digit)."""
+    return word.isupper() or any(ch.isdigit() for ch in word)
+
+
 class Builder:
     """Callbacks the LALR parser calls on each reduction (one method per rule or alias)."""
 
     # ----- references and predicates
     def name(self, c: list[Leaf]) -> Ref:
+        _vet(c[:1], "name")
         v, s, e = _tok(c[0])
         return Ref("const", ident(v), s, e)
 
     def the_name(self, c: list[Leaf]) -> Ref:
+        _vet(c, "name part")
         return Ref("const", ident(*map(str, c)), c[0].start_pos, c[-1].end_pos)
 
     def some(self, c: list[Leaf]) -> Ref:
@@ -123,10 +144,12 @@ class Builder:
         return Ref("pron", str(c[0]).lower(), c[0].start_pos, c[0].end_pos)
 
     def adj(self, c: list[Leaf]) -> Pred:
+        _vet(c[-1:], "adjective")
         return Pred("cop", (str(c[-1]),), len(c) == 2, c[0].start_pos, c[-1].end_pos)
 
     def noun(self, c: list[Leaf]) -> Pred:
         neg = c[0].type == "NOT"
+        _vet(c[1 if neg else 0 :], "noun")
         words = tuple(str(t) for t in c[1 if neg else 0 :])
         return Pred("cop", words, neg, c[0].start_pos, c[-1].end_pos, article=True)
 
@@ -138,12 +161,14 @@ class Builder:
     def verb(self, c: Children) -> Pred:
         verb: Leaf = c[0]
         obj: Ref = c[1]
+        _vet([], "verb", verb)
         return Pred("rel", (str(verb),), False, verb.start_pos, obj.end, obj=obj)
 
     def neg_verb(self, c: Children) -> Pred:
         neg: Leaf = c[0]
         verb: Leaf = c[1]
         obj: Ref = c[2]
+        _vet([], "verb", verb)
         return Pred("rel", (str(verb),), True, neg.start_pos, obj.end, obj=obj)
 
     # ----- clauses
@@ -157,6 +182,7 @@ class Builder:
     def the_cop_item(self, c: Children) -> Item:
         words: list[Leaf] = c[:-1]
         pred: Pred = c[-1]
+        _vet(words, "name part")
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
         return Item(subj, pred)
 
@@ -166,6 +192,7 @@ class Builder:
         obj: Ref = c[-1]
         if not words:
             raise Failure("a verb needs a subject before it", verb.start_pos, verb.end_pos)
+        _vet(words, "name part", verb)
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
         return Item(subj, Pred("rel", (str(verb),), False, verb.start_pos, obj.end, obj=obj))
 
@@ -174,11 +201,21 @@ class Builder:
         neg: Leaf = c[-3]
         verb: Leaf = c[-2]
         obj: Ref = c[-1]
+        _vet(words, "name part", verb)
         subj = Ref("const", ident(*map(str, words)), words[0].start_pos, words[-1].end_pos)
         return Item(subj, Pred("rel", (str(verb),), True, neg.start_pos, obj.end, obj=obj))
 
     def prop_item(self, c: list[Leaf]) -> Item:
-        return Item(None, None, ident(str(c[0])))
+        word, start, end = _tok(c[0])
+        if not _is_symbol(word):
+            raise Failure(
+                f"{word!r} alone is not a statement: a name needs something said of it "
+                f"({word!r} is ...), and a word alone is read only as a propositional symbol "
+                "like S0",
+                start,
+                end,
+            )
+        return Item(None, None, ident(word))
 
     def items(self, c: list[Item | Pred]) -> tuple[Item, ...]:
         return tuple(x if isinstance(x, Item) else Item(None, x) for x in c)
@@ -189,7 +226,10 @@ class Builder:
         return stmt
 
     def facts(self, c: list[tuple[Item, ...]]) -> Stmt:
-        return Stmt("facts", c[0])
+        items = c[0]
+        if len(items) == 1 and items[0].pred is None and items[0].prop in ANSWER_WORDS:
+            raise Failure(f"{items[0].prop!r} answers, it is not a statement", 0, -1)
+        return Stmt("facts", items)
 
     def if_rule(self, c: list[tuple[Item, ...]]) -> Stmt:
         return Stmt("rule", c[1], c[0])
@@ -202,12 +242,14 @@ class Builder:
 
     def group_rule(self, c: Children) -> Stmt:
         adjs: list[Leaf] = c[0]
+        _vet(adjs, "adjective")
         return self._class(tuple(Literal(ident(str(a)), (X,)) for a in adjs), c[1:])
 
     def adjs(self, c: list[Leaf]) -> list[Leaf]:
         return c
 
     def every_rule(self, c: Children) -> Stmt:
+        _vet(c[:1], "noun")
         noun = str(c[0])
         first: Pred = c[1]
         if first.plural:
@@ -219,7 +261,17 @@ class Builder:
         return Stmt("class", stmt.heads, body_lits=stmt.body_lits, negate_heads=True)
 
     def plural_rule(self, c: Children) -> Stmt:
-        return self._class((Literal(ident(singular(str(c[0]))), (X,)),), c[1:])
+        noun: Leaf = c[0]
+        first: Pred = c[1]
+        _vet([noun], "noun")
+        if not first.plural:
+            raise Failure(
+                f"{str(noun)!r} with 'is' names no individual and no class: say 'every {noun} "
+                f"is ...' for a rule, or write a name with a capital",
+                noun.start_pos,
+                first.end,
+            )
+        return self._class((Literal(ident(singular(str(noun))), (X,)),), c[1:])
 
     # ----- yes/no questions (the "question" start symbol)
     def question(self, c: list[Stmt]) -> Stmt:
@@ -241,6 +293,7 @@ class Builder:
         return Stmt("facts", (Item(self.the_name(c[1:-2]), adj),))
 
     def art_noun(self, c: list[Leaf]) -> Pred:
+        _vet(c, "noun")
         words = tuple(str(t) for t in c)
         return Pred("cop", words, False, c[0].start_pos, c[-1].end_pos, article=True)
 
@@ -255,6 +308,7 @@ class Builder:
         neg = len(c) == 4
         verb: Leaf = c[-2]
         obj: Ref = c[-1]
+        _vet([], "verb", verb)
         pred = Pred("rel", (str(verb),), neg, verb.start_pos, obj.end, obj=obj)
         return Stmt("facts", (Item(self.name(c[:1]), pred),))
 

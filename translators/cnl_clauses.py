@@ -76,10 +76,18 @@ def _resolve(
             subject = scope.term(item.subj, head)
             plural = False
         elif subject is None:
-            if pred.kind == "cop" and not (pred.negated or pred.article or pred.plural is not None):
+            bare = pred.kind == "cop" and not (
+                pred.negated or pred.article or pred.plural is not None
+            )
+            if bare and any(ch.isdigit() for ch in pred.words[0]):
                 lits.append(Literal(ident(*pred.words)))  # "S0 and s1": another proposition
                 continue
-            raise Failure("this has no subject to be said of", pred.start, pred.end)
+            raise Failure(
+                f"{' '.join(pred.words)!r} has no subject to be said of (after a propositional "
+                "symbol, another symbol is expected)",
+                pred.start,
+                pred.end,
+            )
         if pred.plural is not None:
             plural = pred.plural
         lits.append(_literal(pred, subject, plural, scope, head))

@@ -24,7 +24,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["ident", "singular", "verb_lemma"]
+__all__ = [
+    "ANSWER_WORDS",
+    "COMPARATIVES",
+    "FUNCTION_WORDS",
+    "PREPOSITIONS",
+    "QUANTIFIERS",
+    "ident",
+    "misfit",
+    "singular",
+    "verb_lemma",
+]
 
 # Plurals no suffix rule gets right.
 _IRREGULAR_PLURALS = {
@@ -77,6 +87,76 @@ _INVARIANT_WORDS = frozenset({"sheep", "fish", "deer", "species", "series", "new
 _IRREGULAR_VERBS = {"has": "have", "does": "do", "goes": "go", "is": "be", "are": "be"}
 
 _NON_IDENT = re.compile(r"[^a-z0-9_]+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The closed classes of English, which the controlled English never reads as a name, an
+# adjective, a noun or a verb: a sentence that would need one there says something the fragment
+# cannot (a comparison, a quantity, a place, a time, a modality), and is refused rather than
+# read as a relation between glued-up phrases.
+
+#: Words that make a comparison ("more ... than").
+COMPARATIVES = _words("than more less fewer most least")
+#: Words that quantify or stand for no one in particular; never a name.
+QUANTIFIERS = _words(
+    """everything everyone everybody anything anyone anybody nothing nobody none noone
+    somewhere everywhere nowhere anywhere there whatever whoever whichever"""
+)
+#: Prepositions: never part of a name, a noun or a verb ("the milky way galaxy at night"), but an
+#: adjective may be one ("the light is on").
+PREPOSITIONS = _words(
+    """of in on at to from with without by for about into onto over under above below between
+    among through throughout during before after against within across behind beside besides
+    near around toward towards upon via per as except until unless off out up down"""
+)
+#: Function words: prepositions, conjunctions, auxiliaries and modals, determiners, pronouns,
+#: question words, adverbs of degree and frequency.
+FUNCTION_WORDS = PREPOSITIONS | _words(
+    """or but nor because since although though while whereas either neither both whether
+    was were be been being am will would shall should can could may might must
+    had did doing having
+    this these those that which what who whom whose where when why how
+    any some many much few several such other another each every all
+    its their his her our your my me him us them we you i
+    very too also only just ever never always often sometimes usually rarely quite rather
+    almost nearly already again"""
+)
+#: Verb forms that may be the verb of a relation but never part of a name or a noun.
+_VERBS_NOT_IN_NAMES = _words("has have does do is are")
+#: What a one-word sentence says when it answers rather than states.
+ANSWER_WORDS = _words("yes no ok okay true false unknown maybe correct incorrect right wrong")
+
+
+def misfit(word: str, role: str) -> str | None:
+    """Why ``word`` cannot be a ``role`` ("name", "name part", "adjective", "noun", "verb",
+    "word"), or ``None`` when it can.
+
+    >>> misfit("than", "verb")
+    "'than' makes a comparison ('more ... than'), which the controlled English does not say"
+    >>> misfit("Everything", "name")
+    "'everything' is a quantifier, not a name: say 'all things are ...' or 'every ... is ...'"
+    >>> misfit("has", "verb") is None, misfit("has", "name part") is None, misfit("red", "noun")
+    (True, False, None)
+    """
+    w = word.lower()
+    if w in COMPARATIVES:
+        return (
+            f"{w!r} makes a comparison ('more ... than'), which the controlled English does not say"
+        )
+    if w in QUANTIFIERS:
+        return (
+            f"{w!r} is a quantifier, not a {role}: say 'all things are ...' or 'every ... is ...'"
+        )
+    if role == "name":
+        return None  # a capitalised name may be any other word ("May", "Will")
+    if w in FUNCTION_WORDS and not (role == "adjective" and w in PREPOSITIONS):
+        return f"{w!r} is a function word, so it cannot be a {role}"
+    if role != "verb" and w in _VERBS_NOT_IN_NAMES:
+        return f"{w!r} is a verb, so it cannot be a {role}"
+    return None
 
 
 @lru_cache(maxsize=8192)

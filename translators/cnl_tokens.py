@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Tok", "describe", "tokenize"]
+__all__ = ["Tok", "describe", "is_keyword", "tokenize"]
 
 
 class Tok(NamedTuple):
@@ -102,6 +102,20 @@ _LABEL_RE = re.compile(r"\s*(?:[A-Za-z]+ ?[0-9]+\s*:|[0-9]+[.)])(?=\s)")
 
 # Tokens after a sentence-initial capitalised word that make it a common word.
 _COMMON_AFTER = frozenset({"ARE", "_COMMA", "_AND", "_GROUP"})
+
+
+def is_keyword(word: str, *, ares: bool = True) -> bool:
+    """Whether ``word`` is a keyword of the grammar (any case); with ``ares=False``, in a sentence
+    that has neither "I" nor an arrow, where the ARES words are plain words.
+
+    >>> is_keyword("Then"), is_keyword("derive"), is_keyword("i"), is_keyword("cat")
+    (True, True, True, False)
+    >>> is_keyword("have"), is_keyword("have", ares=False)
+    (True, False)
+    """
+    lower = word.lower()
+    ares_word = ares and lower in _ARES_KEYWORDS
+    return lower in _KEYWORDS or ares_word or lower in _CONTRACTIONS or lower == "i"
 
 
 def _is_short_symbol(word: str) -> bool:

@@ -25,6 +25,7 @@ __all__ = [
     "has_verb",
     "verb_group_end",
     "verb_index",
+    "verb_starts",
     "word_tokens",
     "words",
 ]
@@ -112,6 +113,42 @@ def verb_index(toks: list[Token]) -> int | None:
             continue
         i += 1
     return None
+
+
+def verb_starts(toks: list[Token]) -> list[int | None]:
+    """For every start ``p``, what :func:`verb_index` finds in ``toks[p:]``, as an index into
+    ``toks`` (``None``: no verb); one entry more, for the empty tail. Linear time, where asking
+    :func:`verb_index` from every start would be quadratic.
+
+    >>> toks = word_tokens("Bob, who ran, was here; it")
+    >>> [verb_index(toks[p:]) for p in range(len(toks) + 1)]
+    [3, 1, 1, 0, None, None, None]
+    >>> verb_starts(toks)
+    [3, 2, 3, 3, None, None, None]
+    """
+    n = len(toks)
+    lower = [t[0].lower() for t in toks]
+    verb = [i > 0 and _is_verb(toks, i) for i in range(n)]  # as a token after the first
+    # resume[i]: where the scan goes on after skipping the verb group of a relative clause that
+    # continues at i (its verbs that are not auxiliaries)
+    resume = list(range(n + 1))
+    for i in range(n - 1, -1, -1):
+        if verb[i] and lower[i] not in _AUX:
+            resume[i] = resume[i + 1]
+    # plain[i] / relative[i]: the verb the scan finds from token i (not the first), outside /
+    # inside a relative clause
+    plain: list[int | None] = [None] * (n + 1)
+    relative: list[int | None] = [None] * (n + 1)
+    for i in range(n - 1, 0, -1):
+        if lower[i] in _RELATIVE:
+            plain[i] = relative[i] = relative[i + 1]
+        elif verb[i]:
+            plain[i] = i
+            relative[i] = plain[resume[i + 1]]
+        else:
+            plain[i], relative[i] = plain[i + 1], relative[i + 1]
+    # the first token is a verb only as an auxiliary, and a relative word there starts nothing
+    return [p if lower[p] in _AUX else plain[p + 1] for p in range(n)] + [None]
 
 
 def _is_verb(toks: list[Token], i: int) -> bool:

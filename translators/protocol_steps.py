@@ -131,7 +131,9 @@ def _value_pos(body: str, name: str, start: int, end: int) -> int:
     return m.end() if m else start
 
 
-def _kind(value: JSON) -> str:
+def _kind(value: JSON, inner: bool = False) -> str:
+    """What ``value`` is, in words; a list by its first element that is not a string (named one
+    level deep only, so that nesting costs no recursion)."""
     if isinstance(value, str):
         return "a string"
     if isinstance(value, bool):
@@ -141,8 +143,12 @@ def _kind(value: JSON) -> str:
     if value is None:
         return "null"
     if isinstance(value, list):
+        if inner:
+            return "a list"
         bad = next((v for v in value if not isinstance(v, str)), None)
-        return f"a list containing {_kind(bad)}" if value and bad is not None else "an empty list"
+        if value and bad is not None:
+            return f"a list containing {_kind(bad, inner=True)}"
+        return "an empty list"
     return "an object"
 
 

@@ -9,7 +9,7 @@ and everything built on it is marked as propagated rather than valid.
 ...     ["Max is an impus.", "Max is not sour.", "Max is a yumpus."],
 ... )
 >>> [s.status.value for s in report.steps]
-['valid', 'valid', 'ungrounded']
+['valid', 'valid', 'unsupported']
 >>> ask("Every wumpus is an impus. Max is a wumpus.", "Is it true? Max is an impus.").answer.value
 'True'
 
@@ -18,9 +18,12 @@ Statuses (see :class:`~peirce.results.StepStatus`):
 - ``valid``: every clause the step states is provable from the context and earlier sound steps; the
   proof names the rules and premises.
 - ``propagated``: provable only when unsound earlier steps are taken as given.
-- ``invalid``: its negation is provable (it contradicts what is known), or a rule concludes it but
-  no derivation exists.
-- ``ungrounded``: nothing known could conclude it: it asserts a new fact or rule.
+- ``refuted``: its negation is provable (it contradicts what is known); the proof is that proof.
+- ``unsupported``: neither it nor its negation is provable (open world): nothing known could
+  conclude it (a new fact or rule), or rules conclude it but their conditions are not met.
+- ``inconsistent``: it would be refuted or unsupported, but the context contradicts itself, so
+  it cannot be judged; the report's ``conflicts`` (and an ``inconsistent-premises`` error) say
+  which literal and its negation both follow, and from which premises.
 - ``unknown``: the step could not be translated, or a limit stopped the search, or it cannot be
   proved while some context sentences could not be translated (the missing knowledge might decide
   it).
@@ -32,11 +35,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
+from peirce.errors import PeirceError
 from peirce.ir import Sentence, Translation
 from peirce.logic import Clause, Literal, skolemise
+from peirce.pipelines.consistency import (
+    conflict_errors,
+    conflicts,
+    context_conflicts,
+    inconsistency,
+)
 from peirce.results import (
     Answer,
     AskResult,
+    Conflict,
     Diagnostic,
     Judgement,
     ProofNode,
@@ -128,7 +139,7 @@ def _judge_step(
             contra = kb.prove(goal.complement())
             if contra.proved and contra.proof is not None:
                 return _Judged(
-                    StepStatus.INVALID,
+                    StepStatus.REFUTED,
                     f"contradicts what is known: {goal.complement()} is provable",
                     contra.proof,
                 )
@@ -140,12 +151,12 @@ def _judge_step(
             )
         if clause.is_fact and kb.has_head(goal):
             return _Judged(
-                StepStatus.INVALID,
+                StepStatus.UNSUPPORTED,
                 f"{goal} does not follow: rules conclude it but their conditions are not met",
             )
         what = "fact" if clause.is_fact else "rule"
         return _Judged(
-            StepStatus.UNGROUNDED,
+            StepStatus.UNSUPPORTED,
             f"states a {what} ({clause}) that neither the context nor sound steps give",
         )
     if len(proofs) == 1:
@@ -173,18 +184,22 @@ def check_proof(
 
     Returns:
         A :class:`~peirce.results.ProofReport` with one :class:`~peirce.results.StepResult` per
-        step, and diagnostics for context sentences that could not be translated.
+        step, diagnostics for context sentences that could not be translated, and the
+        contradictions of the context (see :func:`~peirce.pipelines.consistency.conflicts`), if
+        it has any.
 
     >>> context = "Every cat is a mammal. Tom is a cat."
     >>> report = check_proof(context, ["Tom is a mammal.", "Tom is a bird."])
     >>> [(s.status.value, s.text) for s in report.steps]
-    [('valid', 'Tom is a mammal.'), ('ungrounded', 'Tom is a bird.')]
+    [('valid', 'Tom is a mammal.'), ('unsupported', 'Tom is a bird.')]
     """
     clauses, diagnostics = _context(context)
     incomplete = any(d.code == "untranslated" for d in diagnostics)
     results: list[StepResult] = []
     unsound: list[Clause] = []
     with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
+        found, notes = conflicts(kb, clauses)
+        diagnostics = (*diagnostics, *conflict_errors(found), *notes)
         for index, text in enumerate(steps, start=1):
             tr = translate(text)
             label = f"step {index}: {text.strip()}"
@@ -200,6 +215,13 @@ def check_proof(
                 )
             else:
                 judged = _judge_step(kb, step_clauses, unsound, f"s{index}", incomplete)
+            if found and judged.status in (StepStatus.REFUTED, StepStatus.UNSUPPORTED):
+                judged = _Judged(
+                    StepStatus.INCONSISTENT,
+                    f"{inconsistency(found)}, so they cannot judge this step (apart from that, "
+                    f"it would be {judged.status.value}: {judged.reason})",
+                    judged.proof,
+                )
             if judged.status is StepStatus.VALID:
                 kb.add(step_clauses)
             else:
@@ -214,7 +236,7 @@ def check_proof(
                     premises=_premises(judged.proof) if judged.status.sound else (),
                 )
             )
-    return ProofReport(tuple(results), diagnostics)
+    return ProofReport(tuple(results), diagnostics, found)
 
 
 _VERDICT_ANSWER = {
@@ -230,7 +252,8 @@ def ask(context: Context, question: str, *, limits: Limits | None = None) -> Ask
     The question may carry a benchmark wrapper ("Is the following statement true or false? ...").
     True needs a proof of the statement, False a proof of its negation; otherwise Unknown, with the
     reason (nothing concludes it, a limit stopped the search, the context is contradictory, or
-    some sentences could not be translated).
+    some sentences could not be translated). Premises that contradict each other are reported
+    whatever the answer: ``conflicts`` and an ``inconsistent-premises`` error.
 
     >>> result = ask("Every cat is a mammal. Tom is a cat.", "Is Tom a mammal?")
     >>> result.answer.value
@@ -246,7 +269,8 @@ def ask(context: Context, question: str, *, limits: Limits | None = None) -> Ask
         return _untranslated_question(question, sentence, diagnostics)
     with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
         judgement = kb.ask(goal)
-    return _ask_result(question, goal, judgement, diagnostics)
+        found, notes = conflicts(kb, clauses)
+    return _ask_result(question, goal, judgement, (*diagnostics, *notes), found)
 
 
 def ask_many(
@@ -273,10 +297,13 @@ def ask_many(
     """
     from peirce.engine.prolog import ask_many as ask_engine
 
+    limits = limits or Limits()
     results: dict[int, AskResult] = {}
-    pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...]]] = []
+    pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], int]] = []
     questions: list[tuple[Sequence[Clause], Literal]] = []
     translated: dict[str, Translation] = {}
+    # id(context) -> (the context, kept so that its id is not reused; its consistency)
+    checked: dict[int, tuple[object, tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]]]] = {}
     for i, (given, question) in enumerate(contexts_and_questions):
         context = given
         if isinstance(given, str):
@@ -288,13 +315,19 @@ def ask_many(
         if sentence.fact is None:
             results[i] = _untranslated_question(question, sentence, diagnostics)
             continue
-        pending.append((i, question, sentence.fact, diagnostics))
+        if id(context) not in checked:  # a context shared by several questions is checked once
+            try:
+                checked[id(context)] = (context, context_conflicts(clauses, limits))
+            except PeirceError:  # clauses the engine cannot read: their questions say so
+                checked[id(context)] = (context, ((), ()))
+        pending.append((i, question, sentence.fact, diagnostics, id(context)))
         questions.append((clauses, sentence.fact))
-    judgements = ask_engine(questions, limits=limits or Limits())
-    for (i, question, goal, found), judgement in zip(pending, judgements, strict=True):
+    judgements = ask_engine(questions, limits=limits)
+    for (i, question, goal, diags, key), judgement in zip(pending, judgements, strict=True):
+        found, notes = checked[key][1]
         error = judgement.evidence.get("error")
         bad = () if error is None else (Diagnostic("invalid_input", str(error), location="item"),)
-        results[i] = _ask_result(question, goal, judgement, (*found, *bad))
+        results[i] = _ask_result(question, goal, judgement, (*diags, *notes, *bad), found)
     return [results[i] for i in range(len(results))]
 
 
@@ -311,13 +344,20 @@ def _untranslated_question(
 
 
 def _ask_result(
-    question: str, goal: Literal, judgement: Judgement, diagnostics: tuple[Diagnostic, ...]
+    question: str,
+    goal: Literal,
+    judgement: Judgement,
+    diagnostics: tuple[Diagnostic, ...],
+    found: tuple[Conflict, ...] = (),
 ) -> AskResult:
     reason = judgement.reason
     if judgement.verdict is Verdict.UNKNOWN and diagnostics:
         untranslated = sum(d.code == "untranslated" for d in diagnostics)
         if untranslated:
             reason += f"; {untranslated} context sentence(s) could not be translated"
+    if found:
+        reason += f"; {inconsistency(found)}"
+        diagnostics = (*diagnostics, *conflict_errors(found))
     return AskResult(
         question,
         _VERDICT_ANSWER[judgement.verdict],
@@ -326,4 +366,5 @@ def _ask_result(
         goal=str(goal),
         judgement=judgement,
         diagnostics=diagnostics,
+        conflicts=found,
     )
