@@ -6,7 +6,7 @@ context = "Every wumpus is an impus. Impuses are not sour. Max is a wumpus."
 
 report = peirce.check_proof(context, ["Max is an impus.", "Max is not sour.", "Max is a yumpus."])
 for step in report.steps:
-    print(f"{step.index}. {step.status.value:<10} {step.text}  {step.reason}")
+    print(f"{step.index}. {step.status.value:<12} {step.text}  {step.reason}")
 
 result = peirce.ask(context, "Is the following statement true or false? Max is sour.")
 print(result.answer.value)

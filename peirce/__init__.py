@@ -41,6 +41,7 @@ from peirce.procedures import Procedure
 from peirce.results import (
     Answer,
     AskResult,
+    Conflict,
     Diagnostic,
     Judgement,
     ProofNode,
@@ -138,6 +139,7 @@ __all__ = [
     "Clause",
     "Compound",
     "ConfigError",
+    "Conflict",
     "Const",
     "Diagnostic",
     "InferenceMode",

@@ -103,7 +103,7 @@ def test_hoeffding_sizes_match_the_paper() -> None:
 def test_deterministic_chain_is_exact_with_one_call_per_claim() -> None:
     model = Needs()
     base = ["a<", "r<"]
-    derived = ["b<a", "c<z", "d<c", "e<b,r"]  # c is ungrounded, d rests on c: propagated
+    derived = ["b<a", "c<z", "d<c", "e<b,r"]  # c is unsupported, d rests on c: propagated
     result = Ares(model).score(base, derived)
     assert result.taus == (1.0, 0.0, 0.0, 1.0)
     assert [c.flagged for c in result.claims] == [False, True, True, False]

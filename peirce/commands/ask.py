@@ -8,7 +8,6 @@ UTF-8; 2 when the file cannot be read.
 from __future__ import annotations
 
 import argparse
-import json
 
 from peirce import serde
 from peirce.errors import InputError
@@ -33,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the context is empty", expected="controlled-English sentences")
     result = ask(context, args.question)
     if args.json:
-        print(json.dumps(serde.to_json_obj(result), ensure_ascii=False))
+        print(serde.dumps(result))
         return 0
     print(f"{result.answer.value}  ({result.goal or 'untranslated'})")
     if result.proof is not None:

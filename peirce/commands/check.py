@@ -8,7 +8,6 @@ still checked. Exit status: 0 when every record was read, 1 otherwise, 2 when FI
 from __future__ import annotations
 
 import argparse
-import json
 
 from peirce import serde
 from peirce.errors import PeirceError
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             if report is not None:
                 out["report"] = serde.to_json_obj(report)
             out["error"] = error
-            print(json.dumps(out, ensure_ascii=False))
+            print(serde.dump_json(out))
             continue
         if report is None:
             print(f"record {rid}: error\n  {error}")
