@@ -31,6 +31,8 @@ BENCHMARKS: dict[str, str] = {
     "recipes": "peirce.evaluators.bench.recipes",
     "logicscore": "peirce.evaluators.bench.ircot",
     "folio": "peirce.evaluators.bench.folio",
+    "logiclm": "peirce.evaluators.bench.logiclm",
+    "logicaldeduction": "peirce.evaluators.bench.logicaldeduction",
 }
 
 
