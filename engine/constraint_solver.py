@@ -45,7 +45,8 @@ from dataclasses import dataclass
 import z3
 
 from peirce.constraints import Constraint, ConstraintProblem, Expr, ListOf, Op, OptionCheck
-from peirce.engine.constraint_terms import Terms, Z3Term
+from peirce.engine.constraint_builtins import Z3Term
+from peirce.engine.constraint_terms import Terms
 from peirce.errors import ConfigError
 from peirce.programs import FailureKind, OptionResult, ProgramError, ProgramIssue, ProgramOutcome
 
