@@ -207,7 +207,7 @@ def test_offline_cascade_is_symbolic_and_says_when_it_cannot_decide() -> None:
 def test_backends_by_name() -> None:
     model = make_model("symbolic")
     assert isinstance(model, EntailmentModel) and model.deterministic
-    with pytest.raises(ConfigError, match=r"got 'z4'.*'cascade', 'llm', 'symbolic'"):
+    with pytest.raises(ConfigError, match=r"got 'z4'.*'cascade', 'fol', 'llm', 'symbolic'"):
         make_model("z4")
     with pytest.raises(ConfigError, match="mode"):
         LLMJudge(LLMClient(model="m", base_url="http://127.0.0.1:9/v1", cache=False), mode="x")
