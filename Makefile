@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest system venv bench clean
+.PHONY: demo test lint layers typecheck pytest fuzz system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -47,12 +47,17 @@ typecheck: venv
 pytest: venv
 	$(BIN)/python -m pytest -q
 
+# The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
+fuzz: venv
+	PEIRCE_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/fuzz -p no:cacheprovider
+
 # System packages, each installed only when its command is absent.
 system:
 	@missing=""; \
 	command -v swipl >/dev/null 2>&1 || missing="$$missing swi-prolog-nox"; \
 	command -v dot   >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	command -v java  >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
