@@ -1,0 +1,601 @@
+"""Performance against native floors: every hot path beside its floor, run in the same process run.
+
+``peirce bench perf --data DIR`` (``DIR`` laid out like the data folder: ``prontoqa/dev_even.json``
+and ``proofwriter/dev_even.json``, Logic-LM format) measures, each beside a floor measured in the
+same run on the same machine:
+
+- **PrOntoQA / ProofWriter** ``ask_many`` items/s against a plain SWI-Prolog proof
+  meta-interpreter (backward chaining with proof terms and a loop check, the same clauses asserted
+  and retracted per item, the question and its complement proved), run by ``swipl`` itself;
+- **check_proof**, a 20-step chain, warm: p50 / p99 in ms, beside the same 40 proofs (each step and
+  its complement) in the native meta-interpreter;
+- **cold start**: import of ``peirce`` plus the first ``check_proof``, in a fresh interpreter;
+- **memory** for 100k facts: peak resident memory of a process holding them in a
+  :class:`~peirce.engine.prolog.KnowledgeBase` and proving one, beside ``swipl`` consulting them;
+- **scaling**: seconds against knowledge-base size, proof depth, fan-out and number of records,
+  with the fitted exponent (the slope of log time against log size);
+- **ClaimTrees-50**: one 50-claim chain checked offline, beside unit propagation in Python;
+- **ARCHE repair**: Z3 MaxSMT (the engine) beside an exhaustive search over relabelings;
+- **LogicScore search**: the tabled search of ``kb/chain.pl`` beside breadth-first search in Python;
+- **SCORE**: pairs/s beside a regex floor.
+
+Ratios are ``peirce / floor`` in time (greater than 1: peirce is slower). Nothing here is a test:
+tests assert behaviour; this prints figures. The last line is one JSON object with at least
+``prontoqa_ratio``, ``proofwriter_ratio``, ``native_prontoqa_items_per_second``,
+``check_proof_p50_ms``, ``check_proof_p99_ms``, ``cold_start_s``, ``memory_ratio_100k``,
+``depth_exponent``, ``claimtrees50_ms``, ``arche_repair_ratio``, ``logicscore_ratio``,
+``score_ratio``.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import math
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from peirce.errors import ConfigError
+from peirce.evaluators.bench.perf_paths import PathRow
+from peirce.evaluators.bench.perf_paths import measure as measure_paths
+from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
+from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+
+__all__ = [
+    "BENCHMARK",
+    "Perf",
+    "fit_exponent",
+    "native_answers",
+    "native_items_per_second",
+    "prolog_text",
+]
+
+
+# -- Prolog text of peirce's clauses, for the native side -----------------------------------------
+
+
+def _atom(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
+
+
+def _term(t: Term, names: dict[str, str]) -> str:
+    if isinstance(t, Var):
+        return names.setdefault(t.name, f"V{len(names)}")
+    if isinstance(t, Const):
+        v = t.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return _atom(str(v))
+        return repr(v) if isinstance(v, float) and math.isfinite(v) else str(v)
+    assert isinstance(t, Compound)
+    return f"{_atom(t.functor)}({', '.join(_term(a, names) for a in t.args)})"
+
+
+def _literal(lit: Literal, names: dict[str, str]) -> str:
+    name = _atom(("n:" if lit.negated else "p:") + lit.predicate)
+    if not lit.args:
+        return name
+    return f"{name}({', '.join(_term(a, names) for a in lit.args)})"
+
+
+def prolog_text(clause: Clause) -> str:
+    """``c(Head, [Body...])`` of a clause, as SWI-Prolog reads it (names quoted, variables fresh).
+
+    >>> X = Var("X")
+    >>> prolog_text(Clause(Literal("smart", (X,)), (Literal("sour", (X,), negated=True),)))
+    "c('p:smart'(V0), ['n:sour'(V0)])"
+    """
+    names: dict[str, str] = {}
+    head = _literal(clause.head, names)
+    body = ", ".join(_literal(b, names) for b in clause.body)
+    return f"c({head}, [{body}])"
+
+
+#: The native floor: a plain backward-chaining meta-interpreter with proof terms and a loop check
+#: against the ancestors (a list, as a textbook one has it), depth-bounded like peirce's.
+META = r"""
+:- dynamic c/2.
+solve(G, Anc, D, n(G, Ps)) :-
+    D > 0, \+ (member(A, Anc), A =@= G),
+    c(G, B), D1 is D - 1, solve_all(B, [G|Anc], D1, Ps).
+solve_all([], _, _, []).
+solve_all([G|Gs], Anc, D, [P|Ps]) :- solve(G, Anc, D, P), solve_all(Gs, Anc, D, Ps).
+proved(G, Depth) :- once(solve(G, [], Depth, _)).
+verdict(G, NG, Depth, V) :-
+    ( proved(G, Depth) -> Y = 1 ; Y = 0 ), ( proved(NG, Depth) -> N = 1 ; N = 0 ), V = Y-N.
+one(item(Cls, G, NG), Depth) :-
+    forall(member(C, Cls), assertz(C)), verdict(G, NG, Depth, _), retractall(c(_, _)).
+run(Depth, Repeat) :-
+    findall(I, item(I), Items), length(Items, N),
+    get_time(T0),
+    forall(between(1, Repeat, _), forall(member(I, Items), one(I, Depth))),
+    get_time(T1), S is (T1 - T0) / Repeat,
+    format("~w ~w~n", [N, S]).
+verdicts(Depth) :-
+    forall(item(item(Cls, G, NG)),
+           ( forall(member(C, Cls), assertz(C)), verdict(G, NG, Depth, Y-N),
+             retractall(c(_, _)), format("~w~w~n", [Y, N]) )).
+"""
+
+
+def _swipl() -> str:
+    found = shutil.which("swipl")
+    if found is None:
+        raise ConfigError("swipl is not on the PATH: the native floors need SWI-Prolog")
+    return found
+
+
+def native_items_per_second(
+    items: Sequence[tuple[Sequence[Clause], Literal]], *, depth: int = 200, repeat: int = 1
+) -> float:
+    """Items per second of the native meta-interpreter on ``(clauses, goal)`` items (the goal and
+    its complement proved, as :func:`~peirce.pipelines.proofs.ask` does); consulting the file is
+    not timed."""
+    n, seconds = _native(items, f"run({depth}, {repeat})").split()[-2:]
+    return int(n) / float(seconds) if float(seconds) > 0 else math.inf
+
+
+def native_answers(
+    items: Sequence[tuple[Sequence[Clause], Literal]], *, depth: int = 200
+) -> list[str]:
+    """What the native meta-interpreter answers for each item: ``True``, ``False`` or
+    ``Unknown`` (both proved: ``Contradiction``), so that tests can hold the floor to the same
+    answers as peirce."""
+    names = {"10": "True", "01": "False", "00": "Unknown", "11": "Contradiction"}
+    return [names[line] for line in _native(items, f"verdicts({depth})").split()]
+
+
+def _native(items: Sequence[tuple[Sequence[Clause], Literal]], goal: str) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "items.pl"
+        with path.open("w", encoding="utf-8") as out:
+            out.write(META)
+            for clauses, question in items:
+                cls = ", ".join(prolog_text(c) for c in clauses)
+                g = prolog_text(Clause(question))[2:-5]  # c(G, []) -> G
+                ng = prolog_text(Clause(question.complement()))[2:-5]
+                out.write(f"item(item([{cls}], {g}, {ng})).\n")
+        done = subprocess.run(
+            [_swipl(), "-q", "-g", goal, "-t", "halt", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"swipl failed: {done.stderr.strip()[:500]}")
+    return done.stdout
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def fit_exponent(sizes: Sequence[float], seconds: Sequence[float]) -> float:
+    """The slope of log(seconds) against log(size), least squares (1.0: linear).
+
+    >>> round(fit_exponent([10, 100, 1000], [0.01, 0.1, 1.0]), 3)
+    1.0
+    >>> round(fit_exponent([10, 100, 1000], [0.01, 1.0, 100.0]), 3)
+    2.0
+    """
+    pts = [(math.log(n), math.log(s)) for n, s in zip(sizes, seconds, strict=True) if s > 0]
+    if len(pts) < 2:
+        return math.nan
+    mx = statistics.fmean(x for x, _ in pts)
+    my = statistics.fmean(y for _, y in pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / den if den else math.nan
+
+
+def _best(fn: Callable[[], object], repeat: int = 3) -> float:
+    """The fastest of ``repeat`` runs of ``fn``, in seconds (a full collection before each)."""
+    best = math.inf
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def _run_python(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the measuring process failed: {done.stderr.strip()[-800:]}")
+    return done.stdout.strip().splitlines()[-1]
+
+
+# -- the rows -------------------------------------------------------------------------------------
+
+
+def qa_row(path: Path, limit: int | None) -> dict[str, float]:
+    """PrOntoQA or ProofWriter: ``ask_many`` against the native meta-interpreter."""
+    from peirce.evaluators.bench.prontoqa import answer_all, load_qa
+    from peirce.translators import cnl
+
+    items = load_qa(str(path), limit, chain=False)
+    native_items: list[tuple[Sequence[Clause], Literal]] = []
+    for it in items:
+        goal = cnl.translate_question(it.question).fact
+        if goal is not None:
+            native_items.append((it.translation.clauses, goal))
+    best = math.inf
+    correct = 0
+    for _ in range(3):
+        correct, seconds, _ = answer_all(items)
+        best = min(best, seconds)
+    ours = len(items) / best
+    native = native_items_per_second(native_items, repeat=3)
+    return {
+        "items": len(items),
+        "accuracy": correct / len(items) if items else 0.0,
+        "items_per_second": ours,
+        "native_items_per_second": native,
+        "ratio": native / ours if ours else math.inf,
+    }
+
+
+_SYLLABLES = ("wum", "jom", "zum", "rom", "tum", "yum", "dum", "lem", "gor", "num", "bim")
+
+
+def _noun(k: int) -> str:
+    a, b = divmod(k, len(_SYLLABLES))
+    return f"{_SYLLABLES[a % len(_SYLLABLES)]}{_SYLLABLES[b]}pus"
+
+
+def chain_text(n: int) -> tuple[str, list[str]]:
+    """A PrOntoQA-like context of ``n`` rules and the ``n`` steps of the chain that follows it.
+
+    >>> context, steps = chain_text(2)
+    >>> steps
+    ['Max is a jomjompus.', 'Max is a jomzumpus.']
+    """
+    nouns = [_noun(len(_SYLLABLES) + k) for k in range(n + 1)]
+    rules = [f"Every {a} is a {b}." for a, b in itertools.pairwise(nouns)]
+    context = " ".join([f"Max is a {nouns[0]}.", *rules])
+    return context, [f"Max is a {b}." for b in nouns[1:]]
+
+
+def check_proof_row(steps: int, runs: int) -> dict[str, float]:
+    """``check_proof`` on a warm ``steps``-step chain: p50 and p99, and the native floor of the
+    same proofs (each step and its complement)."""
+    from peirce.pipelines.proofs import check_proof
+    from peirce.translators import cnl
+
+    context, chain = chain_text(steps)
+    report = check_proof(context, chain)
+    if not report.all_valid:
+        raise RuntimeError("the generated chain does not check: the bench is broken")
+    for _ in range(5):
+        check_proof(context, chain)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        check_proof(context, chain)
+        times.append(time.perf_counter() - t0)
+    clauses = cnl.translate(context).clauses
+    goals = [c.head for s in chain for c in cnl.translate(s).clauses]
+    # the native floor: the same clauses asserted once per chain, then every step proved
+    native = native_items_per_second([(clauses, g) for g in goals], repeat=20)
+    native_chain_ms = len(goals) / native * 1e3 if native else math.nan
+    return {
+        "steps": steps,
+        "p50_ms": _percentile(times, 0.5) * 1e3,
+        "p99_ms": _percentile(times, 0.99) * 1e3,
+        "native_chain_ms": native_chain_ms,
+    }
+
+
+COLD = """
+import time
+t0 = time.perf_counter()
+import peirce
+peirce.check_proof("Every cat is a mammal. Tom is a cat.", ["Tom is a mammal."])
+print(time.perf_counter() - t0)
+"""
+
+
+def cold_start_row(runs: int) -> dict[str, float]:
+    """Import of ``peirce`` and the first ``check_proof`` in a fresh interpreter (best of runs),
+    beside the interpreter's own start (``python -c pass``)."""
+    ours = min(float(_run_python(COLD)) for _ in range(runs))
+    bare = math.inf
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        bare = min(bare, time.perf_counter() - t0)
+    return {"cold_start_s": ours, "interpreter_start_s": bare}
+
+
+MEMORY = """
+import resource, sys
+from peirce.engine.prolog import KnowledgeBase, Limits
+from peirce.logic import Clause, Const, Literal
+n = int(sys.argv[1])
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+facts = [Clause(Literal("f", (Const(f"c{i}"), Const(i)))) for i in range(n)]
+kb = KnowledgeBase(facts, limits=Limits(input_bytes=2**30))
+del facts
+assert kb.ask(Literal("f", (Const(f"c{n - 1}"), Const(n - 1)))).verdict.value == "entailed"
+print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+SWIPL_MEMORY = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def memory_row(n: int) -> dict[str, float]:
+    """Peak resident memory (MiB) of ``n`` facts held by peirce and by ``swipl`` itself."""
+    code = MEMORY.replace("sys.argv[1]", str(n))
+    base_kib, peak_kib = (int(v) for v in _run_python(code).split())
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "facts.pl"
+        path.write_text("".join(f"f(c{i}, {i}).\n" for i in range(n)), encoding="utf-8")
+        goal = f"f(c{n - 1}, {n - 1})"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                SWIPL_MEMORY,
+                _swipl(),
+                "-q",
+                "-g",
+                goal,
+                "-t",
+                "halt",
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        )
+        swipl_kib = int(done.stdout.split()[-1])
+    peirce_mib, swipl_mib = peak_kib / 1024, swipl_kib / 1024
+    return {
+        "facts": n,
+        "peirce_peak_mib": peirce_mib,
+        "peirce_import_mib": base_kib / 1024,
+        "swipl_peak_mib": swipl_mib,
+        "ratio": peirce_mib / swipl_mib if swipl_mib else math.inf,
+        "ratio_above_import": (peirce_mib - base_kib / 1024) / swipl_mib if swipl_mib else math.inf,
+    }
+
+
+@dataclass(slots=True)
+class Curve:
+    """Seconds against size for one scaling dimension, and what stopped it (if anything)."""
+
+    sizes: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    stopped: str = ""
+
+    def exponent(self) -> float:
+        return fit_exponent(self.sizes, self.seconds)
+
+    def figures(self) -> dict[str, object]:
+        return {
+            "sizes": self.sizes,
+            "seconds": [round(s, 6) for s in self.seconds],
+            "exponent": _finite(self.exponent()),
+            "stopped": self.stopped,
+        }
+
+
+def _ask_curve(sizes: Sequence[int], make: Callable[[int], tuple[list[Clause], Literal]]) -> Curve:
+    """Seconds of one ``KnowledgeBase`` load and ``ask`` per size (best of 3)."""
+    from peirce.engine.prolog import KnowledgeBase, Limits
+
+    curve = Curve()
+    for n in sizes:
+        clauses, goal = make(n)
+        limits = Limits(depth=max(200, 2 * n + 10), input_bytes=2**30, seconds=60.0)
+        verdicts: list[str] = []
+
+        def once(
+            clauses: list[Clause] = clauses,
+            goal: Literal = goal,
+            limits: Limits = limits,
+            verdicts: list[str] = verdicts,
+        ) -> None:
+            with KnowledgeBase(clauses, limits=limits) as kb:
+                verdicts.append(kb.ask(goal).verdict.value)
+
+        try:
+            seconds = _best(once)
+        except (RecursionError, RuntimeError) as exc:
+            curve.stopped = f"at {n}: {type(exc).__name__}: {exc}"[:300]
+            break
+        if verdicts[-1] != "entailed":
+            curve.stopped = f"at {n}: the goal was not proved ({verdicts[-1]})"
+            break
+        curve.sizes.append(n)
+        curve.seconds.append(seconds)
+    return curve
+
+
+def _depth_program(n: int) -> tuple[list[Clause], Literal]:
+    x = Var("X")
+    rules = [Clause(Literal(f"p{k + 1}", (x,)), (Literal(f"p{k}", (x,)),)) for k in range(n)]
+    return [Clause(Literal("p0", (Const("a"),))), *rules], Literal(f"p{n}", (Const("a"),))
+
+
+def _fanout_program(n: int) -> tuple[list[Clause], Literal]:
+    x = Var("X")
+    rules = [Clause(Literal("p", (x,)), (Literal(f"r{k}", (x,)),)) for k in range(n)]
+    return [*rules, Clause(Literal(f"r{n - 1}", (Const("a"),)))], Literal("p", (Const("a"),))
+
+
+def _kb_program(n: int) -> tuple[list[Clause], Literal]:
+    facts = [Clause(Literal("f", (Const(f"c{i}"),))) for i in range(n)]
+    return facts, Literal("f", (Const(f"c{n - 1}"),))
+
+
+def records_curve(sizes: Sequence[int]) -> Curve:
+    """Seconds of ``ask_many`` over ``n`` generated PrOntoQA-like records."""
+    from peirce.pipelines.proofs import Context, ask_many
+
+    curve = Curve()
+    context, steps = chain_text(3)
+    ask_many([(context, steps[-1])])
+    for n in sizes:
+        records: list[tuple[Context, str]] = [(context, steps[i % len(steps)]) for i in range(n)]
+        curve.sizes.append(n)
+        curve.seconds.append(_best(partial(ask_many, records), repeat=1))
+    return curve
+
+
+# -- the benchmark --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PerfResults:
+    rows: dict[str, dict[str, float]] = field(default_factory=dict)
+    curves: dict[str, Curve] = field(default_factory=dict)
+    extra: dict[str, PathRow] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _finite(x: float) -> float | None:
+    """``x`` rounded, or ``None`` for a figure that could not be measured (JSON has no NaN)."""
+    return round(x, 3) if math.isfinite(x) else None
+
+
+def _sizes(top: int, start: int = 10) -> list[int]:
+    out, n = [], start
+    while n <= top:
+        out.append(n)
+        n *= 10
+    return out
+
+
+class Perf(Benchmark[None, PerfResults]):
+    """Hot paths beside their native floors, and scaling curves."""
+
+    name = "perf"
+    options = (
+        Option("--data", help="a folder laid out like the data folder (prontoqa/, proofwriter/)"),
+        Option("--limit", int, minimum=1, help="only the first N items of each QA data set"),
+        Option("--runs", int, default=300, minimum=10, help="check_proof runs for p50/p99"),
+        Option("--max-size", int, default=100_000, minimum=10, help="largest KB / record count"),
+        Option("--max-depth", int, default=10_000, minimum=10, help="deepest proof measured"),
+        Option("--quick", action="store_true", help="small sizes only (a smoke run)"),
+    )
+
+    def load(self, settings: Settings) -> None:
+        return None
+
+    def run(self, items: None, settings: Settings) -> PerfResults:
+        start = time.perf_counter()
+        quick = settings.flag("quick")
+        top = 1_000 if quick else settings.integer("max_size")
+        depth = 100 if quick else settings.integer("max_depth")
+        out = PerfResults()
+        data = settings.maybe_path("data")
+        if data is not None:
+            for name in ("prontoqa", "proofwriter"):
+                path = data / name / "dev_even.json"
+                if path.exists():
+                    out.rows[name] = qa_row(path, settings.maybe_integer("limit"))
+        out.rows["check_proof"] = check_proof_row(20, 30 if quick else settings.integer("runs"))
+        out.rows["cold_start"] = cold_start_row(1 if quick else 3)
+        out.rows["memory"] = memory_row(top)
+        out.curves["kb_size"] = _ask_curve(_sizes(top), _kb_program)
+        out.curves["depth"] = _ask_curve(_sizes(depth), _depth_program)
+        out.curves["fanout"] = _ask_curve(_sizes(min(top, 10_000)), _fanout_program)
+        out.curves["records"] = records_curve(_sizes(top, 100 if quick else 1_000))
+        out.extra = measure_paths(quick=quick)
+        out.seconds = time.perf_counter() - start
+        return out
+
+    def summarise(self, results: PerfResults, settings: Settings) -> Summary:
+        rows, curves, extra = results.rows, results.curves, results.extra
+        lines: list[str] = []
+        figures: dict[str, object] = {}
+        for name in ("prontoqa", "proofwriter"):
+            row = rows.get(name)
+            if row is None:
+                figures[f"{name}_ratio"] = None
+                continue
+            lines.append(
+                f"{name}: ask_many {row['items_per_second']:,.0f} items/s, native "
+                f"meta-interpreter {row['native_items_per_second']:,.0f} items/s: "
+                f"{row['ratio']:.2f}x slower ({row['items']} items, accuracy {row['accuracy']:.3f})"
+            )
+            figures[f"{name}_ratio"] = round(row["ratio"], 3)
+            figures[f"native_{name}_items_per_second"] = round(row["native_items_per_second"], 1)
+            figures[f"{name}_items_per_second"] = round(row["items_per_second"], 1)
+        cp = rows["check_proof"]
+        lines.append(
+            f"check_proof, 20 steps, warm: p50 {cp['p50_ms']:.2f} ms, p99 {cp['p99_ms']:.2f} ms; "
+            f"native proofs of the same 20 steps {cp['native_chain_ms']:.3f} ms"
+        )
+        cs = rows["cold_start"]
+        lines.append(
+            f"cold start (import + first check): {cs['cold_start_s']:.3f} s "
+            f"(the interpreter alone starts in {cs['interpreter_start_s']:.3f} s)"
+        )
+        mem = rows["memory"]
+        lines.append(
+            f"{mem['facts']:,.0f} facts: peirce peak {mem['peirce_peak_mib']:.0f} MiB "
+            f"({mem['peirce_import_mib']:.0f} MiB after import), swipl {mem['swipl_peak_mib']:.0f} "
+            f"MiB: {mem['ratio']:.2f}x ({mem['ratio_above_import']:.2f}x above the import)"
+        )
+        for name, curve in curves.items():
+            stop = f"; stopped {curve.stopped}" if curve.stopped else ""
+            last = f"{curve.seconds[-1]:.4f} s" if curve.seconds else "-"
+            span = f"{curve.sizes[0]}..{curve.sizes[-1]}" if curve.sizes else "-"
+            lines.append(
+                f"scaling in {name}: exponent {curve.exponent():.2f} over {span} "
+                f"({last} at the largest){stop}"
+            )
+        for name, path in extra.items():
+            lines.append(
+                f"{name}: peirce {path.peirce_ms:.3f} ms, floor {path.floor_ms:.4f} ms: "
+                f"{path.ratio:.2f}x ({path.note})"
+            )
+        figures.update(
+            {
+                "check_proof_p50_ms": round(cp["p50_ms"], 3),
+                "check_proof_p99_ms": round(cp["p99_ms"], 3),
+                "check_proof_native_ms": round(cp["native_chain_ms"], 4),
+                "cold_start_s": round(cs["cold_start_s"], 3),
+                "interpreter_start_s": round(cs["interpreter_start_s"], 3),
+                "memory_facts": int(mem["facts"]),
+                "memory_peirce_mib": round(mem["peirce_peak_mib"], 1),
+                "memory_swipl_mib": round(mem["swipl_peak_mib"], 1),
+                "memory_ratio_100k": round(mem["ratio"], 3),
+                "depth_exponent": _finite(curves["depth"].exponent()),
+                "curves": {k: c.figures() for k, c in curves.items()},
+                "claimtrees50_ms": round(extra["claimtrees50"].peirce_ms, 3),
+                "claimtrees50_floor_ms": round(extra["claimtrees50"].floor_ms, 4),
+                "arche_repair_ratio": round(extra["arche_repair"].ratio, 3),
+                "logicscore_ratio": round(extra["logicscore_search"].ratio, 3),
+                "score_ratio": round(extra["score"].ratio, 3),
+                "seconds": round(results.seconds, 1),
+            }
+        )
+        if "prontoqa" not in rows:
+            figures.setdefault("native_prontoqa_items_per_second", None)
+        return Summary(tuple(lines), figures)
+
+
+BENCHMARK = Perf()

@@ -1,0 +1,108 @@
+"""The floors of ``peirce bench perf`` do the same work as the paths they are set beside: a
+floor that answered differently would make every ratio meaningless."""
+
+from __future__ import annotations
+
+import random
+
+from peirce.engine.smt import PEIRCE, repair, rlt_steps
+from peirce.evaluators.ares_data import claimtrees
+from peirce.evaluators.bench.perf import chain_text, fit_exponent, native_answers
+from peirce.evaluators.bench.perf_paths import bfs_chains, exhaustive_repair, unit_propagation
+from peirce.evaluators.bench.rlt_corpus import synthetic_rlt
+from peirce.logic import Clause, Const, Literal, Var
+from peirce.pipelines.proofs import ask_many, check_proof
+from peirce.translators import cnl
+
+CONTEXTS = [
+    "Every cat is a mammal. Tom is a cat. Mammals are not cold-blooded.",
+    "If something is big then it is not small. Bob is big. Bob is red.",
+    "Anne is kind. If someone is kind and red then they are nice.",
+]
+QUESTIONS = [
+    "Tom is a mammal.",
+    "Tom is cold-blooded.",
+    "Bob is small.",
+    "Bob is red.",
+    "Anne is nice.",
+    "Anne is kind.",
+    "Tom is a dog.",
+]
+
+
+def test_the_native_meta_interpreter_answers_as_peirce_does() -> None:
+    items = [(c, q) for c in CONTEXTS for q in QUESTIONS]
+    ours = [r.answer.value for r in ask_many(items)]
+    native_items = []
+    for c, q in items:
+        goal = cnl.translate_question(q).fact
+        assert goal is not None
+        native_items.append((cnl.translate(c).clauses, goal))
+    assert native_answers(native_items) == ours
+    assert {"True", "False", "Unknown"} <= set(ours)
+
+
+def test_the_native_floor_handles_quoting_and_loops() -> None:
+    x = Var("X")
+    loop = [
+        Clause(Literal("p", (x,)), (Literal("q", (x,)),)),
+        Clause(Literal("q", (x,)), (Literal("p", (x,)),)),
+        Clause(Literal("it's", (Const("o'neil"),))),
+    ]
+    goals = [Literal("p", (Const("a"),)), Literal("it's", (Const("o'neil"),))]
+    assert native_answers([(loop, g) for g in goals]) == ["Unknown", "True"]
+
+
+def test_the_generated_chain_checks_step_by_step() -> None:
+    context, steps = chain_text(20)
+    report = check_proof(context, steps)
+    assert len(report.steps) == 20 and report.all_valid
+    broken = check_proof(context.replace("Every", "No", 1), steps)
+    assert not broken.all_valid
+
+
+def test_unit_propagation_derives_exactly_the_sound_claimtrees_steps() -> None:
+    for chain in claimtrees(12, 10, seed=3, distractors=2):
+        assert unit_propagation(chain.base, chain.derived) == [not u for u in chain.unsound]
+
+
+def test_exhaustive_repair_needs_as_few_changes_as_maxsmt() -> None:
+    from peirce.translators.dot_rlt import read_rlt
+
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(15):
+        text, _ = synthetic_rlt(rng, n_nodes=12, defects=("relabel",))
+        steps = rlt_steps(read_rlt(text))
+        verdicts = repair(steps).steps
+        for step, verdict in zip(steps, verdicts, strict=True):
+            if PEIRCE.satisfied([r for _, r in step.edges]):
+                continue
+            fewest = exhaustive_repair([r for _, r in step.edges], PEIRCE)
+            assert verdict.changes == (fewest or 0)
+            compared += 1
+    assert compared >= 5
+
+
+def test_bfs_finds_the_chains_the_prolog_search_finds() -> None:
+    from peirce.engine.chain_search import AnswerGraph, Facts, search
+
+    rng = random.Random(5)
+    for g in range(10):
+        ents = [f"e{g}_{i}" for i in range(9)]
+        facts = tuple(
+            Facts(f"P{i + 1}", "", tuple(sorted({rng.choice(ents), rng.choice(ents)})))
+            for i in range(10)
+        )
+        graph = AnswerGraph("q", (ents[-1], ents[-2]), facts)
+        source = facts[0].entities[0]
+        ours = {
+            r.entity: len(r.path) for r in search(graph, source, graph.question_entities).chains
+        }
+        floor = bfs_chains([(f.id, f.entities) for f in facts], source, graph.question_entities)
+        assert ours == {e: len(p) for e, p in floor.items()}
+
+
+def test_fit_exponent_reads_a_quadratic_curve() -> None:
+    sizes = [10, 100, 1000, 10000]
+    assert abs(fit_exponent(sizes, [n * n * 1e-9 for n in sizes]) - 2.0) < 1e-9
