@@ -36,7 +36,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LLMSettings", "console_history_path", "llm_cache_path", "llm_settings"]
+__all__ = [
+    "LLMSettings",
+    "console_history_path",
+    "llm_cache_path",
+    "llm_settings",
+    "parser_cache_dir",
+]
 
 
 def _env(env: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -85,6 +91,18 @@ def llm_cache_path(env: Mapping[str, str] | None = None) -> Path:
         return Path(env["PEIRCE_LLM_CACHE"]).expanduser()
     root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return root / "peirce" / "llm-cache.sqlite3"
+
+
+def parser_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Where the parse tables of the grammars are kept between runs (so that a new process does
+    not build them again): ``$XDG_CACHE_HOME/peirce/parsers`` (``~/.cache`` by default).
+
+    >>> parser_cache_dir({"XDG_CACHE_HOME": "/c"}).as_posix()
+    '/c/peirce/parsers'
+    """
+    env = _env(env)
+    root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "peirce" / "parsers"
 
 
 def console_history_path(env: Mapping[str, str] | None = None) -> Path:

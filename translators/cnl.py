@@ -35,7 +35,7 @@ A sentence outside the grammar is kept with its span and the reason, never dropp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -49,10 +49,10 @@ from peirce.translators.cnl_build import Builder, Failure, Stmt
 from peirce.translators.cnl_clauses import clauses_of, derivation_of
 from peirce.translators.cnl_lexicon import COMPARATIVES, misfit
 from peirce.translators.cnl_tokens import Tok, describe, tokenize
+from peirce.translators.grammar_cache import parse_table_cache
 
 if TYPE_CHECKING:
     from lark import Token
-    from lark.common import LexerConf
 
 __all__ = [
     "Derivation",
@@ -164,22 +164,18 @@ class _StmtParser(Protocol):
 @lru_cache(maxsize=1)
 def _parser() -> _StmtParser:
     from lark import Lark
-    from lark.lexer import Lexer
 
-    class _Given(Lexer):
-        """The tokens come already made by :func:`tokenize`."""
-
-        def __init__(self, lexer_conf: LexerConf) -> None:
-            pass
-
-        # lark calls a custom lexer with the parse input alone (its "interface 0")
-        def lex(self, data: list[Token]) -> Iterator[Token]:  # type: ignore[override]
-            return iter(data)
+    from peirce.translators.cnl_lexer import GivenTokens
 
     grammar = (resources.files("peirce.grammars") / "cnl.lark").read_text(encoding="utf-8")
-    lark = Lark(
-        grammar, parser="lalr", lexer=_Given, transformer=Builder(), start=["start", "question"]
-    )
+    options = {"parser": "lalr", "lexer": GivenTokens, "start": ["start", "question"]}
+    cache = parse_table_cache("cnl", grammar)
+    try:
+        lark = Lark(grammar, transformer=Builder(), cache=cache, **options)
+    except Exception:  # a cache that cannot be written or read back: build the tables anew
+        if cache is False:
+            raise
+        lark = Lark(grammar, transformer=Builder(), **options)
     return cast(_StmtParser, lark)  # with Builder as its transformer, parse returns a Stmt
 
 

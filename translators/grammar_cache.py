@@ -1,0 +1,53 @@
+"""Parse tables kept between runs: building a grammar's LALR tables costs tens of milliseconds at
+every start of a process; lark can save them and load them back in a few.
+
+:func:`parse_table_cache` names the file for one grammar (its name, a hash of its text and lark's
+version, so that a changed grammar or lark never loads stale tables) under
+:func:`peirce.config.parser_cache_dir`, a folder of the user's own. The tables are a pickle, so the
+folder is created private to the user (mode 0700) and one that another user could write to is not
+used; where no such folder can be had, nothing is cached and the tables are built as before.
+
+>>> name = parse_table_cache("demo", "start: 'a'", root=None)
+>>> name is False
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from peirce.config import parser_cache_dir
+
+__all__ = ["parse_table_cache"]
+
+
+def _private(folder: Path) -> bool:
+    """Create ``folder`` (mode 0700) if needed; True when it is ours and no one else may write."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return False
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return False
+    return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def parse_table_cache(name: str, grammar: str, *, root: Path | bool | None = True) -> str | bool:
+    """The cache file for ``grammar``'s tables, as lark's ``cache=`` takes it (``False``: none).
+
+    ``root``: the folder (``True``: :func:`~peirce.config.parser_cache_dir`; ``None``: do not
+    cache). ``PEIRCE_PARSER_CACHE=0`` turns the cache off.
+    """
+    if root is None or root is False or os.environ.get("PEIRCE_PARSER_CACHE") == "0":
+        return False
+    import lark
+
+    folder = parser_cache_dir() if root is True else Path(root)
+    if not _private(folder):
+        return False
+    key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
+    return str(folder / f"{name}-{key}.lark-tables")
