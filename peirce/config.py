@@ -9,6 +9,8 @@ optional mapping (default: ``os.environ``) so that callers and tests can pass th
 - ``PEIRCE_MODEL``: the model to ask (default: none);
 - ``PEIRCE_LLM_CACHE``: the LLM reply cache, an SQLite file (default:
   ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3``);
+- ``PEIRCE_PARSER_CACHE``: ``0`` keeps the grammars' parse tables from being saved between runs
+  (default: saved under ``$XDG_CACHE_HOME/peirce/parsers``, a folder private to the user);
 - ``XDG_CACHE_HOME``: the user's cache folder (default: ``~/.cache``);
 - ``XDG_STATE_HOME``: the user's state folder, for the console's history (default:
   ``~/.local/state``).
@@ -93,14 +95,19 @@ def llm_cache_path(env: Mapping[str, str] | None = None) -> Path:
     return root / "peirce" / "llm-cache.sqlite3"
 
 
-def parser_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+def parser_cache_dir(env: Mapping[str, str] | None = None) -> Path | None:
     """Where the parse tables of the grammars are kept between runs (so that a new process does
-    not build them again): ``$XDG_CACHE_HOME/peirce/parsers`` (``~/.cache`` by default).
+    not build them again): ``$XDG_CACHE_HOME/peirce/parsers`` (``~/.cache`` by default);
+    ``None`` when ``PEIRCE_PARSER_CACHE=0`` turns the cache off.
 
     >>> parser_cache_dir({"XDG_CACHE_HOME": "/c"}).as_posix()
     '/c/peirce/parsers'
+    >>> parser_cache_dir({"PEIRCE_PARSER_CACHE": "0"}) is None
+    True
     """
     env = _env(env)
+    if env.get("PEIRCE_PARSER_CACHE") == "0":
+        return None
     root = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return root / "peirce" / "parsers"
 

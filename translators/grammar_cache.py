@@ -39,14 +39,15 @@ def _private(folder: Path) -> bool:
 def parse_table_cache(name: str, grammar: str, *, root: Path | bool | None = True) -> str | bool:
     """The cache file for ``grammar``'s tables, as lark's ``cache=`` takes it (``False``: none).
 
-    ``root``: the folder (``True``: :func:`~peirce.config.parser_cache_dir`; ``None``: do not
-    cache). ``PEIRCE_PARSER_CACHE=0`` turns the cache off.
+    ``root``: the folder (``True``: :func:`~peirce.config.parser_cache_dir`, which is ``None``
+    when ``PEIRCE_PARSER_CACHE=0``; ``None``: do not cache).
     """
-    if root is None or root is False or os.environ.get("PEIRCE_PARSER_CACHE") == "0":
+    folder = parser_cache_dir() if root is True else root
+    if folder is None or folder is False:
         return False
     import lark
 
-    folder = parser_cache_dir() if root is True else Path(root)
+    folder = Path(folder)
     if not _private(folder):
         return False
     key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
