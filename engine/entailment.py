@@ -71,6 +71,7 @@ class SymbolicEntailment:
         limits: Limits | None = None,
         cached_kbs: int = 8,
         max_extra: int = 12,
+        ground_fast_path: bool = True,
     ) -> None:
         self.translate = translate
         self.formal = {k: tuple(v) for k, v in (formal or {}).items()}
@@ -80,8 +81,10 @@ class SymbolicEntailment:
         self._kbs: OrderedDict[frozenset[str], KnowledgeBase] = OrderedDict()
         self._cached_kbs, self._max_extra = cached_kbs, max_extra
         self._lock = threading.RLock()
-        self._compiled: dict[str, tuple[_Rule, ...] | None] = {}
+        self.ground_fast_path = ground_fast_path
+        self._compiled: dict[str, tuple[_Ground, ...] | None] = {}
         self._ids: dict[Literal, int] = {}
+        self._lits: list[Literal] = []
 
     def close(self) -> None:
         """Free the knowledge bases kept for reuse."""
@@ -143,19 +146,25 @@ class SymbolicEntailment:
                 self._compile(p, cs) for p, (cs, _) in zip(premises, translated, strict=True)
             ]
             ground = (
-                None if any(c is None for c in compiled) else [r for c in compiled for r in c or ()]
+                None
+                if not self.ground_fast_path or any(c is None for c in compiled)
+                else [r for c in compiled for r in c or ()]
             )
             return self._decide(premises, goals, gaps, ground)
 
     def _id(self, lit: Literal) -> int:
-        return self._ids.setdefault(lit, len(self._ids))
+        n = self._ids.get(lit)
+        if n is None:
+            n = self._ids[lit] = len(self._lits)
+            self._lits.append(lit)
+        return n
 
-    def _compile(self, text: str, clauses: Sequence[Clause]) -> tuple[_Rule, ...] | None:
+    def _compile(self, text: str, clauses: Sequence[Clause]) -> tuple[_Ground, ...] | None:
         """The clauses of a text as rules over literal numbers; ``None`` if not ground."""
         if text not in self._compiled:
             ground = all(is_ground(c.head) and all(map(is_ground, c.body)) for c in clauses)
             self._compiled[text] = (
-                tuple((self._id(c.head), tuple(map(self._id, c.body))) for c in clauses)
+                tuple(((self._id(c.head), tuple(map(self._id, c.body))), c) for c in clauses)
                 if ground
                 else None
             )
@@ -171,31 +180,42 @@ class SymbolicEntailment:
         premises: Sequence[str],
         goals: Sequence[Clause],
         gaps: list[str],
-        ground: list[_Rule] | None,
+        ground: list[_Ground] | None,
     ) -> Judgement:
-        """Prove each goal. For ground premises the least model (linear forward chaining)
-        decides first, so a goal that is not derivable costs no proof search."""
+        """Prove each goal. Ground premises are decided in Python, in time linear in their size:
+        the least model says whether the goal (or its complement) is derivable and the proof is
+        read off the order in which it derived each literal, with no Prolog call (Prolog remains
+        the checker of record: the tests hold this path to its answers). Premises with variables
+        go to Prolog."""
         proofs: list[ProofNode] = []
         open_reasons: list[str] = []
         limited = False
         for goal in goals:
             head, body = skolemise(goal, "h")
             assumed = tuple(Clause(b, label="assumed") for b in body)
-            model = None
             if ground is not None:
-                model = _least_model([*ground, *((self._id(a.head), ()) for a in assumed)])
-            why = f"{head} is not derivable"
-            if model is None or self._id(head) in model:
-                proof = self._prove(premises, head, assumed)
-                if proof.proved or model is not None:
-                    # a limit hit on a goal in the least model: entailed, without a tree
-                    proofs.append(proof.proof or ProofNode(str(head), "least model"))
+                rules = [*ground, *(((self._id(a.head), ()), a) for a in assumed)]
+                model = _least_model([r for r, _ in rules])
+                if self._id(head) in model:
+                    proofs.append(_ground_proof(self._id(head), rules, model, self._lits))
                     continue
-                limited = limited or proof.limit_hit
-                why = proof.reason or why
-            if not goal.body and (model is None or self._id(head.complement()) in model):
+                neg = self._id(head.complement())
+                if not goal.body and neg in model:
+                    because = f"the premises prove {head.complement()}"
+                    tree = _ground_proof(neg, rules, model, self._lits)
+                    return Judgement(Verdict.REFUTED, 0.0, self.name, because, tree)
+                open_reasons.append(f"{head} is not derivable")
+                continue
+            why = f"{head} is not derivable"
+            proof = self._prove(premises, head, assumed)
+            if proof.proved:
+                proofs.append(proof.proof or ProofNode(str(head)))
+                continue
+            limited = limited or proof.limit_hit
+            why = proof.reason or why
+            if not goal.body:
                 refuted = self._prove(premises, head.complement(), ())
-                if refuted.proved or model is not None:
+                if refuted.proved:
                     because = f"the premises prove {head.complement()}"
                     return Judgement(Verdict.REFUTED, 0.0, self.name, because, refuted.proof)
                 limited = limited or refuted.limit_hit
@@ -217,16 +237,17 @@ class SymbolicEntailment:
 
 
 _Rule = tuple[int, tuple[int, ...]]  # a ground clause over literal numbers: (head, body)
+_Ground = tuple[_Rule, Clause]  # the rule and the clause it came from
 
 
-def _least_model(rules: Sequence[_Rule]) -> set[int]:
+def _least_model(rules: Sequence[_Rule]) -> dict[int, int]:
     """Every literal ground Horn clauses derive (strong negation: a relation of its own), in
-    time linear in their size.
+    time linear in their size, each with its rank: the order in which it was derived.
 
     >>> sorted(_least_model([(1, ()), (2, (1,)), (3, (2, 4))]))
     [1, 2]
     """
-    have: set[int] = set()
+    have: dict[int, int] = {}
     queue = [head for head, body in rules if not body]
     need: list[int] = []
     waiting: dict[int, list[int]] = {}
@@ -239,12 +260,56 @@ def _least_model(rules: Sequence[_Rule]) -> set[int]:
         lit = queue.pop()
         if lit in have:
             continue
-        have.add(lit)
+        have[lit] = len(have)
         for i in waiting.get(lit, ()):
             need[i] -= 1
             if need[i] == 0:
                 queue.append(rules[i][0])
     return have
+
+
+def _ground_proof(
+    goal: int, rules: Sequence[_Ground], rank: Mapping[int, int], lits: Sequence[Literal]
+) -> ProofNode:
+    """The proof of a derived literal, read off the least model: for each literal, the first
+    clause (in the premises' order, as Prolog would try them) whose body was derived before it.
+    Built with a stack of its own (a chain of any length) and each literal's proof built once.
+
+    >>> from peirce.logic import Const
+    >>> a, b = (Literal(p, (Const("x"),)) for p in "ab")
+    >>> rules = [((0, ()), Clause(a, label="A.")), ((1, (0,)), Clause(b, (a,), label="If a, b."))]
+    >>> print(_ground_proof(1, rules, _least_model([r for r, _ in rules]), [a, b]).render())
+    b(x)   [If a, b.]
+      a(x)   [A.]
+    """
+    from peirce.engine.prolog.codec import clause_text, literal_text
+
+    by_head: dict[int, list[int]] = {}
+    for i, ((head, _), _) in enumerate(rules):
+        by_head.setdefault(head, []).append(i)
+
+    def rule_of(lit: int) -> int:
+        for i in by_head[lit]:
+            if all(rank.get(b, len(rank)) < rank[lit] for b in rules[i][0][1]):
+                return i
+        raise AssertionError(f"literal {lit} is in the model but no clause derives it")
+
+    done: dict[int, ProofNode] = {}
+    stack: list[tuple[int, bool]] = [(goal, False)]
+    while stack:
+        lit, expanded = stack.pop()
+        if lit in done:
+            continue
+        i = rule_of(lit)
+        (_, body), clause = rules[i]
+        if not expanded:
+            stack.append((lit, True))
+            stack.extend((b, False) for b in reversed(body) if b not in done)
+            continue
+        text = clause_text(clause)
+        kids = tuple(done[b] for b in body)
+        done[lit] = ProofNode(literal_text(lits[lit]), clause.label or text, text, kids)
+    return done[goal]
 
 
 # --------------------------------------------------------------------------------- cascade

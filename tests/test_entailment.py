@@ -115,7 +115,11 @@ def test_symbolic_uses_given_clauses_for_structured_claims() -> None:
 def test_reused_knowledge_bases_answer_like_fresh_ones() -> None:
     chain = claimtrees(12, 1, seed=5)[0]
     rng = random.Random(0)
-    with symbolic_entailment() as reused, symbolic_entailment(cached_kbs=1, max_extra=0) as fresh:
+    prolog = {"ground_fast_path": False}  # the knowledge bases serve premises with variables
+    with (
+        symbolic_entailment(**prolog) as reused,
+        symbolic_entailment(cached_kbs=1, max_extra=0, **prolog) as fresh,
+    ):
         for _ in range(60):
             k = rng.randrange(len(chain.derived))
             pool = [*chain.base, *chain.derived[:k]]
@@ -125,6 +129,28 @@ def test_reused_knowledge_bases_answer_like_fresh_ones() -> None:
             assert (a.verdict, a.probability) == (b.verdict, b.probability)
             assert a.probability == float(claimtrees_entailed(premises, chain.derived[k]))
         assert reused.kbs_built < fresh.kbs_built
+
+
+def test_the_ground_fast_path_answers_as_prolog_does_with_valid_proofs() -> None:
+    """Ground premises are decided in Python (least model); Prolog stays the checker of record:
+    same verdicts and probabilities, and every proof tree is a derivation from the premises."""
+    rng = random.Random(3)
+    for seed in range(6):
+        chain = claimtrees(10, 1, seed=seed, distractors=3)[0]
+        with symbolic_entailment() as fast, symbolic_entailment(ground_fast_path=False) as slow:
+            for _ in range(25):
+                k = rng.randrange(len(chain.derived))
+                pool = [*chain.base, *chain.derived[:k]]
+                premises = [p for p in pool if rng.random() < 0.8]
+                a = fast.entails(premises, chain.derived[k])
+                b = slow.entails(premises, chain.derived[k])
+                assert (a.verdict, a.probability) == (b.verdict, b.probability)
+                if a.proof is not None:
+                    assert b.proof is not None and a.proof.goal == b.proof.goal
+                    for _, node in a.proof.walk():
+                        assert node.rule is not None and node.clause is not None
+                        assert (":-" in node.clause) == bool(node.children)
+            assert fast.kbs_built == 0 and slow.kbs_built > 0
 
 
 # ------------------------------------------------------------------------------ LLM judge
