@@ -32,6 +32,7 @@ References:
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -306,6 +307,8 @@ def _repair_step(
     if k < fewest:
         why = f"{k} premise edge(s): every mode needs at least {fewest} (add a premise)"
         return StepVerdict(step.step, "unfixable"), [], why
+    if len(schema.roles) ** k <= EXHAUSTIVE_LIMIT:
+        return _repair_small(step, schema)
     z3 = _z3()
     roles = schema.roles
     index = {r: i for i, r in enumerate(roles)}
@@ -340,6 +343,53 @@ def _repair_step(
             changes.append(Relabeling(step.step, edge, old, new))
     chosen = next(m.mode for m, v in zip(schema.modes, modes, strict=True) if true(v))
     return StepVerdict(step.step, "repaired", chosen, len(changes)), changes, None
+
+
+#: A step whose relabelings number at most this many (roles ** edges) is repaired by trying them
+#: all, which is exact and, at that size, faster than building a MaxSMT problem; a larger one
+#: goes to Z3 (``peirce bench perf`` measures both).
+EXHAUSTIVE_LIMIT = 5_000
+
+
+def _unfixable_reason(k: int, schema: StepSchema) -> str:
+    most = [m.max_premises for m in schema.modes]
+    why = f"{k} premise edges: no mode admits that many"
+    if all(h is not None for h in most):
+        why += f" (at most {max(h for h in most if h is not None)})"
+    return why
+
+
+def _repair_small(
+    step: StepEdges, schema: StepSchema
+) -> tuple[StepVerdict, list[Relabeling], str | None]:
+    """The repair :func:`_repair_step` asks Z3 for, found by trying every relabeling: the same
+    objective (a changed standard label costs ``k + 1``, leaving its mode 1 more), the first
+    relabeling of least cost in the order of the schema's roles."""
+    k = len(step.edges)
+    roles = schema.roles
+    olds = [old for _, old in step.edges]
+    standard = [old in roles for old in olds]
+    old_modes = [schema.mode_of(old) for old in olds]
+    best: tuple[int, tuple[str, ...], str] | None = None
+    for trial in itertools.product(roles, repeat=k):
+        cost = 0
+        for new, old, std, mode in zip(trial, olds, standard, old_modes, strict=True):
+            if std and new != old:
+                cost += k + 1 + (schema.mode_of(new) != mode)
+        if best is not None and cost >= best[0]:
+            continue
+        modes = schema.satisfied(trial)
+        if modes:
+            best = (cost, trial, modes[0])
+    if best is None:
+        return StepVerdict(step.step, "unfixable"), [], _unfixable_reason(k, schema)
+    _, trial, mode = best
+    changes = [
+        Relabeling(step.step, edge, old, new)
+        for (edge, old), new in zip(step.edges, trial, strict=True)
+        if new != old
+    ]
+    return StepVerdict(step.step, "repaired", mode, len(changes)), changes, None
 
 
 def rlt_steps(rlt: RLT) -> list[StepEdges]:

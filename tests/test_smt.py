@@ -11,6 +11,7 @@ import pytest
 from peirce.engine.smt import (
     PEIRCE,
     ModeSchema,
+    RepairResult,
     StepEdges,
     StepSchema,
     admissible_modes,
@@ -96,3 +97,36 @@ def test_general_schema_with_an_upper_bound() -> None:
 def test_timeout_must_be_positive() -> None:
     with pytest.raises(ConfigError):
         repair([], timeout_ms=0)
+
+
+def test_small_steps_are_repaired_exhaustively_as_maxsmt_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Below the size bound, trying every relabeling gives the repair of the same cost as Z3's."""
+    from peirce.engine import smt
+
+    rng = random.Random(11)
+    labels = [*smt.PEIRCE.roles, None, "deduction-knowledge"]
+    steps = [
+        StepEdges(f"s{i}", tuple((f"e{j}", rng.choice(labels)) for j in range(rng.randint(1, 4))))
+        for i in range(60)
+    ]
+
+    def cost(step: StepEdges, result: RepairResult) -> int:
+        new = {r.edge: r.new for r in result.relabelings if r.step == step.step}
+        total = 0
+        for edge, old in step.edges:
+            if old in smt.PEIRCE.roles and new.get(edge, old) != old:
+                total += len(step.edges) + 1
+                total += smt.PEIRCE.mode_of(new[edge]) != smt.PEIRCE.mode_of(old)
+        return total
+
+    small = repair(steps)
+    monkeypatch.setattr(smt, "EXHAUSTIVE_LIMIT", 0)
+    big = repair(steps)
+    for step, a, b in zip(steps, small.steps, big.steps, strict=True):
+        assert a.status == b.status
+        assert a.changes == b.changes
+        assert cost(step, small) == cost(step, big)
+    assert any(v.status == "repaired" for v in small.steps)
+    assert any(v.status == "unfixable" for v in small.steps)
