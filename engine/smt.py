@@ -362,34 +362,48 @@ def _unfixable_reason(k: int, schema: StepSchema) -> str:
 def _repair_small(
     step: StepEdges, schema: StepSchema
 ) -> tuple[StepVerdict, list[Relabeling], str | None]:
-    """The repair :func:`_repair_step` asks Z3 for, found by trying every relabeling: the same
-    objective (a changed standard label costs ``k + 1``, leaving its mode 1 more), the first
-    relabeling of least cost in the order of the schema's roles."""
+    """The repair :func:`_repair_step` asks Z3 for, found by trying relabelings: the same
+    objective (a changed standard label costs ``k + 1``, leaving its mode 1 more; a label that is
+    not a role is free to change). Fewest changed standard labels first, so the search stops at
+    the first number of changes that admits a well-formed step; among those, the fewest mode
+    changes, the first in the order of the schema's roles."""
     k = len(step.edges)
     roles = schema.roles
     olds = [old for _, old in step.edges]
-    standard = [old in roles for old in olds]
-    old_modes = [schema.mode_of(old) for old in olds]
-    best: tuple[int, tuple[str, ...], str] | None = None
-    for trial in itertools.product(roles, repeat=k):
-        cost = 0
-        for new, old, std, mode in zip(trial, olds, standard, old_modes, strict=True):
-            if std and new != old:
-                cost += k + 1 + (schema.mode_of(new) != mode)
-        if best is not None and cost >= best[0]:
-            continue
-        modes = schema.satisfied(trial)
-        if modes:
-            best = (cost, trial, modes[0])
-    if best is None:
-        return StepVerdict(step.step, "unfixable"), [], _unfixable_reason(k, schema)
-    _, trial, mode = best
-    changes = [
-        Relabeling(step.step, edge, old, new)
-        for (edge, old), new in zip(step.edges, trial, strict=True)
-        if new != old
-    ]
-    return StepVerdict(step.step, "repaired", mode, len(changes)), changes, None
+    fixed = [i for i, old in enumerate(olds) if old in roles]
+    free = [i for i, old in enumerate(olds) if old not in roles]
+    for count in range(len(fixed) + 1):
+        best: tuple[int, list[str], str] | None = None
+        for changed in itertools.combinations(fixed, count):
+            choices = [
+                [r for r in roles if r != olds[i]] if i in changed else [str(olds[i])] for i in fixed
+            ]
+            for kept in itertools.product(*choices):
+                mode_moves = sum(
+                    schema.mode_of(new) != schema.mode_of(olds[i])
+                    for i, new in zip(fixed, kept, strict=True)
+                )
+                if best is not None and mode_moves >= best[0]:
+                    continue
+                for rest in itertools.product(roles, repeat=len(free)):
+                    trial: list[str] = [""] * k
+                    for i, new in zip(fixed, kept, strict=True):
+                        trial[i] = new
+                    for i, new in zip(free, rest, strict=True):
+                        trial[i] = new
+                    modes = schema.satisfied(trial)
+                    if modes:
+                        best = (mode_moves, trial, modes[0])
+                        break
+        if best is not None:
+            _, labels, mode = best
+            changes = [
+                Relabeling(step.step, edge, old, new)
+                for (edge, old), new in zip(step.edges, labels, strict=True)
+                if new != old
+            ]
+            return StepVerdict(step.step, "repaired", mode, len(changes)), changes, None
+    return StepVerdict(step.step, "unfixable"), [], _unfixable_reason(k, schema)
 
 
 def rlt_steps(rlt: RLT) -> list[StepEdges]:
