@@ -376,7 +376,8 @@ def _repair_small(
         best: tuple[int, list[str], str] | None = None
         for changed in itertools.combinations(fixed, count):
             choices = [
-                [r for r in roles if r != olds[i]] if i in changed else [str(olds[i])] for i in fixed
+                [r for r in roles if r != olds[i]] if i in changed else [str(olds[i])]
+                for i in fixed
             ]
             for kept in itertools.product(*choices):
                 mode_moves = sum(
