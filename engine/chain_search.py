@@ -138,6 +138,12 @@ class _Reply(TypedDict):
     cycle: _Cycle | None
 
 
+#: Graphs with at most this many mentions (entity occurrences in premises) are searched in
+#: Python, breadth first, which answers as ``kb/chain.pl`` does (the tests hold the two to the same
+#: answers) without the cost of a Prolog call; larger ones go to the tabled Prolog search.
+PYTHON_SEARCH_LIMIT = 20_000
+
+
 def search(
     graph: AnswerGraph,
     source: str,
@@ -145,8 +151,116 @@ def search(
     *,
     blocked: Iterable[str] = (),
     limits: Limits | None = None,
+    engine: str = "auto",
 ) -> Search:
-    """The tabled backward-chaining search of ``kb/chain.pl`` from ``source`` to ``targets``."""
+    """The backward-chaining search from ``source`` to ``targets``: for each entity reached the
+    shortest chain of premises (ties: the least in the order of the propositions' ids), and a
+    loop when the reasoning returns to an entity it already used.
+
+    ``engine``: ``"prolog"`` (the tabled search of ``kb/chain.pl``), ``"python"`` (breadth-first
+    search) or ``"auto"`` (Python up to :data:`PYTHON_SEARCH_LIMIT` mentions).
+    """
+    targets, blocked = list(targets), list(blocked)
+    if engine not in ("auto", "prolog", "python"):
+        raise ValueError(f"got {engine!r} for the search engine, expected auto, prolog or python")
+    size = sum(len(f.entities) for f in graph.facts)
+    if engine == "python" or (engine == "auto" and size <= PYTHON_SEARCH_LIMIT):
+        return _search_python(graph, source, targets, blocked)
+    return _search_prolog(graph, source, targets, blocked, limits)
+
+
+def _search_python(
+    graph: AnswerGraph, source: str, targets: list[str], blocked: list[str]
+) -> Search:
+    """What ``logicscore_chain/2`` answers, computed breadth first in Python."""
+    block = {b for b in blocked if b != source}
+    mentions: dict[str, list[str]] = {}  # entity -> premises mentioning it, in order
+    for f in graph.facts:
+        if f.premise:
+            for e in dict.fromkeys(f.entities):
+                mentions.setdefault(e, []).append(f.id)
+    entities = {f.id: tuple(dict.fromkeys(f.entities)) for f in graph.facts}
+    best: dict[str, tuple[str, ...]] = {}
+    layer: dict[str, tuple[str, ...]] = {}
+    for p in mentions.get(source, ()):
+        for y in entities[p]:
+            if y != source and (y not in layer or (p,) < layer[y]):
+                layer[y] = (p,)
+    while layer:
+        best.update(layer)
+        nxt: dict[str, tuple[str, ...]] = {}
+        for z, path in layer.items():
+            if z in block:
+                continue
+            for p in mentions.get(z, ()):
+                if p in path:
+                    continue
+                for y in entities[p]:
+                    if y in (z, source) or y in best:
+                        continue
+                    cand = (*path, p)
+                    if y not in nxt or cand < nxt[y]:
+                        nxt[y] = cand
+        layer = nxt
+    reached = tuple(Reached(e, best[e]) for e in sorted(best))
+    wanted = {t for t in targets if t != source}
+    chains = tuple(r for r in reached if r.entity in wanted)
+    es, ps = _cycle(graph, source, block, entities)
+    return Search(source, reached, chains, es, ps)
+
+
+def _cycle(
+    graph: AnswerGraph, source: str, block: set[str], entities: dict[str, tuple[str, ...]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The first loop of ``cycle/4`` in ``kb/chain.pl``: a depth-first walk over entities and
+    premises from the source, neighbours in the order of the facts, until it meets a node on its
+    own path (``((), ())`` when there is none)."""
+    premises_of: dict[str, list[str]] = {}
+    for f in graph.facts:
+        if f.premise:
+            for e in entities[f.id]:
+                premises_of.setdefault(e, []).append(f.id)
+
+    def neighbours(node: tuple[str, str]) -> list[tuple[str, str]]:
+        kind, name = node
+        if kind == "e":
+            return [] if name in block else [("p", p) for p in premises_of.get(name, ())]
+        return [("e", x) for x in entities.get(name, ())]
+
+    start = ("e", source)
+    path: list[tuple[str, str]] = [start]
+    on_path = {start: 0}
+    parents: list[tuple[str, str] | None] = [None]
+    todo = [iter(neighbours(start))]
+    while todo:
+        nxt = next(todo[-1], None)
+        if nxt is None:
+            todo.pop()
+            del on_path[path.pop()]
+            parents.pop()
+            continue
+        if nxt == parents[-1]:
+            continue
+        if nxt in on_path:
+            loop = [*path[on_path[nxt] :], nxt]
+            es = tuple(n for k, n in loop if k == "e")
+            ps = tuple(n for k, n in loop if k == "p")
+            return es, ps
+        parents.append(path[-1])
+        on_path[nxt] = len(path)
+        path.append(nxt)
+        todo.append(iter(neighbours(nxt)))
+    return (), ()
+
+
+def _search_prolog(
+    graph: AnswerGraph,
+    source: str,
+    targets: list[str],
+    blocked: list[str],
+    limits: Limits | None,
+) -> Search:
+    """The tabled backward-chaining search of ``kb/chain.pl``."""
     payload = {
         "props": [
             {"id": f.id, "entities": list(f.entities), "premise": f.premise} for f in graph.facts
