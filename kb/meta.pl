@@ -14,19 +14,32 @@
     The meta-interpreter proves goals by backward chaining over these facts and returns proof
     trees n(Id, Goal, SubProofs).  Search is iterative deepening (shallowest proofs first) with an
     ancestor check on ground goals, and tabled resolution decides what depth-first search cannot
-    (failure on cyclic rules, answers behind non-ground recursion); every query
-    runs under a depth bound, an inference limit and a time limit.
+    (failure on cyclic rules, answers behind non-ground recursion).
 
-    Python calls api(+Op, +JSONAtom, -JSONString), which always succeeds with ["ok", Result] or
-    ["error", Message]; the hot paths prove/10 (queries to one knowledge base) and ask_batch/7
+    Limits.  Every query runs under a depth bound, an inference limit and a time limit (an alarm,
+    so tabled resolution and built-ins are interrupted as well), with unification that does the
+    occurs check (no cyclic term is ever built), and every call from Python under a memory limit:
+    the stack limit and the table space of the calling thread are set for the call and restored
+    after it.  Writing a query's answer is bounded too: it runs under the same time limit (a
+    query whose answer cannot be written in time has status time), refuses integers of more than
+    4,000 digits (status integer) and happens under the memory limit (status memory).
+
+    Python calls api(+Op, +MiB, +JSONAtom, -JSONString), which always succeeds with ["ok", Result]
+    or ["error", Message]; the hot paths prove/10 (queries to one knowledge base) and ask_batch/8
     (many independent questions, each with its own clauses) reply the same way.
 
-    Term encoding (JSON):  "bob" -> atom bob ("[]" is the empty list), 3 / 2.5 -> numbers,
-    [I] (one integer) -> the I-th variable of the clause, ["f", A1, ...] -> compound f(A1, ...).
-    A literal is [MangledName, A1, ...] or the string MangledName when it has no arguments;
-    a "b:"-prefixed name is a built-in from the whitelist below.
+    Term encoding (JSON), Python to Prolog:  "bob" -> atom bob ("[]" is the empty list), 3 / 2.5
+    -> numbers, [I] (one integer) -> the I-th variable of the clause, ["f", A1, ...] -> compound
+    f(A1, ...).  A literal is [MangledName, A1, ...] or the string MangledName when it has no
+    arguments; a "b:"-prefixed name is a built-in from the whitelist below.
+
+    Replies, Prolog to Python, are flat so that no depth of term or proof nests the JSON: a term
+    is an array of tokens in preorder, a string for an atom, a number, [I] for the I-th free
+    variable, [Name, N] for a compound whose N arguments follow ("f(X, g(a))" is
+    [["f",2],[0],["g",1],"a"]); a proof is an array of its nodes in preorder, each its clause id
+    (-1 for a built-in step), its goal (a term) and its number of children.
 */
-:- module(peirce_meta, [api/3, prove/10, ask_batch/7, call_json/6]).
+:- module(peirce_meta, [api/4, prove/10, ask_batch/8, call_json/7, swipl_console/0]).
 
 :- set_prolog_flag(optimise, true).  % arithmetic compiled inline (for this file only)
 
@@ -35,6 +48,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(solution_sequences)).
+:- autoload(library(sandbox), [safe_goal/1]).
 
 %!  builtin(?Name, ?Arity) is nondet.
 %   Pure built-ins that a clause body or a console query may call.
@@ -50,13 +64,67 @@ builtin(number, 1).   builtin(integer, 1).  builtin(atomic, 1).   builtin(is_lis
 builtin(var, 1).      builtin(nonvar, 1).   builtin(ground, 1).   builtin(atom_length, 2).
 builtin(atom_concat, 3).
 
-%  ------------------------------------------------------------------------------------------
-%  Entry point
+%!  reserved(+Name, +Arity, -Why) is semidet.
+%   A relation that a program written for SWI-Prolog must never define: a control construct or
+%   a built-in, a hook that SWI-Prolog itself calls (a clause of expand_query/4 that only unifies
+%   can hand the top level a goal to run), a module-qualified or directive-shaped head, or a name
+%   SWI-Prolog keeps for itself.  export_program/2 leaves such relations out, the loader of the
+%   top level (swipl_console/0) refuses them, and a program read by parse_program/2 that defines
+%   one is warned about.  The hooks are those of the SWI-Prolog manual; any predicate of module
+%   user declared multifile (how SWI-Prolog and its libraries declare hooks) counts as one too.
+reserved(N, A, Why) :-
+    (   sub_atom(N, 0, 1, _, $)
+    ->  Why = "a name SWI-Prolog keeps for its own predicates"
+    ;   shaped(N, A)
+    ->  Why = "a module qualifier, a directive or a rule, not a relation"
+    ;   builtin(N, A)
+    ->  Why = "a built-in"
+    ;   functor(H, N, A),
+        catch(predicate_property(system:H, defined), _, fail)
+    ->  Why = "a built-in of SWI-Prolog"
+    ;   hook(N, A)
+    ->  Why = "a hook SWI-Prolog calls"
+    ;   functor(H, N, A),
+        catch(predicate_property(user:H, multifile), _, fail)
+    ->  Why = "a hook SWI-Prolog calls"
+    ).
 
-%!  api(+Op, +In, -Out) is det.
-api(Op, In, Out) :-
-    catch(api_(Op, In, Reply), E, error_reply(E, Reply)),
-    catch(write_json(Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+shaped((:), 2).  shaped((:-), 1).  shaped((:-), 2).  shaped((?-), 1).  shaped((-->), 2).
+shaped((@), 2).
+
+%   Hooks that SWI-Prolog (9.x) or its libraries call in module user, or in the module a goal or
+%   clause belongs to (term and goal expansion, attribute hooks).
+hook(expand_query, 4).          hook(expand_answer, 2).       hook(term_expansion, 2).
+hook(term_expansion, 4).        hook(goal_expansion, 2).      hook(goal_expansion, 4).
+hook(portray, 1).               hook(message_hook, 3).        hook(thread_message_hook, 3).
+hook(message_property, 2).      hook(portray_message, 2).     hook(exception, 3).
+hook(prolog_load_file, 2).      hook(prolog_file_type, 2).    hook(file_search_path, 2).
+hook(library_directory, 1).     hook(resource, 2).            hook(resource, 3).
+hook(prolog_list_goal, 1).      hook(prolog_predicate_name, 2).
+hook(prolog_clause_name, 2).    hook(prolog_exception_hook, 4).
+hook(prolog_exception_hook, 5). hook(prolog_trace_interception, 4).
+hook(prolog_event_hook, 1).     hook(prolog_uncaught_exception_hook, 2).
+hook(attr_unify_hook, 2).       hook(attribute_goals, 3).     hook(attr_portray_hook, 2).
+hook(portray_attvar, 1).        hook(url_path, 2).            hook(term_expansion, 6).
+hook(prolog_stack_frame_property, 2).                        hook(message, 3).
+hook(called_by, 2).             hook(called_by, 4).           hook(meta_goal, 2).
+hook(safe_primitive, 1).        hook(safe_meta, 2).           hook(safe_meta_predicate, 1).
+hook(safe_global_variable, 1).  hook(safe_directive, 1).      hook(safe_prolog_flag, 2).
+hook(sandbox_allowed_goal, 1).  hook(sandbox_allowed_clause, 1).
+hook(sandbox_allowed_directive, 1).                          hook(sandbox_allowed_expansion, 1).
+hook(exception_hook, 4).        hook(halt_hook, 1).           hook(at_halt, 1).
+hook(initialization, 1).        hook(initialization, 2).      hook(heartbeat, 0).
+hook(break_hook, 7).            hook(assertion_failed, 2).    hook(tripwire, 2).
+hook(open_source_hook, 3).      hook(comment_hook, 3).        hook(xref_hook, 1).
+
+%  ------------------------------------------------------------------------------------------
+%  Entry points and limits
+
+%!  api(+Op, +MiB, +In, -Out) is det.
+%   Op on the JSON In, under a memory limit of MiB mebibytes.
+api(Op, MiB, In, Out) :-
+    catch(with_memory(MiB, false, ( api_(Op, In, Reply), write_json(Reply, Out) )), E, true),
+    (   var(E) -> true ; error_reply(E, R), write_json(R, Out) ).
 
 api_(Op, In, Reply) :-
     json_data(In, Args),
@@ -65,20 +133,80 @@ api_(Op, In, Reply) :-
     ;   Reply = [s(error), s("operation failed")]
     ).
 
-%!  prove(+M, +Mode, +Limit, +Inf, +Secs, +MaxDepth, +Alarm, +ExtraJSON, +QueriesJSON, -Out)
-%   The hot path of the engine: the scalars arrive as Prolog atoms and numbers, only the extra
-%   clauses and the queries as JSON.  Out is the JSON of [["ok", Results]] as for api/3.
-prove(M, Mode, Limit, Inf, Secs, MaxD, Alarm, ExtraJSON, QueriesJSON, Out) :-
-    catch(prove_(M, Mode, Limit, [Inf, Secs, MaxD, Alarm], ExtraJSON, QueriesJSON, Reply),
-          E, error_reply(E, Reply)),
-    catch(write_json(Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+%!  with_memory(+MiB, +OccursCheck, :Goal)
+%   Goal with the stack limit and the table space of this thread set to MiB mebibytes (and,
+%   when OccursCheck is true, unification with the occurs check), restored after it whatever
+%   happens.
+with_memory(MiB, Occurs, Goal) :-
+    Bytes is MiB * 1048576,
+    current_prolog_flag(stack_limit, S0),
+    current_prolog_flag(table_space, T0),
+    current_prolog_flag(occurs_check, O0),
+    setup_call_cleanup(set_limits(Bytes, Bytes, Occurs),
+                       once(Goal),
+                       set_limits(S0, T0, O0)).
 
-prove_(M, Mode, Limit, Lims, ExtraJSON, QueriesJSON, [s(ok), Results]) :-
+set_limits(Stack, Tables, Occurs) :-
+    set_prolog_flag(stack_limit, Stack),
+    catch(set_prolog_flag(table_space, Tables), _, true),   % tables in use: the old space stays
+    set_prolog_flag(occurs_check, Occurs).
+
+%!  prove(+M, +Mode, +Limit, +Inf, +Secs, +MaxDepth, +MiB, +ExtraJSON, +QueriesJSON, -Out)
+%   The hot path of the engine: the scalars arrive as Prolog atoms and numbers, only the extra
+%   clauses and the queries as JSON.  Out is the JSON of ["ok", [Result, ...]] (see run_query/6),
+%   each query's result written under the query's limits.
+prove(M, Mode, Limit, Inf, Secs, MaxD, MiB, ExtraJSON, QueriesJSON, Out) :-
+    catch(with_memory(MiB, true,
+                      prove_(M, Mode, Limit, [Inf, Secs, MaxD], ExtraJSON, QueriesJSON, Texts)),
+          E, true),
+    (   var(E) -> ok_list(Texts, Out) ; error_reply(E, R), write_json(R, Out) ).
+
+prove_(M, Mode, Limit, Lims, ExtraJSON, QueriesJSON, Texts) :-
     (   ExtraJSON == '[]' -> Extra = [] ; json_data(ExtraJSON, Extra) ),
     json_data(QueriesJSON, Queries),
-    run(prove, [M, Lims, Extra, Mode, Limit, Queries], Results).
+    setup_call_cleanup(assert_extra(M, Extra, Refs),
+                       foldl(query_text(M, Lims, Mode, Limit), Queries, Texts, 0, _),
+                       maplist(erase, Refs)).
 
-%!  ask_batch(+M, +Inf, +Secs, +MaxD, +Plain, +BatchJSON, -Out)
+query_text(M, Lims, Mode, Limit, Query, Text, V0, V) :-
+    run_query(M, Lims, Mode, Limit, Query, Result),
+    Lims = [_, Secs|_],
+    result_text(json, Secs, Result, Text, V0, V).
+
+%   ["ok", [Text, ...]] from the JSON texts of the parts.
+ok_list(Texts, Out) :-
+    atomic_list_concat(Texts, ',', Body),
+    atomics_to_string(['["ok",[', Body, ']]'], Out).
+
+%!  result_text(+How, +Secs, +Result, -Text, +V0, -V)
+%   The JSON text of a query's Result = [Status, Solutions], its free variables numbered from V0
+%   (V is V0 plus their number: the variables of a reply are numbered over all its queries,
+%   which share none), written within Secs seconds (and the
+%   memory limit of the call); when it cannot be, ["time", []], ["memory", []] or ["integer", []]
+%   (an integer of more than 4,000 digits, which Python would not read).  How is json
+%   (write_json/2) or plain(Plain) (a flat proof, see ask_batch/8).
+result_text(How, Secs, Result, Text, V0, V) :-
+    term_variables(Result, Vs),
+    length(Vs, N),
+    V is V0 + N,
+    catch(call_with_time_limit(Secs, result_text_(How, Result, V0, Text)), E, true),
+    (   var(E)
+    ->  true
+    ;   limit_status(E, S)
+    ->  format(string(Text), "[\"~w\",[]]", [S])
+    ;   throw(E)
+    ).
+
+result_text_(json, Result, V0, Text) :- write_json(Result, V0, Text).
+result_text_(plain(1), Result, V0, Text) :- flat_result(Result, Flat), plain_json(Flat, V0, Text).
+result_text_(plain(0), Result, V0, Text) :- flat_result(Result, Flat), write_json(Flat, V0, Text).
+
+limit_status(time_limit_exceeded, time).
+limit_status(peirce_time_limit, time).
+limit_status(error(resource_error(_), _), memory).
+limit_status(error(peirce_answer(What), _), What).
+
+%!  ask_batch(+M, +Inf, +Secs, +MaxD, +MiB, +Plain, +BatchJSON, -Out)
 %   Many independent questions in one call (no built-ins).  The batch is [Clauses, Items]: a
 %   clause is [NVars, Head, Body]; an item is [Indexes, Queries], its clauses the Indexes-th of
 %   Clauses (from 1; a clause shared by items is read and built once), the id of each its
@@ -87,62 +215,50 @@ prove_(M, Mode, Limit, Lims, ExtraJSON, QueriesJSON, [s(ok), Results]) :-
 %   the queries run and the clauses are erased.  Out is the JSON of ["ok", [Reply, ...]], a
 %   Reply is ["ok", [[Status, Flat], ...]] (see flat_result/2) or ["error", Message]: an item
 %   that fails or raises spoils no other item.
-ask_batch(M, Inf, Secs, MaxD, Plain, BatchJSON, Out) :-
-    catch(( json_data(BatchJSON, [Clauses, Items]),
-            maplist(batch_clause(M), Clauses, Built),
-            Table =.. [t|Built],
-            maplist(batch_item(M, Table, [Inf, Secs, MaxD, 0]), Items, Replies),
-            Reply = [s(ok), Replies] ),
-          E, error_reply(E, Reply)),
-    catch(batch_reply(Plain, Reply, Out), E2, ( error_reply(E2, R2), write_json(R2, Out) )).
+ask_batch(M, Inf, Secs, MaxD, MiB, Plain, BatchJSON, Out) :-
+    How = plain(Plain),
+    catch(with_memory(MiB, true,
+                      ( json_data(BatchJSON, [Clauses, Items]),
+                        maplist(batch_clause(M), Clauses, Built),
+                        Table =.. [t|Built],
+                        maplist(batch_item(M, Table, [Inf, Secs, MaxD], How), Items, Texts) )),
+          E, true),
+    (   var(E) -> ok_list(Texts, Out) ; error_reply(E, R), write_json(R, Out) ).
 
-%   Each item's reply is written apart, its free variables numbered from 0 (as in the reply of
-%   prove/10 to one knowledge base).  With Plain = 1 (Python saw that the batch is printable
-%   ASCII without a backslash, so every name and constant in the reply is too), an item's reply
-%   is made of lists, strings and numbers whose Prolog text is its JSON: the C term writer
-%   writes it.
-batch_reply(Plain, [s(ok), Replies], Out) :- !,
-    maplist(item_json(Plain), Replies, Texts),
-    atomic_list_concat(Texts, ',', Body),
-    atomics_to_string(['["ok",[', Body, ']]'], Out).
-batch_reply(_, Reply, Out) :-
-    write_json(Reply, Out).
-
-item_json(1, [s(ok), R], Out) :- !,
+%   Each query's reply is written apart, the free variables numbered over the item (as in the
+%   reply of prove/10 to one knowledge base).  With Plain = 1 (Python saw that the batch is printable
+%   ASCII without a backslash, so every name and constant in the reply is too), a reply is made
+%   of lists, strings and numbers whose Prolog text is its JSON: the C term writer writes it.
+plain_json(R, V0, Out) :-
+    acyclic_or_throw(R),
     term_variables(R, Vs),
-    jshape(R, Vs, J),
-    format(string(Out), "[\"ok\",~q]", [J]).
-item_json(_, Reply, Out) :-
-    write_json(Reply, Out).
+    (   Vs == []
+    ->  jshape(R, J), format(string(Out), "~q", [J])
+    ;   findall(S, ( number_vars(Vs, V0), jshape(R, J), format(string(S), "~q", [J]) ), [Out])
+    ).
 
-jshape(X, _, X) :- integer(X), !.
-jshape([], _, []) :- !.
-jshape([X|Xs], Vs, [Y|Ys]) :- !, jshape(X, Vs, Y), jshape(Xs, Vs, Ys).
-jshape(s(X), _, S) :- !, atom_string(X, S).
-jshape(t(X), Vs, J) :- !, jterm(X, Vs, J).
-jshape(p(X), Vs, J) :- jproof(X, Vs, J).
+jshape(X, X) :- integer(X), !, integer_ok(X).
+jshape([], []) :- !.
+jshape([X|Xs], [Y|Ys]) :- !, jshape(X, Y), jshape(Xs, Ys).
+jshape(s(X), S) :- !, atom_string(X, S).
+jshape(t(X), J) :- jterm(X, J, []).
 
-jproof(n(Id, G, Ps), Vs, [Id, J, Js]) :- jterm(G, Vs, J), jproofs(Ps, Vs, Js).
-jproof(b(G), Vs, [-1, J, []]) :- jterm(G, Vs, J).
+%   jterm(+Term)// : the tokens of Term (see the reply encoding at the top of this file)
+jterm(X) --> { var(X) }, !, { get_attr(X, peirce_meta, I) }, [[I]].
+jterm([]) --> !, ["[]"].
+jterm(X) --> { atom(X) }, !, { atom_string(X, S) }, [S].
+jterm(X) --> { integer(X) }, !, { integer_ok(X) }, [X].
+jterm(X) --> { float(X) }, !,
+    (   { X =:= inf ; X =:= -inf ; X =\= X } -> { format(string(J), "~w", [X]) }, [J] ; [X] ).
+jterm(X) --> { string(X) }, !, [X].
+jterm(X) --> { compound(X) }, !,
+    { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F), atom_string(F, S) },
+    [[S, A]],
+    jterms(As).
+jterm(X) --> { format(string(S), "~q", [X]) }, [S].
 
-jproofs([], _, []).
-jproofs([P|Ps], Vs, [J|Js]) :- jproof(P, Vs, J), jproofs(Ps, Vs, Js).
-
-jterm(X, Vs, [I]) :- var(X), !, var_index(Vs, X, 0, I).
-jterm([], _, "[]") :- !.
-jterm(X, _, S) :- atom(X), !, atom_string(X, S).
-jterm(X, _, X) :- integer(X), !.
-jterm(X, _, J) :- float(X), !,
-    (   ( X =:= inf ; X =:= -inf ; X =\= X ) -> format(string(J), "~w", [X]) ; J = X ).
-jterm(X, _, X) :- string(X), !.
-jterm(X, Vs, [S|Js]) :- compound(X), !,
-    compound_name_arguments(X, N, As),
-    atom_string(N, S),
-    jterms(As, Vs, Js).
-jterm(X, _, S) :- format(string(S), "~q", [X]).
-
-jterms([], _, []).
-jterms([X|Xs], Vs, [J|Js]) :- jterm(X, Vs, J), jterms(Xs, Vs, Js).
+jterms([]) --> [].
+jterms([X|Xs]) --> jterm(X), jterms(Xs).
 
 %   f(Fact, Id): the stored fact of a clause with its id still to bind; bad(E) if it cannot be
 %   built (the items that use it get the error).
@@ -156,18 +272,19 @@ build_fact(M, [NV, Head, Body], Fact, Id) :-
     declare_plain(Gs, M),
     stored(H, Id, Gs, Fact).
 
-batch_item(M, Table, Lims, Item, Reply) :-
-    (   catch(batch_item_(M, Table, Lims, Item, Results), E, true)
-    ->  (   var(E) -> Reply = [s(ok), Results] ; empty(M), error_reply(E, Reply) )
+batch_item(M, Table, Lims, How, Item, Text) :-
+    (   catch(batch_item_(M, Table, Lims, How, Item, Texts), E, true)
+    ->  (   var(E) -> ok_list(Texts, Text) ; empty(M), error_reply(E, R), write_json(R, Text) )
     ;   empty(M),
-        Reply = [s(error), s("operation failed")]
+        write_json([s(error), s("operation failed")], Text)
     ).
 
-batch_item_(M, Table, Lims, [Indexes, Queries], Results) :-
+batch_item_(M, Table, Lims, How, [Indexes, Queries], Texts) :-
     batch_assert(Indexes, 1, Table, M, Refs),
-    maplist(run_query(M, Lims, first, 1), Queries, Results0),
+    maplist(run_query(M, Lims, first, 1), Queries, Results),
     maplist(erase, Refs),
-    maplist(flat_result, Results0, Results).
+    Lims = [_, Secs|_],
+    foldl(result_text(How, Secs), Results, Texts, 0, _).
 
 batch_assert([], _, _, _, []).
 batch_assert([I|Is], Id, Table, M, [Ref|Refs]) :-
@@ -228,14 +345,16 @@ empty(M) :-
           _, true).
 
 error_reply(error(peirce(Msg), _), [s(error), s(Msg)]) :- !.
+error_reply(error(resource_error(_), _), [s(error), s("memory limit exceeded")]) :- !.
+error_reply(error(peirce_answer(integer), _), [s(error), s(Msg)]) :- !,
+    Msg = "an answer holds an integer of more than 4000 digits".
+error_reply(error(peirce_answer(cyclic), _), [s(error), s("an answer is a cyclic term")]) :- !.
 error_reply(E, [s(error), s(Msg)]) :- message_text(E, Msg).
 
 run(add, [M, Clauses], N) :-
     add_clauses(M, Clauses, 0, N).
-run(prove, [M, Lims, Extra, Mode, Limit, Queries], Results) :-
-    setup_call_cleanup(assert_extra(M, Extra, Refs),
-                       maplist(run_query(M, Lims, Mode, Limit), Queries, Results),
-                       maplist(erase, Refs)).
+run(remove, [M, Clauses], N) :-
+    foldl(remove_clause(M), Clauses, 0, N).
 run(close, [M], 1) :-
     forall(( current_predicate(M:N/A), functor(H, N, A),
              \+ predicate_property(M:H, imported_from(_)) ),
@@ -251,11 +370,39 @@ run(load, [Name, Path], s(Module)) :-
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
 
-message_text(E, Msg) :-
+%   [MangledName, Arity, Id]: the clause Id of that relation goes.
+remove_clause(M, [N, A, Id], C0, C) :-
+    A2 is A + 2,
+    functor(F, N, A2),
+    A1 is A + 1,
+    arg(A1, F, Id),
+    (   retract(M:F) -> C is C0 + 1 ; C = C0 ).
+
+message_text(E0, Msg) :-
+    shallow(E0, E),   % a deep or large culprit is cut: SWI-Prolog writes terms nesting in C
     catch(( phrase('$messages':translate_message(E), Lines),
             with_output_to(string(S0), print_message_lines(current_output, '', Lines)),
             split_string(S0, "", "\n ", [Msg]) ),
           _, format(string(Msg), "~q", [E])).
+
+%   shallow(+Term, -Shallow): Term cut at a depth of 8 and after 200 compounds (the rest '...').
+shallow(T, S) :- shallow(T, 8, b(200), S).
+
+shallow(T, _, _, T) :- \+ compound(T), !.
+shallow(_, 0, _, ...) :- !.
+shallow(T, D, B, S) :-
+    arg(1, B, N),
+    (   N =< 0
+    ->  S = ...
+    ;   N1 is N - 1,
+        nb_setarg(1, B, N1),
+        compound_name_arguments(T, F, As),
+        D1 is D - 1,
+        maplist(shallow_(D1, B), As, Bs),
+        compound_name_arguments(S, F, Bs)
+    ).
+
+shallow_(D, B, T, S) :- shallow(T, D, B, S).
 
 %  ------------------------------------------------------------------------------------------
 %  Reading the JSON that peirce sends: arrays, strings (-> atoms) and numbers, written by
@@ -356,14 +503,16 @@ stored(_, G, N, Id, Body, Fact) :-
 %  ------------------------------------------------------------------------------------------
 %  The meta-interpreter
 
-%   Lims = [Inferences, Seconds, MaxDepth, Alarm]; a query is [NVars, Literals].
+%   Lims = [Inferences, Seconds, MaxDepth]; a query is [NVars, Literals].
 %   Mode: first (one proof) or all (up to Limit distinct answers).
-%   Result = [Status, Solutions], Status in ok / depth / inferences / time,
+%   Result = [Status, Solutions], Status in ok / depth / inferences / time / memory,
 %   a solution is [Goals, Proofs] with the goals instantiated (Goals is [] in mode first: the
 %   root of each proof shows the instance).
-%   The time limit is a deadline checked at every step of the meta-interpreter; with Alarm = 1
-%   (queries that may call built-ins) call_with_time_limit/2 guards the built-ins as well.
-run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) :-
+%   The time limit is an alarm (call_with_time_limit/2), which interrupts every part of the
+%   search, tabled resolution and built-ins included; a deadline checked at every step of the
+%   meta-interpreter backs it up.  The memory limit of the call (see with_memory/3) applies to
+%   each query as a whole: a query that reaches it has status memory.
+run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     length(Vs, NV),
     maplist(dec_goal_(Vs), Lits, Goals),
     get_time(Now),
@@ -372,7 +521,8 @@ run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) 
     Acc = acc([], ok),
     Ctx = ctx(M, MaxD, St, Deadline),
     nb_setval(peirce_too_deep, false),
-    bounded(Alarm, Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
+    nb_setval(peirce_atom_bytes, 0),
+    bounded(Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
@@ -380,6 +530,7 @@ run_query(M, [Inf, Secs, MaxD, Alarm], Mode, Limit, [NV, Lits], [Status, Sols]) 
     (   R == inference_limit_exceeded -> Status = s(inferences)
     ;   arg(2, Acc, inferences) -> Status = s(inferences)
     ;   R == time -> Status = s(time)
+    ;   R == memory -> Status = s(memory)
     ;   arg(1, St, true) -> Status = s(depth)
     ;   Status = s(ok)
     ).
@@ -430,21 +581,20 @@ with_proofs([A|As], Ctx, Acc) :-
     with_proofs(As, Ctx, Acc).
 
 depth_first_all(Limit, Goals, Ctx, Acc) :-
-    (   limit(Limit, distinct(Goals, prove_all(Goals, 0, [], Ctx, Proofs))),
+    (   limit(Limit, distinct(Goals, ( prove_all(Goals, 0, [], Ctx, Proofs),
+                                       within_memory(Goals) ))),
         arg(1, Acc, L0),
         nb_setarg(1, Acc, [Goals-Proofs|L0]),
         fail
     ;   true
     ).
 
-bounded(0, _, Inf, Goal, R) :- !,
-    catch(call_with_inference_limit(Goal, Inf, R), peirce_time_limit, R = time).
-bounded(_, Secs, Inf, Goal, R) :-
-    catch(call_with_time_limit(Secs, call_with_inference_limit(Goal, Inf, R)), E, timeout(E, R)).
+bounded(Secs, Inf, Goal, R) :-
+    catch(call_with_time_limit(Secs, call_with_inference_limit(Goal, Inf, R)), E, stopped(E, R)).
 
-timeout(time_limit_exceeded, time) :- !.
-timeout(peirce_time_limit, time) :- !.
-timeout(E, _) :- throw(E).
+stopped(E, R) :-
+    (   limit_status(E, S), S \== integer -> R = S ; throw(E) ),
+    reset_tables.
 
 %   shallowest(+Goals, +Ctx, +Check, -Proofs): iterative deepening, so the first proof found is a
 %   shallowest one (a fact the knowledge base states is preferred to a derivation of it).  A
@@ -503,8 +653,13 @@ tq(ctx(M, MaxD, _, Deadline), q(M, MaxSize)) :-
 tabled_all([], _).
 tabled_all([G|Gs], Q) :- tabled(G, Q), tabled_all(Gs, Q).
 
-tabled('$b'(G), _) :- !, call(G).
-tabled(G, Q) :- tp(Q, G).
+%   (The size of a goal is checked before the goal reaches the table, and that of an answer
+%   before the answer does: SWI-Prolog's tables store terms as trees, so a term that shares
+%   subterms, f(X, X) nested sixty times, would take exponential time and space to store.)
+tabled('$b'(G), _) :- !, builtin_call(G).
+tabled(G, Q) :-
+    Q = q(_, MaxSize),
+    (   tree_within(G, MaxSize) -> tp(Q, G) ; nb_setval(peirce_too_deep, true), fail ).
 
 :- table tp/2.
 
@@ -512,12 +667,38 @@ tp(q(M, MaxSize), G) :-
     get_time(Now),
     nb_getval(peirce_deadline, Deadline),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
-    term_size(G, Size),
-    (   Size > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ),
     call(M:G, _, Body),
     tabled_all(Body, q(M, MaxSize)),
-    term_size(G, Answer),
-    (   Answer > MaxSize -> nb_setval(peirce_too_deep, true), fail ; true ).
+    (   tree_within(G, MaxSize) -> true ; nb_setval(peirce_too_deep, true), fail ).
+
+%!  tree_within(+Term, +Max) is semidet.
+%   Term, written out as a tree (a shared subterm counted at each of its occurrences), has at
+%   most Max cells (a compound of arity N counts 1 + N, as term_size/2 counts it); the cost is at
+%   most Max steps, in Prolog, so a time limit interrupts it.  Some C built-ins of SWI-Prolog
+%   walk a term as a tree and cannot be interrupted (hashing a term for distinct/2 or a table,
+%   evaluating arithmetic): terms reach them only after this check.
+tree_within(T, Max) :- tree_within_([T], 0, Max).
+
+tree_within_([], _, _).
+tree_within_([T|Ts], N0, Max) :-
+    (   compound(T)
+    ->  compound_name_arity(T, _, A),
+        N is N0 + 1 + A,
+        N =< Max,
+        push_args(A, T, Ts, Ts1),
+        tree_within_(Ts1, N, Max)
+    ;   tree_within_(Ts, N0, Max)
+    ).
+
+push_args(0, _, Ts, Ts) :- !.
+push_args(I, T, Ts0, Ts) :- arg(I, T, X), I1 is I - 1, push_args(I1, T, [X|Ts0], Ts).
+
+%   within_memory(+Term): Term, as a tree, fits the memory limit (a cell for every 64 bytes of
+%   the stack limit); else a resource error (status memory).
+within_memory(T) :-
+    current_prolog_flag(stack_limit, Bytes),
+    Max is Bytes // 64,
+    (   tree_within(T, Max) -> true ; throw(error(resource_error(term_size), _)) ).
 
 proofs_only(_-Proofs, [[], Ps]) :-
     maplist(tag(p), Proofs, Ps).
@@ -534,7 +715,7 @@ prove_all([G|Gs], D, Anc, Ctx, [P|Ps]) :-
     prove_all(Gs, D, Anc, Ctx, Ps).
 
 prove('$b'(G), _, _, _, b(G)) :- !,
-    call(G).
+    builtin_call(G).
 prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
     Ctx = ctx(M, MaxD, St, Deadline),
     (   D >= MaxD
@@ -549,6 +730,36 @@ prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
     D1 is D + 1,
     prove_all(Body, D1, [G|Anc], Ctx, Ps).
 
+%   A whitelisted built-in.  The atoms atom_concat/3 makes live outside the stacks that the
+%   stack limit bounds, so their length counts against a budget of the query (a sixteenth of
+%   the stack limit, in characters): a query that would exceed it stops with status memory.
+builtin_call(atom_concat(A, B, C)) :- !,
+    (   atomic(A), atomic(B)
+    ->  atom_length(A, LA), atom_length(B, LB), L is LA + LB,
+        atom_budget(L),
+        atom_concat(A, B, C)
+    ;   atom_concat(A, B, C),
+        atom_length(C, L),
+        atom_budget(L)
+    ).
+builtin_call(G) :-
+    (   arithmetic(G) -> within_memory(G) ; true ),
+    call(G).
+
+%   The built-ins that evaluate arithmetic (walking their expressions as trees, in C).
+arithmetic(_ is _).     arithmetic(_ =:= _).    arithmetic(_ =\= _).    arithmetic(_ < _).
+arithmetic(_ > _).      arithmetic(_ =< _).     arithmetic(_ >= _).     arithmetic(sum_list(_, _)).
+arithmetic(max_list(_, _)).  arithmetic(min_list(_, _)).
+
+atom_budget(L) :-
+    nb_getval(peirce_atom_bytes, N0),
+    N is N0 + L,
+    current_prolog_flag(stack_limit, Max),
+    (   N > Max // 16
+    ->  throw(error(resource_error(atom_space), _))
+    ;   nb_setval(peirce_atom_bytes, N)
+    ).
+
 %   A ground goal that is its own ancestor needs no proof of its own: a shortest proof never
 %   repeats a ground atom on a branch.  A goal with variables is never pruned (a variant of an
 %   ancestor may still have the answers the ancestor needs); the depth bound stops it.
@@ -558,50 +769,85 @@ eq_member(G, [A|As]) :- ( G == A -> true ; eq_member(G, As) ).
 
 %  ------------------------------------------------------------------------------------------
 %  Writing JSON (compact and fast).  A reply is built from lists (JSON arrays), integers,
-%  s(Text) (a JSON string), t(Term) (a term in the input encoding; a free variable is [I],
-%  numbered over the whole reply) and p(Proof) ([Id, Goal, Children]; Id -1 for a built-in).
+%  s(Text) (a JSON string), t(Term) (a term, written flat: see the reply encoding at the top of
+%  this file) and p(Proof) (a proof n(Id, Goal, SubProofs) or b(Goal), written flat).  The free
+%  variables are numbered from V0 in the order term_variables/2 finds them (each carries its
+%  number as an attribute while the reply is written, so finding it costs nothing).  A cyclic reply or an integer of more
+%  than 4,000 digits raises error(peirce_answer(cyclic | integer), _).
 
-write_json(T, Out) :-
+write_json(T, Out) :- write_json(T, 0, Out).
+
+write_json(T, V0, Out) :-
+    acyclic_or_throw(T),
     term_variables(T, Vs),
-    phrase(wv(T, Vs), Codes),
-    string_codes(Out, Codes).
+    (   Vs == []
+    ->  phrase(wv(T), Codes), string_codes(Out, Codes)
+    ;   findall(S, ( number_vars(Vs, V0), phrase(wv(T), Codes), string_codes(S, Codes) ), [Out])
+    ).
 
-wv(X, _) --> { integer(X) }, !, num(X).
-wv([], _) --> !, "[]".
-wv([X|Xs], Vs) --> !, "[", wv(X, Vs), wvl(Xs, Vs), "]".
-wv(s(X), _) --> !, str(X).
-wv(t(X), Vs) --> !, wt(X, Vs).
-wv(p(X), Vs) --> !, wp(X, Vs).
-wv(raw(Text), _) --> !, { atom_codes(Text, Cs) }, Cs.
-wv(X, _) --> { type_error(reply, X) }.
+acyclic_or_throw(T) :-
+    (   acyclic_term(T) -> true ; throw(error(peirce_answer(cyclic), _)) ).
 
-wvl([], _) --> [].
-wvl([X|Xs], Vs) --> ",", wv(X, Vs), wvl(Xs, Vs).
+number_vars([], _).
+number_vars([V|Vs], I) :- put_attr(V, peirce_meta, I), I1 is I + 1, number_vars(Vs, I1).
 
-wp(n(Id, G, Ps), Vs) --> "[", num(Id), ",", wt(G, Vs), ",[", wpl(Ps, Vs), "]]".
-wp(b(G), Vs) --> "[-1,", wt(G, Vs), ",[]]".
+attr_unify_hook(_, _) :- fail.   % a numbered variable is never unified (only written)
 
-wpl([], _) --> [].
-wpl([P|Ps], Vs) --> wp(P, Vs), ( { Ps == [] } -> [] ; ",", wpl(Ps, Vs) ).
+%   integer_ok(+N): N has at most 4,000 digits (Python reads no more than 4,300).
+integer_ok(N) :-
+    (   N < 1 << 62, N > -(1 << 62) -> true
+    ;   big_integer(Big), N < Big, N > -Big -> true
+    ;   throw(error(peirce_answer(integer), _))
+    ).
 
-wt(X, Vs) --> { var(X) }, !, { var_index(Vs, X, 0, I) }, "[", num(I), "]".
-wt([], _) --> !, "\"[]\"".
-wt(X, _) --> { atom(X) }, !, str(X).
-wt(X, _) --> { integer(X) }, !, num(X).
-wt(X, _) --> { float(X) }, !,
+:- dynamic big_integer/1.
+:- Big is 10^4000, assertz(big_integer(Big)).
+
+wv(X) --> { integer(X) }, !, num(X).
+wv([]) --> !, "[]".
+wv([X|Xs]) --> !, "[", wv(X), wvl(Xs), "]".
+wv(s(X)) --> !, str(X).
+wv(t(X)) --> !, "[", wt(X), "]".
+wv(p(X)) --> !, "[", wp(X), "]".
+wv(X) --> { type_error(reply, X) }.
+
+wvl([]) --> [].
+wvl([X|Xs]) --> ",", wv(X), wvl(Xs).
+
+%   a proof: its nodes in preorder, each Id, Goal, number of children
+wp(n(Id, G, Ps)) --> num(Id), ",[", wt(G), "],", { length(Ps, K) }, num(K), wpl(Ps).
+wp(b(G)) --> "-1,[", wt(G), "],0".
+
+wpl([]) --> [].
+wpl([P|Ps]) --> ",", wp(P), wpl(Ps).
+
+%   a term: its tokens in preorder
+wt(X) --> { var(X) }, !, { get_attr(X, peirce_meta, I) }, "[", num(I), "]".
+wt([]) --> !, "\"[]\"".
+wt(X) --> { atom(X) }, !, str(X).
+wt(X) --> { integer(X) }, !, num(X).
+wt(X) --> { float(X) }, !,
     (   { X =:= inf ; X =:= -inf ; X =\= X }
     ->  { format(string(S), "~w", [X]) }, str(S)
     ;   num(X)
     ).
-wt(X, _) --> { string(X) }, !, str(X).
-wt(X, Vs) --> { compound(X) }, !,
-    { compound_name_arguments(X, N, As) },
-    "[", str(N), wtl(As, Vs), "]".
-wt(X, _) --> { format(string(S), "~q", [X]) }, str(S).
+wt(X) --> { string(X) }, !, str(X).
+wt(X) --> { compound(X) }, !,
+    { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F) },
+    "[", str(F), ",", num(A), "]",
+    wtl(As).
+wt(X) --> { format(string(S), "~q", [X]) }, str(S).
 
-wtl([], _) --> [].
-wtl([X|Xs], Vs) --> ",", wt(X, Vs), wtl(Xs, Vs).
+wtl([]) --> [].
+wtl([X|Xs]) --> ",", wt(X), wtl(Xs).
 
+%   The text of a functor: an atom, '[]' for the reserved symbol [] of SWI-Prolog 7 (as in
+%   [](x)), the quoted text of anything else (the functor of a dict).
+functor_text(N, N) :- atom(N), !.
+functor_text([], '[]') :- !.
+functor_text(N, T) :- format(atom(T), "~q", [N]).
+
+num(N, Codes, Tail) :- integer(N), !, integer_ok(N), format(codes(Codes, Tail), "~w", [N]).
 num(N, Codes, Tail) :- format(codes(Codes, Tail), "~w", [N]).
 
 %   a JSON string; only ", \\ and control characters are escaped (the text stays UTF-8)
@@ -631,7 +877,6 @@ esc1(0'\t) --> !, "\\t".
 esc1(0'\r) --> !, "\\r".
 esc1(C) --> { format(codes(Hex), "\\u~|~`0t~16r~4+", [C]) }, Hex.
 
-var_index([V|Vs], X, I0, I) :- ( V == X -> I = I0 ; I1 is I0 + 1, var_index(Vs, X, I1, I) ).
 
 %  ------------------------------------------------------------------------------------------
 %  Reading Prolog text as data (the console's .pl files and queries).  read_term/3 only parses;
@@ -646,7 +891,7 @@ parse_program(Text, Items) :-
     setup_call_cleanup(open_string(Text, S), read_items(S, Items), close(S)).
 
 read_items(S, Items) :-
-    catch(( read_term(S, T, [variable_names(Vs), term_position(P)]),
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
             Item0 = term(T, Vs, P) ),
           error(syntax_error(What), Ctx),
           Item0 = syntax(What, Ctx)),
@@ -655,6 +900,28 @@ read_items(S, Items) :-
     ->  Items = []
     ;   item(Item0, End, Items, Rest),
         read_items(S, Rest)
+    ).
+
+%!  bounded_read(+Stream, -Term, +Options)
+%   read_term/3 of a term with at most 5,000 opening brackets.  The reader nests in C for each
+%   bracket, and the engine embedded in Python has no check of its C stack (signals are off), so
+%   a term nested tens of thousands deep would crash the process: the term's text is first
+%   taken as it is ('$raw_read'/2, which does not nest), its brackets counted (quoted ones too:
+%   the count bounds the nesting from above), and a term with more is skipped with a syntax
+%   error.  Operators nest without brackets, but the reader parses them without nesting in C.
+bounded_read(S, T, Opts) :-
+    stream_property(S, position(P)),
+    (   catch('$raw_read'(S, Raw), _, fail),
+        split_string(Raw, "([{", "", Parts),
+        length(Parts, N1),
+        N1 > 5001
+    ->  stream_position_data(line_count, P, L),
+        stream_position_data(line_position, P, LP),
+        stream_position_data(char_count, P, B),
+        throw(error(syntax_error('more than 5000 opening brackets in one term'),
+                    stream(S, L, LP, B)))
+    ;   set_stream_position(S, P),
+        read_term(S, T, Opts)
     ).
 
 item(syntax(What, Ctx), End, [[s(error), L, C, B, End, s(Msg)]|T], T) :- !,
@@ -674,20 +941,38 @@ item(term(T, Vs, P), End, Items, Tail) :-
 bad_item(peirce(Msg), error(s(Msg)), []) :- !.
 bad_item(E, error(s(Msg)), []) :- message_text(error(E, _), Msg).
 
+clause_item(T, _, _, _) :- sub_term(X, T), bad_data(X, Why), !, refuse(Why).
 clause_item((:- D), Vs, skipped(s(directive), s(Text)), []) :- !, show(D, Vs, Text).
 clause_item((?- Q), Vs, skipped(s(query), s(Text)), []) :- !, show(Q, Vs, Text).
 clause_item((_ --> _), _, _, _) :- !, refuse("grammar rules (-->) are not supported").
 clause_item((H :- B), Vs, clause(Names, t(Head), Body), Ws) :- !,
     head_literal(H, Head),
-    conj_literals(B, Gs, Ws),
+    conj_literals(B, Gs, Ws0),
+    head_warning(H, Ws0, Ws),
     maplist(tag(t), Gs, Body),
     names(Vs, Names).
-clause_item(H, Vs, clause(Names, t(Head), []), []) :-
+clause_item(H, Vs, clause(Names, t(Head), []), Ws) :-
     head_literal(H, Head),
+    head_warning(H, [], Ws),
     names(Vs, Names).
 
-show(T, Vs, Text) :-
-    format(string(Text), "~W", [T, [quoted(true), variable_names(Vs), portray(false)]]).
+%   A clause of a relation that is reserved (see reserved/3) is read as data like any other, and
+%   warned about: it never reaches a program written for SWI-Prolog.  (The relation of the
+%   warning is "", so that defining the relation does not silence it.)
+head_warning(H, Ws0, Ws) :-
+    (   H \= -(_), functor(H, N, A), reserved(N, A, Why)
+    ->  format(string(W), "~q/~d is ~w: it is read as an ordinary relation, and left out of a program written for SWI-Prolog", [N, A, Why]),
+        Ws = [W-""|Ws0]
+    ;   Ws = Ws0
+    ).
+
+%   Data that has no reply encoding: a dict, an integer Python would not read.
+bad_data(X, "dicts are not supported") :- is_dict(X).
+bad_data(X, "an integer of more than 4000 digits") :- integer(X), \+ catch(integer_ok(X), _, fail).
+
+show(T, Vs, Text) :-   % (max_depth: operators nest without brackets; see bounded_read/3)
+    format(string(Text), "~W",
+           [T, [quoted(true), variable_names(Vs), portray(false), max_depth(100)]]).
 
 names(Vs, Names) :- maplist(name_pair, Vs, Names).
 name_pair(N=V, [t(V), s(N)]).
@@ -749,15 +1034,24 @@ control(G, M) :-
 %   parse_query(+Text, -[Names, Goals]): a conjunction of body literals; the full stop is optional
 parse_query(Text, [Names, Goals]) :-
     (   sub_string(Text, _, _, 0, ".") -> T1 = Text ; string_concat(Text, " .", T1) ),
+    split_string(T1, "([{", "", Parts),
+    length(Parts, N1),
+    (   N1 > 5001 -> refuse("syntax error: more than 5000 opening brackets in the query") ; true ),
     catch(term_string(Q, T1, [variable_names(Vs), syntax_errors(error)]),
           error(syntax_error(What), _),
           ( format(string(M), "syntax error: ~w", [What]), refuse(M) )),
     (   Q = (?- Q1) -> true ; Q1 = Q ),
+    (   sub_term(X, Q1), bad_data(X, Why) -> refuse(Why) ; true ),
     conj_literals(Q1, Gs, _),
     maplist(tag(t), Gs, Goals),
     names(Vs, Names).
 
-%   export(+Path, +[[Label, Clause], ...]): a .pl file for SWI-Prolog's own top level
+%   export(+Path, +[[Label, Clause], ...]): a .pl file for SWI-Prolog's own top level.
+%   Relations that are reserved (see reserved/3) are left out, with every clause that defines or
+%   calls one, and a comment says so; every other relation is declared dynamic and
+%   discontiguous.  Each clause is written by write_term/3 with its variables named A, B, ...
+%   (a singleton _) and numbervars(false), so a '$VAR'(1) in the data stays a term; a label
+%   becomes a comment on one line (every control or line-breaking character a space).
 export_program(Path, Items) :-
     setup_call_cleanup(open(Path, write, S, [encoding(utf8)]),
                        write_program(S, Items),
@@ -767,17 +1061,17 @@ write_program(S, Items) :-
     format(S, ":- encoding(utf8).~n", []),
     findall(PI, ( member([_, [_, _, H, B]], Items), member(L, [H|B]), lit_pi(L, PI) ), PIs0),
     sort(PIs0, PIs),
-    include(clashes, PIs, Clash),
-    forall(member(N/A, Clash),
-           format(S, "% left out: ~q/~d is a built-in of SWI-Prolog, its clauses could run it~n",
-                  [N, A])),
-    subtract(PIs, Clash, Own),
-    forall(member(PI, Own), portray_clause(S, (:- dynamic(PI)))),
-    forall(( member([Label, C], Items), \+ uses_any(C, Clash) ), write_item(S, Label, C)).
+    include(left_out, PIs, Out),
+    forall(( member(N/A, Out), reserved(N, A, Why) ),
+           format(S, "% left out: ~q/~d is ~w; its clauses could run code~n", [N, A, Why])),
+    subtract(PIs, Out, Own),
+    forall(member(PI, Own), write_clause(S, (:- dynamic(PI)))),
+    forall(member(PI, Own), write_clause(S, (:- discontiguous(PI)))),
+    forall(( member([Label, C], Items), \+ uses_any(C, Out) ), write_item(S, Label, C)).
 
-clashes(N/A) :- functor(H, N, A), predicate_property(system:H, defined).
+left_out(N/A) :- reserved(N, A, _).
 
-uses_any([_, _, H, B], Clash) :- member(L, [H|B]), lit_pi(L, PI), memberchk(PI, Clash), !.
+uses_any([_, _, H, B], Out) :- member(L, [H|B]), lit_pi(L, PI), memberchk(PI, Out), !.
 
 lit_pi(L, PI) :-
     (   L = [MN|As] -> length(As, A) ; MN = L, A = 0 ),
@@ -791,12 +1085,55 @@ write_item(S, Label, [_, NV, H, B]) :-
     length(Vs, NV),
     dec_goal(H, Vs, H1), plain(H1, H2),
     maplist(dec_goal_(Vs), B, B1), maplist(plain, B1, B2),
-    (   Label == '' -> true
-    ;   split_string(Label, "\n", "", Parts), atomic_list_concat(Parts, ' ', L1),
-        format(S, "% ~w~n", [L1])
+    (   Label == '' -> true ; comment_text(Label, L1), format(S, "% ~w~n", [L1]) ),
+    (   B2 == [] -> C = H2 ; list_conj(B2, Body), C = (H2 :- Body) ),
+    write_clause(S, C).
+
+write_clause(S, C) :-
+    term_variables(C, Vs),
+    term_singletons(C, Ss),
+    var_names(Vs, Ss, 0, Names),
+    Opts = [quoted(true), numbervars(false), variable_names(Names), spacing(next_argument)],
+    (   C = (H :- B)
+    ->  write_term(S, H, [priority(1199)|Opts]),
+        write(S, ' :-'),
+        conj_list(B, Gs),
+        write_goals(Gs, S, Opts)
+    ;   write_term(S, C, [priority(1200), fullstop(true), nl(true)|Opts])
+    ).
+
+write_goals([G|Gs], S, Opts) :-
+    format(S, "~n    ", []),
+    (   Gs == []
+    ->  write_term(S, G, [priority(999), fullstop(true), nl(true)|Opts])
+    ;   write_term(S, G, [priority(999)|Opts]),
+        write(S, ','),
+        write_goals(Gs, S, Opts)
+    ).
+
+conj_list((A, B), [A|Gs]) :- !, conj_list(B, Gs).
+conj_list(G, [G]).
+
+var_names([], _, _, []).
+var_names([V|Vs], Ss, I, [Name=V|Ns]) :-
+    (   eq_member(V, Ss)
+    ->  Name = '_', I1 = I
+    ;   Letter is 0'A + I mod 26,
+        Round is I // 26,
+        (   Round =:= 0 -> atom_codes(Name, [Letter]) ; format(atom(Name), "~c~d", [Letter, Round]) ),
+        I1 is I + 1
     ),
-    (   B2 == [] -> portray_clause(S, H2)
-    ;   list_conj(B2, Body), portray_clause(S, (H2 :- Body))
+    var_names(Vs, Ss, I1, Ns).
+
+comment_text(Label, Text) :-
+    atom_codes(Label, Cs0),
+    maplist(comment_code, Cs0, Cs),
+    atom_codes(Text, Cs).
+
+comment_code(C0, C) :-
+    (   ( C0 < 0x20 ; C0 =:= 0x7f ; C0 =:= 0x85 ; C0 =:= 0x2028 ; C0 =:= 0x2029 )
+    ->  C = 0'\s
+    ;   C = C0
     ).
 
 plain('$b'(G), G) :- !.
@@ -811,28 +1148,104 @@ list_conj([G], G) :- !.
 list_conj([G|Gs], (G, C)) :- list_conj(Gs, C).
 
 %  ------------------------------------------------------------------------------------------
-%  Trusted programs: call_json(+Module, +Pred, +InJSON, +Inferences, +Seconds, -OutJSON)
+%  SWI-Prolog's own top level on a knowledge base (peirce console --swipl), started as
+%
+%      swipl -f none --no-packs -s meta.pl -g peirce_meta:swipl_console -- FILE
+%
+%  FILE (written by export_program/2) is read as data, never consulted: each clause is checked
+%  (its head a relation that is not reserved, its body relations and whitelisted built-ins) and
+%  asserted into the module kb, so no directive in it runs and no expansion hook applies while
+%  it loads (a declaration of a dynamic or discontiguous relation is obeyed, any other directive
+%  or clause is reported and left out).  The top level then answers in module kb, and every
+%  query goes through checked_query/4, the one clause of user:expand_query/4: the query is
+%  expanded, and library(sandbox) must find that it calls nothing that could touch the system
+%  (shell/1, process_create/3, open/4, assert into another module, ...), or the top level
+%  refuses it with the reason.  So even a hook the reserved list missed could not make the top
+%  level run code: the knowledge base defines nothing in module user, and what a query runs is
+%  checked after every expansion.  halt/0, halt/1 and listing/0,1 are allowed as well.
+
+swipl_console :-
+    current_prolog_flag(argv, Argv),
+    last(Argv, File),
+    load_kb(File),
+    module(kb),
+    asserta((user:expand_query(Q0, Q, B0, B) :- peirce_meta:checked_query(Q0, Q, B0, B))).
+
+load_kb(File) :-
+    setup_call_cleanup(open(File, read, S, [encoding(utf8)]), load_terms(S), close(S)).
+
+load_terms(S) :-
+    read_term(S, T, [module(kb)]),
+    (   T == end_of_file
+    ->  true
+    ;   kb_term(T),
+        load_terms(S)
+    ).
+
+kb_term((:- encoding(_))) :- !.
+kb_term((:- dynamic(N/A))) :- kb_relation(N, A), !, dynamic(kb:N/A).
+kb_term((:- discontiguous(N/A))) :- kb_relation(N, A), !.
+kb_term((H :- B)) :- !,
+    (   kb_head(H), conj_list(B, Gs), maplist(kb_goal, Gs)
+    ->  assertz(kb:(H :- B))
+    ;   left_out_term((H :- B))
+    ).
+kb_term((:- D)) :- !, left_out_term((:- D)).
+kb_term(H) :- ( kb_head(H) -> assertz(kb:H) ; left_out_term(H) ).
+
+kb_relation(N, A) :- atom(N), integer(A), A >= 0, \+ reserved(N, A, _).
+
+kb_head(H) :- callable(H), functor(H, N, A), kb_relation(N, A).
+
+kb_goal(G) :- callable(G), functor(G, N, A), ( builtin(N, A) -> true ; kb_relation(N, A) ).
+
+left_out_term(T) :-
+    print_message(warning, format("peirce: left out, not a clause of a relation: ~q", [T])).
+
+checked_query(Q, Q, B, B) :- Q == end_of_file, !.
+checked_query(Q0, peirce_meta:checked(G), B0, B) :-
+    (   catch(toplevel_variables:expand_query(Q0, Q1, B0, B), _, fail)
+    ->  true
+    ;   Q1 = Q0, B = B0
+    ),
+    expand_goal(kb:Q1, G),
+    (   top_command(G) -> true ; safe_goal(G) ).
+
+top_command(_:G) :- nonvar(G), top_command_(G).
+
+top_command_(halt).
+top_command_(halt(N)) :- integer(N).
+top_command_(listing).
+top_command_(listing(Spec)) :- ground(Spec), Spec \= _:_.
+
+checked(G) :- call(G).
+
+%  ------------------------------------------------------------------------------------------
+%  Trusted programs: call_json(+Module, +Pred, +InJSON, +Inferences, +Seconds, +MiB, -OutJSON)
 %  Out is ["ok", Result] (Result written as JSON in place), ["limit", Which], ["fail", _] or
-%  ["error", Message].
+%  ["error", Message].  The call and the writing of its result run under the limits (Which is
+%  inferences, time or memory).
 
-call_json(M, P, In, Inf, Secs, Out) :-
-    catch(call_json_(M, P, In, Inf, Secs, Reply), E, error_reply(E, Reply)),
-    write_json(Reply, Out).
+call_json(M, P, In, Inf, Secs, MiB, Out) :-
+    catch(with_memory(MiB, false, call_json_(M, P, In, Inf, Secs, Out)), E, true),
+    (   var(E) -> true ; error_reply(E, Reply), write_json(Reply, Out) ).
 
-call_json_(M, P, In, Inf, Secs, Reply) :-
+call_json_(M, P, In, Inf, Secs, Out) :-
     atom_json_dict(In, Dict, []),
     G =.. [P, Dict, Res],
-    (   catch(call_with_time_limit(Secs, call_with_inference_limit(once(M:G), Inf, R)),
-              time_limit_exceeded, R = time)
+    (   catch(call_with_time_limit(Secs, ( call_with_inference_limit(once(M:G), Inf, R),
+                                           ( R == inference_limit_exceeded
+                                           -> true
+                                           ;  atom_json_dict(J, Res, [width(0)]) ) )),
+              E, ( limit_status(E, S), S \== integer -> R = S ; throw(E) ))
     ->  true
     ;   R = failed
     ),
     (   R == failed
-    ->  Reply = [s(fail), s(failed)]
+    ->  Out = "[\"fail\",\"failed\"]"
     ;   R == inference_limit_exceeded
-    ->  Reply = [s(limit), s(inferences)]
-    ;   R == time
-    ->  Reply = [s(limit), s(time)]
-    ;   atom_json_dict(J, Res, [width(0)]),
-        Reply = [s(ok), raw(J)]
+    ->  Out = "[\"limit\",\"inferences\"]"
+    ;   atom(R), R \== (!), R \== true
+    ->  format(string(Out), "[\"limit\",\"~w\"]", [R])
+    ;   atomics_to_string(['["ok",', J, ']'], Out)
     ).

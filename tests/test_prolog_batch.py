@@ -200,7 +200,7 @@ def test_an_item_that_breaks_in_prolog_spoils_nothing() -> None:
         replies = ask_batch("peirce_batch_test", f"[{clauses},[{','.join(items)}]]", Limits())
     assert [r[0] for r in replies] == ["ok", "error", "error", "ok", "ok", "error"]
     assert "relation_name" in replies[5][1]
-    assert replies[0] == ["ok", [["ok", [1, 1, "a", 0]]]] == replies[4]
+    assert replies[0] == ["ok", [["ok", [1, 1, ["a"], 0]]]] == replies[4]  # the argument: a term
     assert replies[3] == ["ok", [["ok", []]]]
     assert "literal" in replies[2][1] or "type" in replies[2][1].lower()
 

@@ -30,9 +30,11 @@ ever tried, so this changes no answer, proof or inference count. An item whose r
 clause concludes is answered without Prolog.
 
 Bad items spoil nothing: an item that cannot be encoded (a constant that is neither a string nor
-a number, text UTF-8 cannot carry) or that raises inside Prolog is answered UNKNOWN, with the
-error in its reason and in ``evidence["error"]``, where ``KnowledgeBase.ask`` would raise; the
-other items are answered as usual. Built-ins are off, as in a default knowledge base.
+a number, text UTF-8 cannot carry), whose JSON alone is larger than ``Limits.input_bytes``, or
+that raises inside Prolog is answered UNKNOWN, with the error in its reason and in
+``evidence["error"]``, where ``KnowledgeBase.ask`` would raise; the other items are answered as
+usual. A chunk whose JSON would be larger than that bound goes to Prolog in more calls. Built-ins
+are off, as in a default knowledge base.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from peirce.engine.prolog.codec import encode_term, term_text
+from peirce.engine.prolog.codec import clause_text, encode_term, literal_text, term_text
 from peirce.engine.prolog.pool import release_module, take_module
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
@@ -206,68 +208,128 @@ class _Item:
 
 def _decode(flat: list[JSON], clauses: list[Clause]) -> ProofNode:
     """The proof tree of a flat proof: per node in preorder, the clause id (from 1), the number
-    of arguments of its goal, the arguments, the number of children."""
+    of arguments of its goal, the arguments (each a flat term), the number of children. Read
+    with an explicit stack: a proof of any depth."""
     pos = 0
     counts = cast(list[int], flat)  # the same list, read where it holds ids and counts
-
-    def node() -> ProofNode:
-        nonlocal pos
+    texts: dict[int, str] = {}
+    # open nodes: (goal text, clause id, children to come, children read so far)
+    stack: list[tuple[str, int, int, list[ProofNode]]] = []
+    while True:
         cid, n = counts[pos], counts[pos + 1]
-        args = flat[pos + 2 : pos + 2 + n]
+        args = cast(list[list[JSON]], flat[pos + 2 : pos + 2 + n])
         k = counts[pos + 2 + n]
         pos += 3 + n
-        clause = clauses[cid - 1]
-        head = clause.head
+        head = clauses[cid - 1].head
         if n:
-            texts = [a if type(a) is str else term_text(a) for a in args]
-            core = f"{head.predicate}({', '.join(texts)})"
+            parts = [a[0] if len(a) == 1 and type(a[0]) is str else term_text(a) for a in args]
+            core = f"{head.predicate}({', '.join(parts)})"
         else:
             core = head.predicate
-        kids = tuple([node() for _ in range(k)])
-        text = str(clause)
-        return ProofNode("¬" + core if head.negated else core, clause.label or text, text, kids)
+        goal = "¬" + core if head.negated else core
+        if k:
+            stack.append((goal, cid, k, []))
+            continue
+        node = _node(goal, cid, (), clauses, texts)
+        while stack:
+            goal, cid, k, kids = stack[-1]
+            kids.append(node)
+            if len(kids) < k:
+                break
+            stack.pop()
+            node = _node(goal, cid, tuple(kids), clauses, texts)
+        else:
+            return node
 
-    return node()
+
+def _node(
+    goal: str, cid: int, kids: tuple[ProofNode, ...], clauses: list[Clause], texts: dict[int, str]
+) -> ProofNode:
+    clause = clauses[cid - 1]
+    text = texts.get(cid)
+    if text is None:
+        texts[cid] = text = clause_text(clause)
+    return ProofNode(goal, clause.label or text, text, kids)
 
 
 def _error(goal: Literal, message: str) -> Judgement:
-    reason = f"could not ask {goal}: {message}"
+    reason = f"could not ask {literal_text(goal)}: {message}"
     return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence={"error": message})
 
 
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+class _Call:
+    """The items of one Prolog call: the clauses they share, numbered from 1, and the items;
+    the JSON stays within ``Limits.input_bytes``."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, int] = {}
+        self.sent: list[tuple[int, _Item]] = []
+        self.size = 6  # [[],[]]
+
+    def text(self) -> str:
+        return f"[[{','.join(self.table)}],[{','.join([item.text for _, item in self.sent])}]]"
+
+
 def _chunk(items: Sequence[tuple[Sequence[Clause], Literal]], limits: Limits) -> list[Judgement]:
-    """Answers of one chunk (one Prolog call for the items that need Prolog)."""
+    """Answers of one chunk (one Prolog call for the items that need Prolog, or more when their
+    JSON would be larger than ``limits.input_bytes``; an item larger than that on its own is
+    answered UNKNOWN with the InputError)."""
     out: dict[int, Judgement] = {}
     # id(clauses) -> None when seen once, its index by head relation when twice
     shared: dict[int, dict[Key, list[int]] | None] = {}
-    table: dict[str, int] = {}
-    sent: list[tuple[int, _Item]] = []
+    call = _Call()
     for i, (clauses, goal) in enumerate(items):
         by_head = shared.get(id(clauses))
         if by_head is None:
             seen = id(clauses) in shared
             by_head = _by_head(clauses)
             shared[id(clauses)] = by_head if seen else None
-        try:
-            item = _Item(clauses, goal, by_head, table)
-        except InputError as exc:
-            out[i] = _error(goal, str(exc))
-            continue
-        if item.text:
-            sent.append((i, item))
-        else:
-            out[i] = judgement(goal, not_concluded(goal), not_concluded(goal.complement()))
-    if sent:
-        text = f"[[{','.join(table)}],[{','.join([item.text for _, item in sent])}]]"
-        with LOCK:
-            module = take_module()
+        for attempt in (0, 1):
+            before = len(call.table)
             try:
-                replies = ask_batch(module, text, limits)
-            finally:
-                release_module(module)
-        for (i, item), reply in zip(sent, replies, strict=True):
-            out[i] = item.judge(reply, limits)
+                item = _Item(clauses, goal, by_head, call.table)
+            except InputError as exc:
+                out[i] = _error(goal, str(exc))
+                break
+            if not item.text:
+                out[i] = judgement(goal, not_concluded(goal), not_concluded(goal.complement()))
+                break
+            added = list(call.table)[before:]
+            size = _size(item.text) + sum(_size(c) + 1 for c in added) + 1
+            if call.size + size <= limits.input_bytes:
+                call.sent.append((i, item))
+                call.size += size
+                break
+            for c in added:  # the call is full: send it, and try the item in a fresh one
+                del call.table[c]
+            if attempt == 0 and call.sent:
+                _send(call, limits, out)
+                call = _Call()
+                continue
+            message = (
+                f"the question is {size:,} bytes of JSON, more than the bound of "
+                f"{limits.input_bytes:,} bytes (Limits.input_bytes)"
+            )
+            out[i] = _error(goal, message)
+            break
+    if call.sent:
+        _send(call, limits, out)
     return [out[i] for i in range(len(items))]
+
+
+def _send(call: _Call, limits: Limits, out: dict[int, Judgement]) -> None:
+    with LOCK:
+        module = take_module()
+        try:
+            replies = ask_batch(module, call.text(), limits)
+        finally:
+            release_module(module)
+    for (i, item), reply in zip(call.sent, replies, strict=True):
+        out[i] = item.judge(reply, limits)
 
 
 def ask_many(

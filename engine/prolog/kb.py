@@ -49,7 +49,7 @@ Semantics:
 The API at a glance (all on :class:`KnowledgeBase`):
 
 - ``KnowledgeBase(clauses, limits=Limits(...), builtins=False)``; ``add(clauses)`` in bulk (one
-  Prolog call); ``clauses()``; ``close()`` (or ``with``).
+  Prolog call); ``remove(clauses)``; ``clauses()``; ``close()`` (or ``with``).
 - ``prove(goal, extra=())`` -> :class:`Proof`; ``extra`` clauses hold during that query only,
   which is how a rule is checked by the deduction theorem (assume its skolemised body, prove its
   head) and how "what if" questions are asked without changing the knowledge base.
@@ -200,10 +200,30 @@ class KnowledgeBase:
             return
         with LOCK:
             payload, table = self._encode(clauses)
-            api("add", [self.module, payload])
+            api("add", [self.module, payload], limits=self.limits)
             self._clauses.update(table)
             for c in clauses:
                 self._heads.setdefault(c.head.key, []).append(c.head)
+
+    def remove(self, clauses: Iterable[Clause]) -> int:
+        """Remove clauses that were added (the very objects given to :meth:`add`, so that two
+        equal clauses added apart are told apart); how many went."""
+        wanted = {id(c) for c in clauses}
+        with LOCK:
+            gone = [cid for cid, c in self._clauses.items() if id(c) in wanted]
+            if not gone:
+                return 0
+            items: list[JSON] = []
+            for cid in gone:
+                head = self._clauses[cid].head
+                items.append([mangled(head, False), len(head.args), cid])
+            api("remove", [self.module, items], limits=self.limits)
+            for cid in gone:
+                del self._clauses[cid]
+            self._heads = {}
+            for c in self._clauses.values():
+                self._heads.setdefault(c.head.key, []).append(c.head)
+        return len(gone)
 
     def clauses(self) -> list[Clause]:
         """The clauses, in the order they were added."""
@@ -231,7 +251,6 @@ class KnowledgeBase:
             encoded,
             limit=limit,
             limits=self.limits,
-            alarm=self.builtins,
             extra=payload,
         )
         results = cast(list[QueryReply], replies)
@@ -298,13 +317,14 @@ class KnowledgeBase:
         """
         comp = goal.complement()
         with LOCK:
-            wanted = [g for g in (goal, comp) if self._may_conclude(g, extra)]
+            asked = [self._may_conclude(g, extra) for g in (goal, comp)]
+            wanted = [g for g, a in zip((goal, comp), asked, strict=True) if a]
             results, table = (
                 self._run("first", [[g] for g in wanted], extra) if wanted else ([], {})
             )
-            got = dict(zip(wanted, results, strict=True))
-            p = self._proof(goal, got[goal], table) if goal in got else self.prove(goal)
-            q = self._proof(comp, got[comp], table) if comp in got else self.prove(comp)
+            replies = iter(results)
+            p = self._proof(goal, next(replies), table) if asked[0] else not_concluded(goal)
+            q = self._proof(comp, next(replies), table) if asked[1] else not_concluded(comp)
         return judgement(goal, p, q)
 
     # -- lifetime ------------------------------------------------------------------------------
@@ -337,7 +357,8 @@ class KnowledgeBase:
 def _unifiable(goal: Literal, head: Literal) -> bool:
     """Whether ``goal`` and ``head`` unify (their variables kept apart; no occurs check)."""
     s: dict[tuple[int, str], tuple[int, Term]] = {}
-    return all(_unify(0, a, 1, b, s) for a, b in zip(goal.args, head.args, strict=True))
+    pairs = [(0, a, 1, b) for a, b in zip(goal.args, head.args, strict=True)]
+    return _unify(pairs, s)
 
 
 def _walk(side: int, t: Term, s: dict[tuple[int, str], tuple[int, Term]]) -> tuple[int, Term]:
@@ -350,27 +371,38 @@ def _atomic(v: str | int | float) -> tuple[type, str | int | float]:
     return (int, int(v)) if isinstance(v, bool) else (type(v), v)
 
 
-def _unify(sa: int, a: Term, sb: int, b: Term, s: dict[tuple[int, str], tuple[int, Term]]) -> bool:
-    sa, a = _walk(sa, a, s)
-    sb, b = _walk(sb, b, s)
-    if isinstance(b, Var) and not isinstance(a, Var):
-        return _unify(sb, b, sa, a, s)
-    if isinstance(a, Var):
-        if a.name != "_" and (sa, a.name) != (sb, getattr(b, "name", None)):
-            s[(sa, a.name)] = (sb, b)
-        return True
-    if isinstance(a, Const):
-        return isinstance(b, Const) and _atomic(a.value) == _atomic(b.value)
-    if not isinstance(b, Compound) or a.functor != b.functor or len(a.args) != len(b.args):
-        return False
-    return all(_unify(sa, x, sb, y, s) for x, y in zip(a.args, b.args, strict=True))
+def _unify(
+    pairs: list[tuple[int, Term, int, Term]], s: dict[tuple[int, str], tuple[int, Term]]
+) -> bool:
+    """Unify every pair (side, term, side, term), with an explicit stack."""
+    while pairs:
+        sa, a, sb, b = pairs.pop()
+        sa, a = _walk(sa, a, s)
+        sb, b = _walk(sb, b, s)
+        if isinstance(b, Var) and not isinstance(a, Var):
+            sa, a, sb, b = sb, b, sa, a
+        if isinstance(a, Var):
+            if a.name != "_" and (sa, a.name) != (sb, getattr(b, "name", None)):
+                s[(sa, a.name)] = (sb, b)
+            continue
+        if isinstance(a, Const):
+            if not (isinstance(b, Const) and _atomic(a.value) == _atomic(b.value)):
+                return False
+            continue
+        if not isinstance(b, Compound) or a.functor != b.functor or len(a.args) != len(b.args):
+            return False
+        pairs.extend((sa, x, sb, y) for x, y in zip(a.args, b.args, strict=True))
+    return True
 
 
 def _bind(pattern: Sequence[Term], value: Sequence[Term], out: dict[str, Term]) -> None:
     """Record in ``out`` what the variables of ``pattern`` stand for in ``value``."""
-    for p, v in zip(pattern, value, strict=False):
+    work = list(zip(pattern, value, strict=False))
+    work.reverse()
+    while work:
+        p, v = work.pop()
         if isinstance(p, Var):
             if p.name != "_":
                 out.setdefault(p.name, v)
         elif isinstance(p, Compound) and isinstance(v, Compound):
-            _bind(p.args, v.args, out)
+            work.extend(reversed(list(zip(p.args, v.args, strict=False))))

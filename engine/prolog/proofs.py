@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from peirce import serde
-from peirce.engine.prolog.codec import decode_proof, relation_text
+from peirce.engine.prolog.codec import MAX_DIGITS, decode_proof, literal_text, relation_text
 from peirce.engine.prolog.runtime import Limits
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Literal
@@ -37,7 +37,8 @@ __all__ = [
 
 #: The reply of ``kb/meta.pl`` to one proof query (see
 #: :func:`~peirce.engine.prolog.runtime.prove`): its status (``ok``, or the limit that stopped the
-#: search: ``inferences``, ``time`` or ``depth``) and its solutions, each the query's goals as
+#: search: ``inferences``, ``time``, ``depth`` or ``memory``; ``integer`` or ``cyclic`` for an
+#: answer that could not be written) and its solutions, each the query's goals as
 #: proved and one proof per goal (see :func:`~peirce.engine.prolog.codec.decode_proof`). JSON
 #: arrays, typed as tuples where their length is fixed.
 QueryReply = tuple[str, list[tuple[list[JSON], list[JSON]]]]
@@ -51,7 +52,8 @@ class Proof:
         proved: whether the goal was proved.
         proof: the proof tree when proved (goal text, rule = clause label, clause text, children).
         reason: why not, when not proved (``no clause concludes sour/1``, ``inference limit
-            2000000 exceeded``, ``time limit 5.0 s exceeded``, ``depth limit 200 exceeded``, ...).
+            2000000 exceeded``, ``time limit 5.0 s exceeded``, ``depth limit 200 exceeded``,
+            ``memory limit 1024 MiB exceeded``, ...).
         limit_hit: True when a limit stopped the search (the goal might still be provable).
     """
 
@@ -62,12 +64,18 @@ class Proof:
 
 
 def limit_reason(status: str, limits: Limits) -> str:
-    """Which limit the status of a search names (``inferences``, ``time`` or ``depth``), in
-    words."""
+    """Which limit the status of a search names (``inferences``, ``time``, ``depth``,
+    ``memory``, or ``integer``/``cyclic`` for an answer that could not be written), in words."""
     if status == "inferences":
         return f"inference limit {limits.inferences} exceeded"
     if status == "time":
         return f"time limit {limits.seconds} s exceeded"
+    if status == "memory":
+        return f"memory limit {limits.memory} MiB exceeded"
+    if status == "integer":
+        return f"an answer holds an integer of more than {MAX_DIGITS} digits"
+    if status == "cyclic":
+        return "an answer is a cyclic term"
     return f"depth limit {limits.depth} exceeded"
 
 
@@ -87,7 +95,7 @@ def not_proved(goal: Literal, status: str, limits: Limits) -> Proof:
     it was complete (``ok``) or which limit stopped it."""
     if status != "ok":
         return Proof(False, None, limit_reason(status, limits), limit_hit=True)
-    return Proof(False, None, f"{goal} is not provable")
+    return Proof(False, None, f"{literal_text(goal)} is not provable")
 
 
 def not_concluded(goal: Literal) -> Proof:
@@ -99,19 +107,20 @@ def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
     """ENTAILED, REFUTED or UNKNOWN from the attempts ``p`` at ``goal`` and ``q`` at its
     complement (both proved: contradictory, UNKNOWN with both proofs in the evidence)."""
     comp = goal.complement()
+    goal_str, comp_str = literal_text(goal), literal_text(comp)
     if p.proved and q.proved:
         evidence = {
             "proof": serde.to_json_obj(p.proof),
             "complement_proof": serde.to_json_obj(q.proof),
         }
-        reason = f"contradictory: both {goal} and {comp} are provable"
+        reason = f"contradictory: both {goal_str} and {comp_str} are provable"
         return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
     if p.proved:
-        return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal} is provable", p.proof)
+        return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal_str} is provable", p.proof)
     if q.proved:
-        return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp} is provable", q.proof)
+        return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp_str} is provable", q.proof)
     limited = [r.reason for r in (p, q) if r.limit_hit]
     if limited:
         return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
-    reason = f"neither {goal} nor {comp} is provable ({p.reason}; {q.reason})"
+    reason = f"neither {goal_str} nor {comp_str} is provable ({p.reason}; {q.reason})"
     return Judgement(Verdict.UNKNOWN, None, "prolog", reason)

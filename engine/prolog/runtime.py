@@ -51,6 +51,7 @@ __all__ = [
     "api",
     "ask_batch",
     "call_json",
+    "check_input",
     "json_text",
     "prove",
 ]
@@ -65,11 +66,18 @@ class Limits:
 
     Attributes:
         inferences: at most this many logical inferences (``call_with_inference_limit/3``).
-        seconds: wall-clock time limit (``call_with_time_limit/2``).
+        seconds: wall-clock time limit (an alarm: ``call_with_time_limit/2``); writing the
+            query's answer gets as long again.
         depth: at most this many nested rule applications in one branch of a proof.
+        memory: mebibytes of Prolog stack (SWI-Prolog's ``stack_limit``), and as many of table
+            space (``table_space``), for one call into Prolog; the atoms a query makes count
+            against it too. A query that reaches it is not proved (``memory limit ...``).
+        input_bytes: the largest JSON text one call sends to Prolog (a knowledge base's clauses
+            added at once, a program to read, one question of a batch); more is an
+            :class:`~peirce.errors.InputError` that says the size and the bound.
 
     >>> Limits(depth=3)
-    Limits(inferences=2000000, seconds=5.0, depth=3)
+    Limits(inferences=2000000, seconds=5.0, depth=3, memory=1024, input_bytes=8388608)
     >>> Limits(seconds=0)
     Traceback (most recent call last):
       ...
@@ -79,12 +87,16 @@ class Limits:
     inferences: int = 2_000_000
     seconds: float = 5.0
     depth: int = 200
+    memory: int = 1024
+    input_bytes: int = 8 * 2**20
 
     def __post_init__(self) -> None:
-        for name in ("inferences", "depth"):
+        for name in ("inferences", "depth", "memory", "input_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"Limits.{name} must be a positive integer, got {value!r}")
+        if self.memory < 16 or self.memory > 2**20:
+            raise ConfigError(f"Limits.memory must be from 16 to 1048576 MiB, got {self.memory}")
         s = self.seconds
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
             raise ConfigError(f"Limits.seconds must be a positive finite number, got {s!r}")
@@ -142,10 +154,10 @@ class _Runtime:
                 importlib.resources.as_file(importlib.resources.files("peirce.kb") / "meta.pl")
             )
             self.call(core.PL_predicate("ensure_loaded", 1, "user"), str(meta))
-        self.api = core.PL_predicate("api", 3, "peirce_meta")
+        self.api = core.PL_predicate("api", 4, "peirce_meta")
         self.prove = core.PL_predicate("prove", 10, "peirce_meta")
-        self.ask_batch = core.PL_predicate("ask_batch", 7, "peirce_meta")
-        self.call_json = core.PL_predicate("call_json", 6, "peirce_meta")
+        self.ask_batch = core.PL_predicate("ask_batch", 8, "peirce_meta")
+        self.call_json = core.PL_predicate("call_json", 7, "peirce_meta")
         self.programs: dict[str, str] = {}
 
     def attach(self) -> None:
@@ -231,8 +243,15 @@ def _quote_escape(match: re.Match[str]) -> str:
 
 def json_text(payload: object) -> str:
     """Compact JSON for ``kb/meta.pl``: no white space, and a quote inside a string written as
-    ``\\u0022``, so that every raw ``"`` delimits a string; text that UTF-8 can carry."""
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    ``\\u0022``, so that every raw ``"`` delimits a string; text that UTF-8 can carry.
+
+    Data nested deeper than the :mod:`json` module goes (a term nested a thousand times) is
+    written with an explicit stack, to the same text.
+    """
+    try:
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except RecursionError:
+        text = _deep_json(payload)
     if '\\"' in text:
         text = _ESCAPE.sub(_quote_escape, text)
     try:
@@ -240,6 +259,41 @@ def json_text(payload: object) -> str:
     except UnicodeEncodeError as exc:
         raise InputError(f"text with an unpaired surrogate character: {exc.reason}") from None
     return text
+
+
+def _deep_json(payload: object) -> str:
+    """``json.dumps`` (compact) of lists, strings and numbers at any depth."""
+    out: list[str] = []
+    work: list[object] = [payload]
+    close = object()  # marks the end of a list on the work stack
+    comma = object()
+    while work:
+        item = work.pop()
+        if item is close:
+            out.append("]")
+        elif item is comma:
+            out.append(",")
+        elif isinstance(item, (list, tuple)):
+            out.append("[")
+            work.append(close)
+            for i in range(len(item) - 1, -1, -1):
+                work.append(item[i])
+                if i:
+                    work.append(comma)
+        else:
+            out.append(json.dumps(item, ensure_ascii=False, allow_nan=False))
+    return "".join(out)
+
+
+def check_input(text: str, limits: Limits, what: str = "the input") -> None:
+    """Raise :class:`~peirce.errors.InputError` when ``text`` (JSON for Prolog) is larger than
+    ``limits.input_bytes``; the message says the size and the bound."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.input_bytes:
+        raise InputError(
+            f"{what} is {size:,} bytes of JSON, more than the bound of "
+            f"{limits.input_bytes:,} bytes (Limits.input_bytes)"
+        )
 
 
 def _value(reply: str) -> JSON:
@@ -250,12 +304,15 @@ def _value(reply: str) -> JSON:
     return value
 
 
-def api(op: str, payload: object) -> JSON:
-    """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data); its result, or BackendError."""
+def api(op: str, payload: object, *, limits: Limits = DEFAULT_LIMITS) -> JSON:
+    """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data) under the memory limit of
+    ``limits``; its result, or BackendError (InputError when the payload is larger than
+    ``limits.input_bytes``)."""
     text = json_text(payload)
+    check_input(text, limits)
     with LOCK:
         rt = runtime()
-        reply = rt.call(rt.api, op, text, out=True)
+        reply = rt.call(rt.api, op, limits.memory, text, out=True)
     return _value(reply)
 
 
@@ -266,13 +323,14 @@ def prove(
     *,
     limit: int,
     limits: Limits,
-    alarm: bool,
     extra: object,
 ) -> list[JSON]:
     """Run proof queries of ``kb/meta.pl`` (the engine's hot path); one reply per query,
     ``[status, solutions]`` (read by :mod:`peirce.engine.prolog.proofs`)."""
     extra_text = json_text(extra) if extra else "[]"
     queries_text = json_text(queries)
+    check_input(extra_text, limits, "the extra clauses")
+    check_input(queries_text, limits, "the queries")
     with LOCK:
         rt = runtime()
         reply = rt.call(
@@ -283,7 +341,7 @@ def prove(
             limits.inferences,
             float(limits.seconds),
             limits.depth,
-            1 if alarm else 0,
+            limits.memory,
             extra_text,
             queries_text,
             out=True,
@@ -295,6 +353,7 @@ def ask_batch(module: str, items_text: str, limits: Limits) -> list[JSON]:
     """Run the batch questions ``items_text`` (JSON built by :mod:`peirce.engine.prolog.batch`)
     in the scratch module ``module``: one reply per item, ``["ok", results]`` or
     ``["error", message]``."""
+    check_input(items_text, limits, "the batch")
     plain = items_text.isascii() and "\\" not in items_text and "\x7f" not in items_text
     with LOCK:
         rt = runtime()
@@ -304,6 +363,7 @@ def ask_batch(module: str, items_text: str, limits: Limits) -> list[JSON]:
             limits.inferences,
             float(limits.seconds),
             limits.depth,
+            limits.memory,
             1 if plain else 0,
             items_text,
             out=True,
@@ -332,7 +392,8 @@ def _load_program(rt: _Runtime, program: str, directory: str | os.PathLike[str] 
             path = Path(key)
             if not path.is_file():
                 raise ConfigError(f"no program {program!r} in {directory}")
-        reply = json.loads(rt.call(rt.api, "load", json_text([program[:-3], str(path)]), out=True))
+        text = json_text([program[:-3], str(path)])
+        reply = json.loads(rt.call(rt.api, "load", DEFAULT_LIMITS.memory, text, out=True))
     if reply[0] != "ok":
         raise BackendError(f"Prolog could not load {program}: {reply[1]}")
     rt.programs[key] = module = str(reply[1])
@@ -357,18 +418,24 @@ def call_json(
     lists, ``true``/``false``/``null`` become those atoms). The predicate binds ``Out`` to a
     term that ``atom_json_dict/3`` can write (a dict, list, string, atom or number); it comes
     back as Python data. The call is made under the global lock, with ``limits`` (its
-    ``inferences`` and ``seconds``; ``depth`` does not apply). ``directory`` loads the program
+    ``inferences``, ``seconds``, ``memory`` and ``input_bytes``; ``depth`` does not apply),
+    the result written as JSON within them. ``directory`` loads the program
     from another folder instead of ``peirce.kb`` (tests use it for their fixtures).
 
     Raises:
         BackendTimeout: a limit was reached (the message says which).
+        InputError: the payload is larger than ``limits.input_bytes``.
         BackendError: the predicate raised an exception (with its message) or failed.
         ConfigError: ``program`` is not a program of ``peirce.kb``.
 
     A program ``kb/echo.pl`` with ``double(In, Out) :- X = In.x, Y is 2 * X, Out = _{y: Y}.``
     is called as ``call_json("echo.pl", "double", {"x": 21})`` and returns ``{"y": 42}``.
     """
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (RecursionError, ValueError) as exc:
+        raise InputError(f"the payload cannot be written as JSON: {exc}") from None
+    check_input(text, limits, "the payload")
     with LOCK:
         rt = runtime()
         module = _load_program(rt, program, directory)
@@ -379,6 +446,7 @@ def call_json(
             text,
             limits.inferences,
             float(limits.seconds),
+            limits.memory,
             out=True,
         )
     status, value = cast(list[JSON], json.loads(reply))
@@ -386,11 +454,10 @@ def call_json(
     if status == "ok":
         return value
     if status == "limit":
-        detail = (
-            f"inference limit {limits.inferences} exceeded"
-            if cast(str, value).startswith("inference")
-            else f"time limit {limits.seconds} s exceeded"
-        )
+        detail = {
+            "inferences": f"inference limit {limits.inferences} exceeded",
+            "memory": f"memory limit {limits.memory} MiB exceeded",
+        }.get(cast(str, value), f"time limit {limits.seconds} s exceeded")
         raise BackendTimeout(f"{where}: {detail}")
     if status == "fail":
         raise BackendError(f"{where} failed")

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
-from peirce.engine.prolog.codec import decode_term, encode_clause
+from peirce.engine.prolog.codec import decode_literal, encode_clause
 from peirce.engine.prolog.runtime import api
 from peirce.errors import BackendError, ParseError
 from peirce.jsontypes import JSON
@@ -53,28 +53,47 @@ class Program:
 
 
 def _rename(t: Term, names: dict[str, str]) -> Term:
+    """``t`` with each free variable ``_I`` named as the text named it (``_G`` + I when the
+    text did not name it), rebuilt with an explicit stack."""
     if isinstance(t, Var):
         return Var(names.get(t.name, "_G" + t.name[1:]))
-    if isinstance(t, Compound):
-        return Compound(t.functor, tuple(_rename(a, names) for a in t.args))
-    return t
+    if not isinstance(t, Compound):
+        return t
+    done: list[Term] = []  # finished terms, in order
+    # (term, whether its arguments are done)
+    work: list[tuple[Term, bool]] = [(t, False)]
+    while work:
+        term, ready = work.pop()
+        if isinstance(term, Compound):
+            if ready:
+                n = len(term.args)
+                args = tuple(done[len(done) - n :]) if n else ()
+                del done[len(done) - n :]
+                done.append(Compound(term.functor, args))
+            else:
+                work.append((term, True))
+                work.extend((a, False) for a in reversed(term.args))
+        elif isinstance(term, Var):
+            done.append(Var(names.get(term.name, "_G" + term.name[1:])))
+        else:
+            done.append(term)
+    return done[0]
 
 
 def _literal(raw: JSON, names: dict[str, str]) -> Literal:
-    if isinstance(raw, str):
-        name, args = raw, []
-    else:
-        items = cast(list[JSON], raw)
-        name, args = cast(str, items[0]), items[1:]
-    terms = tuple(_rename(decode_term(a), names) for a in args)
-    if name.startswith("n:"):
-        return Literal(name[2:], terms, negated=True)
-    return Literal(name[2:], terms)  # "p:" relation or "b:" built-in
+    lit = decode_literal(raw)
+    terms = tuple(_rename(a, names) for a in lit.args)
+    if lit.negated:
+        return Literal(lit.predicate, terms, negated=True)
+    name = lit.predicate
+    if name.startswith("b:"):  # a built-in: read as the relation of its name
+        name = name[2:]
+    return Literal(name, terms)
 
 
 def _names(pairs: JSON) -> dict[str, str]:
-    """``[[[I], "X"], ...]`` -> {"_I": "X"} (the decoder names a free variable ``_I``)."""
-    return {f"_{var[0]}": name for var, name in cast(list[tuple[list[int], str]], pairs)}
+    """``[[[[I]], "X"], ...]`` -> {"_I": "X"} (the decoder names a free variable ``_I``)."""
+    return {f"_{var[0][0]}": name for var, name in cast(list[tuple[list[list[int]], str]], pairs)}
 
 
 def parse_program(text: str, *, source: str = "") -> Program:
@@ -139,11 +158,17 @@ def parse_query(text: str) -> tuple[Literal, ...]:
 def export_program(
     clauses: Iterable[Clause], path: str | os.PathLike[str], *, builtins: bool = True
 ) -> None:
-    """Write ``clauses`` as a Prolog program SWI-Prolog can consult (``:- dynamic`` for every
-    relation, strong negation as ``-p(X)``, each clause's label as a comment above it).
+    """Write ``clauses`` as a Prolog program SWI-Prolog can consult (``:- dynamic`` and
+    ``:- discontiguous`` for every relation, strong negation as ``-p(X)``, each clause's label
+    as a comment above it).
 
-    The clauses reach Prolog as data and Prolog writes them (``portray_clause/2``), so every
-    atom is quoted as Prolog's own reader needs, whatever text it holds.
+    The clauses reach Prolog as data and Prolog writes them (``write_term/3``, quoted), so every
+    atom is quoted as Prolog's own reader needs, whatever text it holds. The program never
+    defines a relation SWI-Prolog reserves: a built-in, a hook that SWI-Prolog calls by itself
+    (``expand_query/4``, ``term_expansion/2``, ``goal_expansion/2``, ``portray/1``,
+    ``message_hook/3``, ``exception/3``, ...; see ``reserved/3`` in ``kb/meta.pl``), a
+    module-qualified or directive-shaped head, a name starting with ``$``: such a relation is
+    left out, with every clause that calls it, and a comment in the program says so.
     """
     items = [[c.label or "", encode_clause(c, 0, builtins)] for c in clauses]
     api("export", [os.fspath(path), items])
