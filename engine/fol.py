@@ -6,6 +6,11 @@ a function to Bool (a predicate without arguments, a Boolean constant). A name m
 predicate and a constant. There is no unique-name assumption: two constants may denote one
 individual unless the premises say otherwise (a scenario then shows ``a = b``).
 
+Z3 identifies a symbol by its name, so each kind of symbol has a namespace of its own (``c:`` for
+constants, ``p:`` for predicates, ``v:`` for bound variables, ``!`` names for the solver's own
+literals): whatever names a problem built by a program uses (``x!0``, ``premise!1``), no constant
+is captured by a quantifier and no predicate stands for a premise's tracking literal.
+
 Each premise is tracked by an assumption literal, so that an unsatisfiable check names the
 premises responsible (its unsat core, minimised by Z3):
 
@@ -129,13 +134,16 @@ class _Encoding:
     def __init__(self, z3: ModuleType, ctx: Z3Term, sig: Signature) -> None:
         self.z3, self.ctx = z3, ctx
         self.sort = z3.DeclareSort("Individual", ctx)
-        self.constants = {c: z3.Const(c, self.sort) for c in sig.constants}
+        # Z3 names: c:, p: and v: keep constants, predicates, bound variables and the solver's
+        # own literals (named with '!' and no ':' prefix) apart whatever the problem's names are
+        self.constants = {c: z3.Const(f"c:{c}", self.sort) for c in sig.constants}
         self.predicates: dict[str, Z3Term] = {}
         for name, arity in sig.predicates:
             if arity == 0:
-                self.predicates[name] = z3.Bool(name, ctx)
+                self.predicates[name] = z3.Bool(f"p:{name}", ctx)
             else:
-                self.predicates[name] = z3.Function(name, *([self.sort] * arity), z3.BoolSort(ctx))
+                domain = [self.sort] * arity
+                self.predicates[name] = z3.Function(f"p:{name}", *domain, z3.BoolSort(ctx))
         self.arity = dict(sig.predicates)
         self._fresh = itertools.count()
 
@@ -157,8 +165,8 @@ class _Encoding:
         if isinstance(f, Not):
             return z3.Not(self.formula(f.body, env), self.ctx)
         if isinstance(f, Quantified):
-            # a bound variable gets a name no constant can have (names never contain '!')
-            v = z3.Const(f"{f.var.name}!{next(self._fresh)}", self.sort)
+            # a bound variable gets a name of its own (no constant starts with 'v:')
+            v = z3.Const(f"v:{f.var.name}!{next(self._fresh)}", self.sort)
             body = self.formula(f.body, {**env, f.var.name: v})
             if f.quantifier is Quantifier.FORALL:
                 return z3.ForAll([v], body)
