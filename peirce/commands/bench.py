@@ -33,6 +33,10 @@ BENCHMARKS: dict[str, str] = {
     "folio": "peirce.evaluators.bench.folio",
     "logiclm": "peirce.evaluators.bench.logiclm",
     "logicaldeduction": "peirce.evaluators.bench.logicaldeduction",
+    "perf": "peirce.evaluators.bench.perf",
+    "linc-cot": "peirce.evaluators.bench.linc_cot",
+    "processbench": "peirce.evaluators.bench.processbench",
+    "prmbench": "peirce.evaluators.bench.prmbench",
 }
 
 

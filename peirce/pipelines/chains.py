@@ -1,0 +1,540 @@
+"""Chains of thought as models write them, checked claim by claim against their context.
+
+``check_chain(context, chain)`` reads the chain with the free-text front end
+(:func:`peirce.translators.cot.read_chain`) and judges every claim against the premises, in the
+spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negation):
+
+- a statement is ``valid`` when the premises prove it, ``refuted`` when they prove its
+  opposite, ``unsupported`` when neither, ``propagated`` when only an earlier claim that was not
+  valid gives it;
+- a status ("it is uncertain whether X", "the statement is false") and the final answer are
+  ``valid`` when they are what the premises give (True: X is proved; False: its opposite is;
+  Uncertain: neither), otherwise ``refuted`` (the premises decide it the other way) or
+  ``unsupported`` (the chain calls a statement true or false that they leave open);
+- "we cannot conclude that X" is ``valid`` when X is not proved, ``refuted`` when it is;
+- a cited premise must support the claim: its sentence is used in the claim's proof or
+  concludes the claim directly;
+- a claim that is not valid under the open world but holds classically, by contraposition, is
+  marked ``classical`` (ProofWriter's labels do not use contrapositives).
+
+Context sentences that are not translated make unproved claims ``unknown`` rather than
+``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
+
+>>> premises = ["Charlie is red.", "Charlie is quiet.", "Red, quiet things are smart.",
+...             "If something is smart then it is kind."]
+>>> chain = '''Let's think step by step. We want to evaluate if Charlie is kind.
+... From premise 1, Charlie is red and quiet, so Charlie is smart (premise 3).
+... Since smart things are kind (premise 2), Charlie is kind.
+... ANSWER: True'''
+>>> report = check_chain(premises, chain)
+>>> for s in report.steps:
+...     print(s.step.index, [(c.status.value, c.citation_error is not None) for c in s.claims])
+1 []
+2 [('goal', False)]
+3 [('valid', False), ('valid', False)]
+4 [('valid', True), ('valid', False)]
+5 [('valid', False)]
+>>> report.answer.value, report.expected.value, report.first_flagged.step.index
+('True', 'True', 4)
+>>> print(report.steps[3].claims[0].citation_error)
+cites premise 2 ('Charlie is quiet.'), which does not support it; it rests on premise 4 \
+('If something is smart then it is kind.')
+
+A wrong answer is flagged at the answer even when every step holds:
+
+>>> report = check_chain(premises, "Charlie is smart. So it is uncertain whether Charlie is "
+...                      "kind.\\nANSWER: Uncertain", question="Charlie is kind.")
+>>> [(s.step.index, s.status.value) for s in report.steps]
+[(1, 'valid'), (2, 'refuted'), (3, 'refuted')]
+>>> report.answer_correct, report.first_flagged.step.index
+(False, 2)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from peirce.cot import (
+    ChainClaim,
+    ChainReport,
+    ChainText,
+    ClaimCheck,
+    ClaimKind,
+    ClaimStatus,
+    StepCheck,
+)
+from peirce.engine.contrapositive import contrapositives
+from peirce.engine.prolog import KnowledgeBase, Limits
+from peirce.logic import Clause, Literal, Term, Var, skolemise
+from peirce.results import Answer, ProofNode, Verdict
+from peirce.translators import cnl
+from peirce.translators.cot import read_chain
+
+__all__ = ["check_chain", "classical_answer"]
+
+_ANSWER = {
+    Verdict.ENTAILED: Answer.TRUE,
+    Verdict.REFUTED: Answer.FALSE,
+    Verdict.UNKNOWN: Answer.UNKNOWN,
+}
+
+
+@dataclass(slots=True)
+class _Premises:
+    """The context: its clauses, and which premise numbers each sentence has."""
+
+    texts: list[str]
+    clauses: list[Clause]
+    numbers: dict[str, list[int]]
+    untranslated: list[str]
+
+    @classmethod
+    def read(cls, context: str | Sequence[str]) -> _Premises:
+        sentences = (
+            [s for s, _ in cnl.split_sentences(context)]
+            if isinstance(context, str)
+            else [str(p) for p in context]
+        )
+        texts: list[str] = []
+        clauses: list[Clause] = []
+        numbers: dict[str, list[int]] = {}
+        untranslated: list[str] = []
+        for n, text in enumerate(sentences, start=1):
+            texts.append(text.strip())
+            t = cnl.translate(text)
+            if not t.complete:
+                untranslated.append(text.strip())
+            for c in t.clauses:
+                clauses.append(c)
+                numbers.setdefault(c.label or "", []).append(n)
+        return cls(texts, clauses, numbers, untranslated)
+
+    def number(self, cited: int) -> int | None:
+        n = cited if cited > 0 else len(self.texts) + 1 + cited
+        return n if 1 <= n <= len(self.texts) else None
+
+
+@dataclass(slots=True)
+class _Judge:
+    """Judges the claims of one chain against one knowledge base."""
+
+    kb: KnowledgeBase
+    premises: _Premises
+    limits: Limits
+    goal: Literal | None
+    unsound: list[Clause] = field(default_factory=list)
+    classical_kb: KnowledgeBase | None = None
+    counter: int = 0
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.premises.untranslated)
+
+    def classical(self) -> KnowledgeBase:
+        if self.classical_kb is None:
+            clauses = self.premises.clauses
+            self.classical_kb = KnowledgeBase(
+                [*clauses, *contrapositives(clauses)], limits=self.limits
+            )
+        return self.classical_kb
+
+    def close(self) -> None:
+        if self.classical_kb is not None:
+            self.classical_kb.close()
+
+    # -- statements ----------------------------------------------------------------------------
+
+    def _prove(
+        self, kb: KnowledgeBase, clause: Clause, extra: Sequence[Clause] = ()
+    ) -> tuple[Literal, bool, ProofNode | None, bool, str]:
+        """(goal, proved, proof, a limit stopped it, reason) for a fact, or a rule by the
+        deduction theorem (its body, skolemised, assumed)."""
+        self.counter += 1
+        assumed: tuple[Clause, ...] = ()
+        goal = clause.head
+        if not clause.is_fact:
+            goal, body = skolemise(clause, f"c{self.counter}")
+            assumed = tuple(Clause(b, label=f"assumed: {b}") for b in body)
+        proof = kb.prove(goal, extra=(*extra, *assumed))
+        return goal, proof.proved, proof.proof, proof.limit_hit, proof.reason
+
+    def statement(self, claim: ChainClaim) -> ClaimCheck:
+        clauses = _clauses(claim.cnl)
+        if not clauses:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
+        proofs: list[ProofNode] = []
+        for clause in clauses:
+            goal, proved, proof, limited, why = self._prove(self.kb, clause)
+            if proved and proof is not None:
+                proofs.append(proof)
+                continue
+            check = self._not_proved(claim, clause, goal, limited, why)
+            self.unsound.extend(clauses)
+            return check
+        proof = (
+            proofs[0]
+            if len(proofs) == 1
+            else ProofNode("all of the claim", None, None, tuple(proofs))
+        )
+        used = _used(proof)
+        check = ClaimCheck(claim, ClaimStatus.VALID, "follows", proof, used)
+        if claim.citations:
+            error = self.citation(claim, clauses, used)
+            if error:
+                return ClaimCheck(claim, ClaimStatus.VALID, "follows", proof, used, error)
+        return check
+
+    def _not_proved(
+        self, claim: ChainClaim, clause: Clause, goal: Literal, limited: bool, why: str
+    ) -> ClaimCheck:
+        if limited:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"search stopped for {goal}: {why}")
+        if self.unsound:
+            _, through, _, _, _ = self._prove(self.kb, clause, self.unsound)
+            if through:
+                return ClaimCheck(
+                    claim,
+                    ClaimStatus.PROPAGATED,
+                    f"{goal} follows only through an earlier claim that is not valid",
+                )
+        if clause.is_fact:
+            contra = self.kb.prove(goal.complement())
+            if contra.proved:
+                return ClaimCheck(
+                    claim,
+                    ClaimStatus.REFUTED,
+                    f"the premises prove the opposite, {goal.complement()}",
+                    contra.proof,
+                    _used(contra.proof),
+                )
+        classical = self._prove(self.classical(), clause)[1]
+        if self.incomplete:
+            return ClaimCheck(
+                claim,
+                ClaimStatus.UNKNOWN,
+                f"{goal} is not provable from the translated premises, but some premises could "
+                "not be translated",
+                classical=classical,
+            )
+        what = "fact" if clause.is_fact else "rule"
+        reason = f"states a {what} ({clause}) that the premises do not give"
+        if classical:
+            reason += (
+                "; it holds classically, by contraposition, which the open-world reading does "
+                "not use"
+            )
+        return ClaimCheck(claim, ClaimStatus.UNSUPPORTED, reason, classical=classical)
+
+    def citation(
+        self, claim: ChainClaim, clauses: Sequence[Clause], used: tuple[str, ...]
+    ) -> str | None:
+        """What is wrong with the premises ``claim`` cites (``None``: one of them supports it)."""
+        numbers = [n for c in claim.citations for n in c.premises]
+        resolved = [self.premises.number(n) for n in numbers]
+        if any(n is None for n in resolved):
+            bad = next(n for n, r in zip(numbers, resolved, strict=True) if r is None)
+            return f"cites premise {bad}, but there are {len(self.premises.texts)} premises"
+        cited = [n for n in resolved if n is not None]
+        texts = {self.premises.texts[n - 1] for n in cited}
+        if texts & set(used) or any(
+            self._concludes(self.premises.texts[n - 1], clauses) for n in cited
+        ):
+            return None
+        rests = sorted({n for u in used for n in self.premises.numbers.get(u, [])})
+        which = ", ".join(f"premise {n} ({self.premises.texts[n - 1]!r})" for n in rests)
+        named = ", ".join(f"premise {n} ({self.premises.texts[n - 1]!r})" for n in cited)
+        return f"cites {named}, which does not support it" + (
+            f"; it rests on {which}" if which else ""
+        )
+
+    def _concludes(self, premise: str, clauses: Sequence[Clause]) -> bool:
+        """Whether the premise's own clauses conclude one of ``clauses`` directly (its head
+        matches and its conditions hold)."""
+        own = [c for c in self.premises.clauses if c.label == premise]
+        for clause in clauses:
+            head, body = (clause.head, ()) if clause.is_fact else skolemise(clause, "cite")
+            assumed = tuple(Clause(b, label=f"assumed: {b}") for b in body)
+            for c in own:
+                binding = _match(c.head, head)
+                if binding is None:
+                    continue
+                conditions = [_substitute(b, binding) for b in c.body]
+                if not conditions or all(
+                    self.kb.prove(g, extra=assumed).proved for g in conditions
+                ):
+                    return True
+        return False
+
+    # -- statuses ------------------------------------------------------------------------------
+
+    def status(self, claim: ChainClaim, value: Answer) -> ClaimCheck:
+        goal = self.goal if claim.about_goal else _fact(claim.cnl)
+        if goal is None:
+            what = "the statement evaluated" if claim.about_goal else repr(claim.cnl)
+            return ClaimCheck(
+                claim, ClaimStatus.UNKNOWN, f"{what} is not a single fact peirce can ask about"
+            )
+        judgement = self.kb.ask(goal)
+        given = _ANSWER[judgement.verdict]
+        contradictory = judgement.verdict is Verdict.UNKNOWN and "contradictory" in judgement.reason
+        classical = self._classical_answer(goal) != given
+        if contradictory:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, judgement.reason, classical=classical)
+        said = {Answer.TRUE: "true", Answer.FALSE: "false", Answer.UNKNOWN: "uncertain"}
+        if value is given and (given is not Answer.UNKNOWN or not self.incomplete):
+            return ClaimCheck(
+                claim,
+                ClaimStatus.VALID,
+                judgement.reason,
+                judgement.proof,
+                _used(judgement.proof),
+                classical=classical,
+            )
+        if given is Answer.UNKNOWN and self.incomplete:
+            return ClaimCheck(
+                claim,
+                ClaimStatus.UNKNOWN,
+                f"{goal} is not decided by the translated premises, but some premises could not "
+                "be translated",
+                classical=classical,
+            )
+        reason = (
+            f"says {goal} is {said[value]}, but the premises make it {said[given]}: "
+            f"{judgement.reason}"
+        )
+        status = ClaimStatus.UNSUPPORTED if given is Answer.UNKNOWN else ClaimStatus.REFUTED
+        return ClaimCheck(
+            claim, status, reason, judgement.proof, _used(judgement.proof), classical=classical
+        )
+
+    def _classical_answer(self, goal: Literal) -> Answer:
+        return _ANSWER[self.classical().ask(goal).verdict]
+
+    def unprovable(self, claim: ChainClaim) -> ClaimCheck:
+        clauses = _clauses(claim.cnl)
+        if not clauses:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
+        proofs = []
+        for clause in clauses:
+            goal, proved, proof, limited, why = self._prove(self.kb, clause)
+            if limited:
+                return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"search stopped for {goal}: {why}")
+            if not proved:
+                if self.incomplete:
+                    return ClaimCheck(
+                        claim,
+                        ClaimStatus.UNKNOWN,
+                        f"{goal} is not provable from the translated premises, but some could "
+                        "not be translated",
+                    )
+                return ClaimCheck(claim, ClaimStatus.VALID, f"{goal} is indeed not provable")
+            proofs.append(proof)
+        proof = proofs[0]
+        return ClaimCheck(
+            claim,
+            ClaimStatus.REFUTED,
+            f"says {claim.cnl!r} cannot be concluded, but the premises prove it",
+            proof,
+            _used(proof),
+        )
+
+    def not_stated(self, claim: ChainClaim) -> ClaimCheck:
+        """ "No premise states whether X": neither X nor its opposite is a premise."""
+        clauses = _clauses(claim.cnl)
+        if not clauses:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
+        stated = {_shape(c): c for c in self.premises.clauses}
+        for clause in clauses:
+            for candidate in (clause, Clause(clause.head.complement(), clause.body)):
+                found = stated.get(_shape(candidate))
+                if found is not None:
+                    where = ", ".join(
+                        f"premise {n}" for n in self.premises.numbers[found.label or ""]
+                    )
+                    return ClaimCheck(
+                        claim,
+                        ClaimStatus.REFUTED,
+                        f"says no premise states {candidate}, but {where} does: {found.label!r}",
+                        premises=(found.label or "",),
+                    )
+        if self.incomplete:
+            return ClaimCheck(
+                claim,
+                ClaimStatus.UNKNOWN,
+                "no translated premise states it, but some premises could not be translated",
+            )
+        return ClaimCheck(claim, ClaimStatus.VALID, "no premise states it either way")
+
+    def claim(self, claim: ChainClaim) -> ClaimCheck:
+        if claim.kind is ClaimKind.GOAL:
+            return ClaimCheck(claim, ClaimStatus.GOAL, "what the chain sets out to evaluate")
+        if claim.kind is ClaimKind.UNREAD:
+            return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"not read: {claim.reason}")
+        if claim.kind is ClaimKind.STATEMENT:
+            return self.statement(claim)
+        if claim.kind is ClaimKind.UNPROVABLE:
+            return self.unprovable(claim)
+        if claim.kind is ClaimKind.NOT_STATED:
+            return self.not_stated(claim)
+        return self.status(claim, claim.value or Answer.UNKNOWN)
+
+
+def _shape(clause: Clause) -> str:
+    """A clause as text with its variables numbered in order of appearance."""
+    names: dict[str, str] = {}
+
+    def var(m: re.Match[str]) -> str:
+        return names.setdefault(m.group(), f"V{len(names)}")
+
+    return re.sub(r"\b[A-Z]\w*\b", var, str(clause))
+
+
+def _settle_citations(checks: tuple[ClaimCheck, ...]) -> tuple[ClaimCheck, ...]:
+    """A citation shared by several claims of a step ("According to premise 9, since Erin is
+    young, Erin is white") is right when it supports one of them."""
+    good = {
+        cite.span
+        for c in checks
+        if c.status is ClaimStatus.VALID and c.citation_error is None
+        for cite in c.claim.citations
+    }
+    return tuple(
+        replace(c, citation_error=None)
+        if c.citation_error and any(cite.span in good for cite in c.claim.citations)
+        else c
+        for c in checks
+    )
+
+
+def _clauses(text: str | None) -> tuple[Clause, ...]:
+    if not text:
+        return ()
+    t = cnl.translate(text)
+    return t.clauses if t.complete else ()
+
+
+def _fact(text: str | None) -> Literal | None:
+    clauses = _clauses(text)
+    if len(clauses) == 1 and clauses[0].is_fact:
+        return clauses[0].head
+    return None
+
+
+def _used(proof: ProofNode | None) -> tuple[str, ...]:
+    if proof is None:
+        return ()
+    return tuple(dict.fromkeys(r for r in proof.rules() if not r.startswith("assumed: ")))
+
+
+def _match(pattern: Literal, goal: Literal) -> dict[str, Term] | None:
+    """A binding of ``pattern``'s variables that makes it ``goal`` (one-way matching)."""
+    if pattern.key != goal.key:
+        return None
+    binding: dict[str, Term] = {}
+    for p, g in zip(pattern.args, goal.args, strict=True):
+        if isinstance(p, Var):
+            if binding.setdefault(p.name, g) != g:
+                return None
+        elif p != g:
+            return None
+    return binding
+
+
+def _substitute(lit: Literal, binding: dict[str, Term]) -> Literal:
+    args = tuple(binding.get(a.name, a) if isinstance(a, Var) else a for a in lit.args)
+    return Literal(lit.predicate, args, lit.negated)
+
+
+def _goal(question: str | None, chain: ChainText) -> tuple[Literal | None, str | None]:
+    if question is not None:
+        sentence = cnl.translate_question(question)
+        return sentence.fact, sentence.text
+    text = chain.goal
+    return _fact(text), text
+
+
+def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
+    """The truth value the chain last gives the goal in a status claim ("the statement is
+    true", "it is uncertain whether <the goal>"), for a chain without an answer line."""
+    flip = {Answer.TRUE: Answer.FALSE, Answer.FALSE: Answer.TRUE, Answer.UNKNOWN: Answer.UNKNOWN}
+    found: Answer | None = None
+    for c in chain.claims:
+        if c.kind is not ClaimKind.STATUS or c.value is None:
+            continue
+        if c.about_goal:
+            found = c.value
+            continue
+        lit = _fact(c.cnl)
+        if goal is not None and lit == goal:
+            found = c.value
+        elif goal is not None and lit == goal.complement():
+            found = flip[c.value]
+    return found
+
+
+def check_chain(
+    context: str | Sequence[str],
+    chain: str | ChainText,
+    *,
+    question: str | None = None,
+    limits: Limits | None = None,
+) -> ChainReport:
+    """Judge every claim of a chain of thought against its context.
+
+    Args:
+        context: the premises, as one text or one sentence per premise (premise ``n`` is the
+            ``n``-th sentence, for citations).
+        chain: the chain as the model wrote it, or as :func:`~peirce.translators.cot.read_chain`
+            read it.
+        question: the statement the chain evaluates; by default the one it says it evaluates
+            ("We want to evaluate if ...").
+        limits: bounds on every proof search.
+
+    Returns:
+        A :class:`~peirce.cot.ChainReport`: a check per step and claim, the chain's answer and
+        the one the premises give, and the first step with an error.
+    """
+    read = read_chain(chain) if isinstance(chain, str) else chain
+    premises = _Premises.read(context)
+    goal, goal_text = _goal(question, read)
+    limits = limits or Limits()
+    notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
+    with KnowledgeBase(premises.clauses, limits=limits) as kb:
+        judge = _Judge(kb, premises, limits, goal)
+        try:
+            steps = tuple(
+                StepCheck(s, _settle_citations(tuple(judge.claim(c) for c in s.claims)))
+                for s in read.steps
+            )
+            expected = None
+            if goal is not None:
+                given = _ANSWER[kb.ask(goal).verdict]
+                expected = given if given is not Answer.UNKNOWN or not judge.incomplete else None
+        finally:
+            judge.close()
+    answer = read.answer or _last_status(read, goal)
+    return ChainReport(read, steps, str(goal) if goal else goal_text, expected, answer, notes)
+
+
+def classical_answer(
+    context: str | Sequence[str], question: str, *, limits: Limits | None = None
+) -> Answer | None:
+    """The answer to ``question`` when the rules are also read contrapositively (classically);
+    ``None`` when the question is not a single fact. Where it differs from the open-world answer
+    (:func:`~peirce.pipelines.proofs.ask`), a benchmark labelled under the open world (like
+    ProofWriter) and a classical reader disagree.
+
+    >>> context = ["If something is red then it is kind.", "Bob is not kind."]
+    >>> classical_answer(context, "Bob is red.")
+    <Answer.FALSE: 'False'>
+    >>> check_chain(context, "", question="Bob is red.").expected
+    <Answer.UNKNOWN: 'Unknown'>
+    """
+    goal = cnl.translate_question(question).fact
+    if goal is None:
+        return None
+    clauses = _Premises.read(context).clauses
+    with KnowledgeBase([*clauses, *contrapositives(clauses)], limits=limits or Limits()) as kb:
+        return _ANSWER[kb.ask(goal).verdict]

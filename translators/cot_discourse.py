@@ -1,0 +1,492 @@
+"""The claims one step of a chain makes: discourse markers, citations, goals, answers, statuses.
+
+A step ("Since quiet things are blue (from the last premise), Charlie must be blue, so the
+statement is true.") is cut at its connectives into clauses: "X, so Y", "X; Y", "X, but Y",
+"Since/Because/As/Given that X, Y", "Y because X", "X, which means that Y", "X, and we can
+conclude that Y". Each clause loses its discourse markers ("Therefore,", "From the premises, we
+know that", "From premise 3,", "(premise 2)") and is read as what it says:
+
+- a goal ("We want to evaluate if X"), an answer ("ANSWER: True"), a status ("the statement is
+  uncertain", "the statement "X" is false", "this contradicts the conclusion"),
+- what is not known ("we don't know whether X", "there is no information about whether X") or
+  cannot be concluded ("we cannot conclude that X"),
+- or a statement, rewritten into controlled English by :func:`.cot_english.read_statement`.
+
+Offsets are kept throughout (a :class:`Piece` is a stretch of the step's clean text and where it
+starts in the chain), so every claim has its span in the original text.
+
+>>> from peirce.translators.cot_segment import segment
+>>> reader = StepReader("Since Bob is red (premise 2), he must be big, so the statement is true.")
+>>> [(c.kind.value, c.cnl, c.derived, [x.premises for x in c.citations])
+...  for c in reader.read(segment(reader.source)[0])]
+[('statement', 'Bob is red.', False, [(2,)]), ('statement', 'Bob is big.', True, []), \
+('status', None, True, [])]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from peirce.cot import ChainClaim, Citation, ClaimKind
+from peirce.results import Answer
+from peirce.span import Span
+from peirce.translators import cot_patterns as P
+from peirce.translators.cot_english import read_statement, sole_subject
+from peirce.translators.cot_segment import Segment
+
+__all__ = ["Piece", "StepReader"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A stretch of clean text and the offset of its first character in the chain."""
+
+    s: str
+    at: int
+
+    def cut(self, a: int, b: int | None = None) -> Piece:
+        b = len(self.s) if b is None else b
+        return Piece(self.s[a:b], self.at + a)
+
+    def strip(self, chars: str = " ,;:.!") -> Piece:
+        left = len(self.s) - len(self.s.lstrip(chars))
+        right = len(self.s.rstrip(chars))
+        return self.cut(left, max(left, right)) if right > left else Piece("", self.at + left)
+
+    def blank(self, a: int, b: int) -> Piece:
+        """The same piece with ``s[a:b]`` replaced by spaces (offsets unchanged)."""
+        return Piece(self.s[:a] + " " * (b - a) + self.s[b:], self.at)
+
+
+_VALUES = {
+    "true": Answer.TRUE,
+    "correct": Answer.TRUE,
+    "valid": Answer.TRUE,
+    "right": Answer.TRUE,
+    "yes": Answer.TRUE,
+    "not false": Answer.TRUE,
+    "given": Answer.TRUE,
+    "stated": Answer.TRUE,
+    "established": Answer.TRUE,
+    "proven": Answer.TRUE,
+    "proved": Answer.TRUE,
+    "confirmed": Answer.TRUE,
+    "supported": Answer.TRUE,
+    "entailed": Answer.TRUE,
+    "false": Answer.FALSE,
+    "incorrect": Answer.FALSE,
+    "not true": Answer.FALSE,
+    "not correct": Answer.FALSE,
+    "invalid": Answer.FALSE,
+    "wrong": Answer.FALSE,
+    "no": Answer.FALSE,
+}
+
+
+def _value(word: str) -> Answer:
+    return _VALUES.get(re.sub(r"\s+", " ", word.lower()), Answer.UNKNOWN)
+
+
+# separators between clauses: (pattern, the right-hand clause is a conclusion)
+_SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), d)
+    for p, d in (
+        (r";\s*", False),
+        (r",\s*(?:and\s+)?(?:so|therefore|thus|hence|consequently)\b,?\s*", True),
+        (
+            r"\s+(?:and\s+)?(?:so|therefore|thus|hence),?\s+(?=(?:the|it|he|she|they|we|this|"
+            r"[A-Z])\b)",
+            True,
+        ),
+        (
+            r",?\s*(?:which|this)\s+(?:means|implies|shows|tells\s+us|indicates)(?:\s+that)?\s*",
+            True,
+        ),
+        (r",\s*meaning(?:\s+that)?\s*", True),
+        (
+            r",\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already\s+known)\b.*$",
+            False,
+        ),
+        (r",?\s+and\s+(?:from\s+)?the\s+(?:premise|rule|fact)\s+that\s+", False),
+        (
+            r",\s*(?:making|which\s+makes|rendering)\s+(?=(?:the|this|our)\s+(?:statement|conclusion))",
+            True,
+        ),
+        (
+            r",\s*(?:and\s+)?(?:so\s+)?(?:it\s+follows\s+that|we\s+(?:can\s+)?"
+            r"(?:also\s+|now\s+|then\s+|thus\s+|therefore\s+)?(?:conclude|infer|deduce|know|see|get|"
+            r"find|determine|derive))(?:\s+that)?\s*",
+            True,
+        ),
+        (
+            r",\s*but\s+|\s+but\s+(?=we\b|there\b|the\s+premises\b|it\s+is\b|none\b|this\b|i\b)",
+            False,
+        ),
+        (r",\s*however,?\s*|,\s*(?:while|whereas|although)\s+", False),
+        (
+            r",?\s*and\s+(?=(?:if|since|because|we|there|it\s+is|none|from|according|this|"
+            r"the\s+statement|the\s+conclusion|from)\b)",
+            False,
+        ),
+    )
+)
+#: a clause that only says where what follows comes from ("From premise 3", "From the rule")
+_SOURCE_ONLY = re.compile(
+    r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus),?\s+)?(?:from|according\s+to|based\s+on"
+    r"|by|using|in|looking\s+at|considering|given)\s+(?:the\s+|these\s+|this\s+|that\s+|another\s+"
+    r"|our\s+)?[\w\s,-]{0,40}?(?:premises?|rules?|facts?|information|statements?|above|this)"
+    r"(?:\s*(?:\d+|and|,))*\s*$",
+    re.IGNORECASE,
+)
+#: a remark about the claim before it, cut off by a separator
+_REMARK = re.compile(r"^\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already)\b")
+_WITHOUT = re.compile(
+    r"^without\s+(?:knowing|information\s+(?:about|on)|any\s+information\s+(?:about|on))\s+"
+    r"(?:if|whether)\s+(?P<x>[^,]+),\s*",
+    re.IGNORECASE,
+)
+_BECAUSE = re.compile(r",?\s+(?:because|since)\s+", re.IGNORECASE)
+_SINCE = re.compile(
+    r"^(?:since|because|as|given\s+that|considering\s+that|knowing\s+that|now\s+that|seeing\s+that"
+    r"|due\s+to\s+the\s+fact\s+that|because\s+of\s+the\s+fact\s+that)\s+",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(
+    r"^\s*(?:then\s+)?(?:he|she|it|they|we|the|this|so|therefore|[A-Z][a-z]+\s+(?:is|must|should|"
+    r"would|does|can|cannot|[a-z]+s)\b)",
+)
+
+
+def _protected(s: str) -> list[bool]:
+    """Offsets inside quotes or parentheses (connectives there do not cut)."""
+    out = [False] * len(s)
+    depth = 0
+    quote = False
+    for i, ch in enumerate(s):
+        if ch in '"“”':
+            quote = not quote
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        out[i] = quote or depth > 0
+    return out
+
+
+def _split(piece: Piece) -> list[tuple[Piece, bool]]:
+    """``piece`` cut at its connectives, the first one first: (clause, is a conclusion)."""
+    guard = _protected(piece.s)
+    found = sorted(
+        (
+            (m.start(), -m.end(), i, m)
+            for i, (p, _) in enumerate(_SEPARATORS)
+            for m in p.finditer(piece.s)
+        ),
+        key=lambda t: t[:3],
+    )
+    for _, _, i, m in found:
+        if m.start() == 0 or guard[m.start()] or m.end() >= len(piece.s):
+            continue
+        left, right = piece.cut(0, m.start()), piece.cut(m.end())
+        if not left.strip().s or not right.strip().s or _SOURCE_ONLY.match(left.s):
+            continue
+        derived = _SEPARATORS[i][1]
+        return [*_split(left), *[(p, d or derived) for p, d in _split(right)]]
+    return [(piece, False)]
+
+
+class StepReader:
+    """Reads the steps of one chain, in order (a pronoun may refer to an earlier step).
+
+    Args:
+        source: the whole chain (spans and claim texts are cut from it).
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.subject: str | None = None
+
+    # -- claims ------------------------------------------------------------------------------
+
+    def _claim(self, piece: Piece, kind: ClaimKind, **fields: object) -> ChainClaim:
+        piece = piece.strip(' ,;:.!"“”')
+        span = Span.at(self.source, piece.at, piece.at + len(piece.s))
+        text = self.source[span.start : span.end]
+        return ChainClaim(text, span, kind, **fields)  # type: ignore[arg-type]
+
+    def _statement(
+        self, piece: Piece, derived: bool, cites: tuple[Citation, ...]
+    ) -> list[ChainClaim]:
+        reading = read_statement(piece.s, self.subject)
+        if reading.cnl is None:
+            return [
+                self._claim(
+                    piece, ClaimKind.UNREAD, derived=derived, citations=cites, reason=reading.reason
+                )
+            ]
+        self.subject = sole_subject(reading.cnl)
+        return [
+            self._claim(
+                piece, ClaimKind.STATEMENT, cnl=reading.cnl, derived=derived, citations=cites
+            )
+        ]
+
+    def _about(
+        self,
+        whole: Piece,
+        x: str | None,
+        kind: ClaimKind,
+        value: Answer | None,
+        *,
+        derived: bool = False,
+        cites: tuple[Citation, ...] = (),
+    ) -> list[ChainClaim]:
+        """Claims of ``kind`` about the statement ``x`` (``None``: about the goal)."""
+        if x is None:
+            return [self._claim(whole, kind, value=value, about_goal=True, derived=derived)]
+        x = P.X_TAIL.sub("", x.strip(' .,"“”')).strip(' .,"“”')
+        x = re.sub(r"^or\s+not\s+", "", x, flags=re.IGNORECASE)
+        out = []
+        for part in _alternatives(x):
+            reading = read_statement(part, self.subject)
+            if reading.cnl is None:
+                out.append(
+                    self._claim(
+                        whole, ClaimKind.UNREAD, derived=derived, reason=reading.reason, value=value
+                    )
+                )
+                continue
+            self.subject = sole_subject(reading.cnl)
+            out.append(
+                self._claim(
+                    whole, kind, cnl=reading.cnl, value=value, derived=derived, citations=cites
+                )
+            )
+        return out
+
+    # -- clauses -----------------------------------------------------------------------------
+
+    def _citations(self, piece: Piece) -> tuple[Piece, list[Citation]]:
+        """``piece`` with its parenthesised and trailing citations blanked, and them."""
+        cites: list[Citation] = []
+        for pattern in (P.CITATION, P.TRAIL_CITATION, P.MID_CITATION, P.MID_SOURCE):
+            for m in list(pattern.finditer(piece.s)):
+                if pattern is not P.MID_SOURCE:
+                    cites.append(self._citation(piece, m))
+                piece = piece.blank(m.start(), m.end())
+        tail = P.TRAIL_SOURCE.search(piece.s)
+        if tail and tail.start() > 0:
+            piece = piece.blank(tail.start(), tail.end())
+        return piece, cites
+
+    def _citation(self, piece: Piece, m: re.Match[str]) -> Citation:
+        numbers = P.cited_numbers(m)
+        found = re.findall(P.NUMBER, numbers, re.IGNORECASE)
+        span = Span.at(self.source, piece.at + m.start(), piece.at + m.end())
+        text = self.source[span.start : span.end].strip()
+        return Citation(tuple(P.ordinal(n) for n in found), text, span)
+
+    def clause(self, piece: Piece, derived: bool = False) -> list[ChainClaim]:
+        """The claims of one clause (see the module docstring)."""
+        if _REMARK.match(piece.s):  # ", which is consistent with what we know": no claim
+            return []
+        cites: list[Citation] = []
+        out: list[ChainClaim] = []
+        while True:
+            piece = piece.strip(" ,;:.!")
+            if not piece.s:
+                return out
+            if P.SCAFFOLD.fullmatch(piece.s):
+                return out
+            m = (
+                P.FILLER.match(piece.s)
+                or P.LEAD_CITATION.match(piece.s)
+                or P.CONSEQUENCE.match(piece.s)
+                or (None if _claim_form(piece.s) else P.SOURCE.match(piece.s))
+            )
+            if m and m.end() > 0:
+                if m.re is P.CONSEQUENCE:
+                    derived = True
+                if m.re is P.LEAD_CITATION:
+                    cites.append(self._citation(piece, m))
+                piece = piece.cut(m.end())
+                continue
+            q = P.QUOTED_PREMISE.match(piece.s)
+            if q and q.group("q") and not (P.TRUTH_IS.match(piece.s) or P.STATUS.match(piece.s)):
+                for quoted in re.finditer(r"[\"“]([^\"”]+)[\"”]", q.group("q")):
+                    inner = piece.cut(q.start("q") + quoted.start(1), q.start("q") + quoted.end(1))
+                    out += self._statement(inner, False, tuple(cites))
+                piece = piece.cut(q.end())
+                continue
+            break
+        without = _WITHOUT.match(piece.s)
+        if without:  # "Without knowing if X, Y": X is not known
+            ground = piece.cut(0, without.end("x"))
+            out += self._about(
+                ground,
+                without.group("x"),
+                ClaimKind.STATUS,
+                Answer.UNKNOWN,
+                derived=False,
+                cites=(),
+            )
+            return out + self.clauses(piece.cut(without.end()), True)
+        since = _SINCE.match(piece.s)
+        if since:
+            return out + self._since(piece.cut(since.end()), derived, tuple(cites))
+        because = _BECAUSE.search(piece.s)
+        if because and because.start() > 0 and not _protected(piece.s)[because.start()]:
+            head = self.clause(piece.cut(0, because.start()), True)
+            return out + self.clause(piece.cut(because.end()), False) + head
+        piece, inside = self._citations(piece)  # "(premise 2)" belongs to its own clause
+        return out + self._read(piece, derived, (*cites, *inside))
+
+    def _since(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
+        """ "Since X, Y": X is a reason given, Y the conclusion; the comma that divides them is
+        the first one after which both sides are read, else the first before a clause."""
+        guard = _protected(piece.s)
+        commas = [i for i, ch in enumerate(piece.s) if ch == "," and not guard[i]]
+        subject = self.subject
+        fallback: int | None = None
+        for i in commas:
+            self.subject = subject
+            grounds = self.clauses(piece.cut(0, i), derived=False)
+            then = self.clauses(piece.cut(i + 1), derived=True)
+            if all(c.read for c in grounds + then) and grounds and then:
+                return [_cited(c, cites) for c in (*grounds, *then)]
+            if fallback is None and _CLAUSE_START.match(piece.s[i + 1 :]):
+                fallback = i
+        self.subject = subject
+        if fallback is None:
+            return [_cited(c, cites) for c in self.clause(piece, derived)]
+        grounds = self.clauses(piece.cut(0, fallback), derived=False)
+        then = self.clauses(piece.cut(fallback + 1), True)
+        return [_cited(c, cites) for c in (*grounds, *then)]
+
+    def clauses(self, piece: Piece, derived: bool = False) -> list[ChainClaim]:
+        """The claims of ``piece`` cut at its connectives."""
+        out: list[ChainClaim] = []
+        for part, then in _split(piece):
+            out += self.clause(part, derived or then)
+        return out
+
+    def _read(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
+        s = piece.s
+        m = P.ANSWER_LINE.match(s)
+        if m:
+            return [
+                self._claim(piece, ClaimKind.ANSWER, value=_value(m.group("v")), about_goal=True)
+            ]
+        m = P.GOAL.match(s)
+        if m:
+            x = m.group("x") or m.group("y") or m.group("z") or m.group("w")
+            return self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+        m = P.STATUS.match(s)
+        if m:
+            x = m.group("x") or m.group("q") or m.group("c") or m.group("d")
+            return self._about(
+                piece, x, ClaimKind.STATUS, _value(m.group("v")), derived=derived, cites=cites
+            )
+        m = P.TRUTH_IS.match(s)
+        if m:
+            value = _value(m.group("v") or m.group("w") or m.group("u"))
+            return self._about(
+                piece,
+                m.group("q") or m.group("x"),
+                ClaimKind.STATUS,
+                value,
+                derived=derived,
+                cites=cites,
+            )
+        m = P.CONTRADICTS.match(s)
+        if m:
+            x = m.group("x") or m.group("q")
+            return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
+        if P.NO_CONCLUSION.match(s):
+            return self._about(
+                piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
+            )
+        m = P.NOT_KNOWN.match(s)
+        if m:
+            nk_kind, nk_value = _not_known(s[: m.start("x")])
+            return self._about(piece, m.group("x"), nk_kind, nk_value, derived=derived, cites=cites)
+        m = P.NOT_KNOWN_ABOUT.match(s)
+        x = P.finite(P.X_TAIL.sub("", m.group("x"))) if m else None
+        if m and x is not None:
+            nk_kind, nk_value = _not_known(s[: m.start("x")])
+            return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
+        m = P.UNPROVABLE_STATEMENT.match(s)
+        if m:
+            x = m.group("x") or m.group("q")
+            return self._about(piece, x, ClaimKind.UNPROVABLE, None, derived=derived, cites=cites)
+        m = P.UNPROVABLE.match(s)
+        if m:
+            return self._about(
+                piece, m.group("x"), ClaimKind.UNPROVABLE, None, derived=derived, cites=cites
+            )
+        return self._statement(piece, derived, cites)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def read(self, seg: Segment) -> list[ChainClaim]:
+        """The claims of one step."""
+        whole = Piece(seg.clean, seg.span.start)
+        stripped = whole.strip()
+        if P.SCAFFOLD.fullmatch(stripped.s) or P.ANSWER_LINE.match(stripped.s):
+            return self.clause(stripped)
+        return self.clauses(whole)
+
+
+def _claim_form(s: str) -> bool:
+    """``s`` says what is (not) known or true, so its "we have"/"we know" is not a source."""
+    if any(p.match(s) for p in (P.NOT_KNOWN, P.UNPROVABLE, P.NO_CONCLUSION, P.STATUS, P.GOAL)):
+        return True
+    m = P.NOT_KNOWN_ABOUT.match(s)
+    return bool(m and P.finite(P.X_TAIL.sub("", m.group("x"))))
+
+
+_DIRECT = re.compile(r"\b(?:direct(?:ly)?|explicit(?:ly)?|specific(?:ally)?)\b", re.IGNORECASE)
+
+
+def _not_known(head: str) -> tuple[ClaimKind, Answer | None]:
+    """ "No information about whether X": X is undecided; "no *direct* information": no
+    premise states X or its opposite (X may still follow)."""
+    if _DIRECT.search(head):
+        return ClaimKind.NOT_STATED, None
+    return ClaimKind.STATUS, Answer.UNKNOWN
+
+
+def _cited(claim: ChainClaim, cites: tuple[Citation, ...]) -> ChainClaim:
+    if not cites:
+        return claim
+    return ChainClaim(
+        claim.text,
+        claim.span,
+        claim.kind,
+        claim.cnl,
+        claim.value,
+        claim.about_goal,
+        claim.derived,
+        (*claim.citations, *cites),
+        claim.reason,
+    )
+
+
+def _alternatives(x: str) -> list[str]:
+    """ "Harry is furry or blue" as the statements it leaves open: each is not known."""
+    m = re.match(r"^(.+?\b(?:is|are)\s+(?:not\s+)?)(\w+(?:\s*,\s*\w+)*),?\s+or\s+(\w+)$", x)
+    if m and m.group(3).lower() != "not":
+        return [m.group(1) + w.strip() for w in (*m.group(2).split(","), m.group(3))]
+    parts = re.split(r"\s+or\s+(?:if|whether)\s+", x)
+    if len(parts) > 1:
+        return parts
+    m = re.match(
+        r"^((?:the\s+)?[\w ]+?)\s+or\s+((?:the\s+)?\w+(?:\s+\w+)?)\s+"
+        r"((?:actually\s+)?(?:is|are|does|do|[a-z]+s?)\b.*)$",
+        x,
+    )
+    if m and re.match(r"^(?:the\s+\w+|[A-Z]\w+)$", m.group(1)):
+        verb = re.sub(r"^(?:actually\s+)", "", m.group(3))
+        return [f"{m.group(1)} {verb}", f"{m.group(2)} {verb}"]
+    return [x]
