@@ -1,0 +1,229 @@
+"""The crashes the fuzzers found, each as its minimal input.
+
+A reader of untrusted text returns a result or raises its documented error (a ``PeirceError``);
+each test below holds an input on which it did something else. While a crash is open its test is
+a strict ``xfail`` (``raises`` names what escapes today) and the fuzzers let that one crash pass
+(``KNOWN`` in ``_fuzz.py``); once it is fixed the strict ``xfail`` fails the run: remove the mark
+and the ``KNOWN`` entry, and the test stays as a plain regression test, like the fixed ones here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from _fuzz import KNOWN
+
+from peirce.errors import InputError
+from peirce.procedures import Procedure
+from peirce.records import read_records
+from peirce.replies import parse_json_reply
+from peirce.translators.answer import parse_answer, propositions_from_llm
+from peirce.translators.procedure_graph import task_graph
+
+HUGE = "1" + "0" * 4300  # one digit past int()'s default limit of 4300 digits
+DEEP = "[" * 100_000  # past json's recursion limit
+
+
+def _xfail(reason: str, raises: type[BaseException] = Exception) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, raises=raises, reason=reason)
+
+
+# ------------------------------------------------------------------ records (peirce.records)
+
+
+def test_jsonl_record_with_a_huge_integer() -> None:
+    """Found: ValueError out of peirce/records.py _jsonl_line (int() digit limit); fixed."""
+    records = list(read_records(f'{HUGE}\n{{"b": 2}}\n', source="in.jsonl"))
+    assert [r.index for r in records] == [1, 2]
+    assert records[1].value == {"b": 2}
+
+
+def test_json_record_with_a_huge_integer() -> None:
+    """Found: ValueError out of peirce/records.py read_records (int() digit limit); fixed."""
+    records = list(read_records(f"[{HUGE}]", source="in.json"))
+    assert records and all(r.error is not None or r.value is not None for r in records)
+
+
+def test_jsonl_record_nested_deeply() -> None:
+    """Found: RecursionError out of peirce/records.py _jsonl_line; fixed."""
+    records = list(read_records(f'{{"b": 2}}\n{DEEP}\n'.encode(), source="in.jsonl"))
+    assert [r.index for r in records] == [1, 2]
+    assert records[0].value == {"b": 2} and records[1].error is not None
+
+
+def test_json_record_nested_deeply() -> None:
+    """Found: RecursionError out of peirce/records.py read_records; fixed."""
+    records = list(read_records(DEEP, source="in.json"))
+    assert records and any(r.error is not None for r in records)
+
+
+# -------------------------------------------------------------- model replies (peirce.replies)
+
+
+def test_model_reply_with_a_huge_integer() -> None:
+    """Found: ValueError out of peirce/replies.py parse_json_reply (int() digit limit); fixed."""
+    value, reason = parse_json_reply(f'{{"answer": {HUGE}}}')
+    assert reason is None or value is None
+
+
+def test_model_reply_nested_deeply() -> None:
+    """Found: RecursionError out of peirce/replies.py parse_json_reply; fixed."""
+    value, reason = parse_json_reply(DEEP)
+    assert value is None and reason is not None
+
+
+def test_proposition_reply_with_a_huge_integer() -> None:
+    """Found: ValueError out of peirce/replies.py parse_json_reply, through
+    propositions_from_llm; fixed."""
+    reply = f'{{"propositions": {{"P1": "Max is cold."}}, "n": {HUGE}}}'
+    with contextlib.suppress(InputError):
+        propositions_from_llm(reply)
+
+
+# ------------------------------------------- task graphs (translators/procedure_graph.py)
+
+
+@_xfail(
+    "translators/procedure_graph.py step_order_key: '²'.isdigit() is True but int('²') fails",
+    ValueError,
+)
+def test_task_graph_step_id_with_a_superscript_digit() -> None:
+    try:
+        procedure = task_graph({"steps": {"²": "mix", "1": "START"}}, name="g")
+    except InputError:
+        return
+    assert isinstance(procedure, Procedure)
+
+
+@_xfail(
+    f"translators/procedure_graph.py step_order_key: int() of a {len(HUGE)}-digit step id",
+    ValueError,
+)
+def test_task_graph_step_id_with_a_huge_number() -> None:
+    try:
+        procedure = task_graph({"steps": {HUGE: "mix"}}, name="g")
+    except InputError:
+        return
+    assert isinstance(procedure, Procedure)
+
+
+# ------------------------------------------ long answers (translators/answer_statements.py)
+
+
+@_xfail("translators/answer_statements.py _sentence_count: int() of a huge <S…> mark", ValueError)
+def test_answer_document_with_a_huge_sentence_mark() -> None:
+    parsed = parse_answer("Max is cold [1].", documents=[f"<S{HUGE}>x<S{HUGE}>"])
+    assert parsed.statements
+
+
+@_xfail(
+    "translators/answer_statements.py _statements: int() of a huge <S…> mark in a citation",
+    ValueError,
+)
+def test_answer_citation_with_a_huge_sentence_mark() -> None:
+    parsed = parse_answer(f"Max is cold [1]<S{HUGE}>.")
+    assert parsed.text
+
+
+# ------------------------------------------ .pl programs and queries (engine/prolog/*.py)
+
+
+def test_prolog_program_with_a_huge_integer() -> None:
+    """Found: ValueError out of engine/prolog/runtime.py _value, then a BackendError that lost
+    the whole program; fixed."""
+    from peirce.engine.prolog import Program, parse_program
+
+    with contextlib.suppress(InputError):
+        assert isinstance(parse_program(f"p({HUGE}).\nq(1).\n"), Program)
+
+
+def test_prolog_query_with_a_huge_integer() -> None:
+    """Found: ValueError out of engine/prolog/runtime.py _value; fixed (now a ParseError)."""
+    from peirce.engine.prolog import parse_query
+
+    with contextlib.suppress(InputError):
+        parse_query(f"p({HUGE})")
+
+
+def test_prolog_program_nested_deeply_in_python() -> None:
+    """Found: RecursionError out of engine/prolog/runtime.py _value; fixed."""
+    from peirce.engine.prolog import parse_program
+
+    with contextlib.suppress(InputError):
+        parse_program("p(" + "f(" * 2000 + "a" + ")" * 2000 + ").")
+
+
+def test_prolog_term_nested_hundreds_deep() -> None:
+    """Found: RecursionError out of engine/prolog/codec.py decode_term; fixed."""
+    from peirce.engine.prolog import parse_program
+
+    with contextlib.suppress(InputError):
+        parse_program("p(" + "f(" * 500 + "a" + ")" * 500 + ").")
+
+
+def test_prolog_program_with_a_dict() -> None:
+    """Found: BackendError (a type error in the JSON writer of kb/meta.pl on the functor
+    C'dict'); fixed."""
+    from peirce.engine.prolog import Program, parse_program
+
+    assert isinstance(parse_program("p(_{a:1}).\nq(1).\n"), Program)
+
+
+def test_prolog_program_with_the_empty_list_as_a_functor() -> None:
+    """Found: BackendError (a type error in the JSON writer of kb/meta.pl on the functor
+    '[]'); fixed."""
+    from peirce.engine.prolog import Program, parse_program
+
+    assert isinstance(parse_program("p([](x)).\nq(1).\n"), Program)
+
+
+_IN_A_CHILD = textwrap.dedent(
+    """
+    import sys
+    from peirce.engine.prolog import parse_program, parse_query
+    from peirce.errors import PeirceError
+    reader = parse_program if sys.argv[1] == "program" else parse_query
+    try:
+        reader(sys.argv[2] + "(" * 30000 + "a" + ")" * 30000 + sys.argv[3])
+    except PeirceError:
+        pass
+    print("returned")
+    """
+)
+
+
+def _in_a_child(kind: str, prefix: str, suffix: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _IN_A_CHILD, kind, prefix, suffix],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_prolog_program_nested_too_deeply_for_the_c_stack() -> None:
+    """Found: SIGSEGV in the embedded SWI-Prolog reader (C stack) under parse_program; fixed."""
+    done = _in_a_child("program", "p :- ", ".")
+    assert done.returncode == 0 and done.stdout.strip() == "returned", done.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_prolog_query_nested_too_deeply_for_the_c_stack() -> None:
+    """Found: SIGSEGV in the embedded SWI-Prolog reader (C stack) under parse_query; fixed."""
+    done = _in_a_child("query", "f", "")
+    assert done.returncode == 0 and done.stdout.strip() == "returned", done.stderr[-2000:]
+
+
+def test_every_open_crash_the_fuzzers_let_pass_has_its_regression_test() -> None:
+    names = {k.test for k in KNOWN}
+    missing = sorted(n for n in names if n not in globals())
+    assert not missing, f"KNOWN names regression tests that do not exist: {missing}"
+    for name in names:
+        marks = [m.name for m in getattr(globals()[name], "pytestmark", [])]
+        assert "xfail" in marks, f"{name} is fixed: remove it from KNOWN in _fuzz.py"
