@@ -12,12 +12,28 @@ import re
 
 from peirce.translators.english import ABBREVIATIONS
 
-__all__ = ["CITATION", "SENTENCE_MARK", "split_sentences"]
+__all__ = ["CITATION", "MAX_MARK_DIGITS", "SENTENCE_MARK", "sentence_number", "split_sentences"]
 
 #: A citation: document ids in brackets, then optional sentence marks (``[1, 3]<S2><S4>``).
-CITATION = re.compile(r"\[\s*(\w+(?:\s*,\s*\w+)*)\s*\]((?:\s*<\s*S\s*\d+\s*>)*)")
-#: A sentence mark ``<S2>`` (of a citation, or around a sentence of a document).
-SENTENCE_MARK = re.compile(r"<\s*S\s*(\d+)\s*>")
+CITATION = re.compile(r"\[\s*(\w+(?:\s*,\s*\w+)*)\s*\]((?:\s*<\s*S\s*[0-9]+\s*>)*)")
+#: A sentence mark ``<S2>`` (of a citation, or around a sentence of a document); ASCII digits
+#: only, read with :func:`sentence_number`.
+SENTENCE_MARK = re.compile(r"<\s*S\s*([0-9]+)\s*>")
+#: A sentence number has at most this many digits; a mark with more names no sentence any
+#: document has (and ``int()`` of thousands of digits is refused or slow).
+MAX_MARK_DIGITS = 9
+
+
+def sentence_number(digits: str) -> int | None:
+    """The sentence number of a mark's digits (ASCII, as :data:`SENTENCE_MARK` matches them), or
+    ``None`` when it has more than :data:`MAX_MARK_DIGITS` digits.
+
+    >>> sentence_number("007"), sentence_number("1" * 10)
+    (7, None)
+    """
+    if len(digits) > MAX_MARK_DIGITS or not (digits.isascii() and digits.isdecimal()):
+        return None
+    return int(digits)
 
 
 def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:

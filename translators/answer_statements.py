@@ -20,7 +20,13 @@ from typing import NamedTuple
 from peirce.propositions import Citation, ParsedAnswer, Statement
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
-from peirce.translators.answer_sentences import CITATION, SENTENCE_MARK, split_sentences
+from peirce.translators.answer_sentences import (
+    CITATION,
+    MAX_MARK_DIGITS,
+    SENTENCE_MARK,
+    sentence_number,
+    split_sentences,
+)
 
 __all__ = ["MAX_CHARS", "MAX_STATEMENTS", "clean_statement", "known_documents", "parse_answer"]
 
@@ -84,8 +90,10 @@ def _sentence_count(doc: object) -> int | None:
             return len(doc["sentences"])
         doc = doc.get("text", doc.get("content", ""))
     if isinstance(doc, str):
-        marks = {int(m) for m in SENTENCE_MARK.findall(doc)}
-        return max(marks) if marks else None
+        marks = [sentence_number(m) for m in SENTENCE_MARK.findall(doc)]
+        if not marks or None in marks:  # no marks, or one past any real count: unknown
+            return None
+        return max(m for m in marks if m is not None)
     return None
 
 
@@ -296,7 +304,7 @@ def _statements(
         chunk = text[start:end]
         cites: list[Citation] = []
         for m in CITATION.finditer(chunk):
-            sents = tuple(int(k) for k in SENTENCE_MARK.findall(m.group(2)))
+            sents = _citation_sentences(text, start + m.start(2), m.group(2), diags)
             span = Span.at(text, start + m.start(), start + m.end())
             for doc in re.split(r"\s*,\s*", m.group(1)):
                 cite = Citation(doc, sents, span)
@@ -311,6 +319,25 @@ def _statements(
         span = Span.at(text, start + lead, start + max(lead, trail))
         out.append(Statement(len(out) + 1, clean, span, tuple(cites), tagged))
     return out
+
+
+def _citation_sentences(text: str, at: int, marks: str, diags: list[Diagnostic]) -> tuple[int, ...]:
+    """The sentence numbers of a citation's marks (``marks`` starts at ``text[at]``); a mark
+    with more than :data:`MAX_MARK_DIGITS` digits is reported and left out."""
+    out: list[int] = []
+    for mark in SENTENCE_MARK.finditer(marks):
+        number = sentence_number(mark.group(1))
+        if number is None:
+            digits = len(mark.group(1))
+            msg = (
+                f"sentence mark with {digits} digits (at most {MAX_MARK_DIGITS}): "
+                "it names no sentence and is ignored"
+            )
+            span = Span.at(text, at + mark.start(), at + mark.end())
+            diags.append(Diagnostic("bad-sentence-mark", msg, Severity.WARNING, span=span))
+        else:
+            out.append(number)
+    return tuple(out)
 
 
 _BLANKS = re.compile(r"\s+")

@@ -97,8 +97,20 @@ def task_graph(data: JSON, *, name: str, source: str = "<graph>") -> Procedure:
     )
 
 
-def step_order_key(step: str) -> tuple[int, str]:
-    return (int(step), "") if step.isdigit() else (1 << 62, step)
+def step_order_key(step: str) -> tuple[int, int, str, str]:
+    """The order of step ids: numbers (ASCII digits) by value, then every other id by its text.
+
+    Numbers are compared as digit strings (by length without leading zeros, then digit by digit),
+    never through ``int()``: an id of thousands of digits orders like any other, and an id such
+    as ``"²"`` (a digit to ``str.isdigit`` but no number to ``int``) is text.
+
+    >>> sorted(["10", "b", "9", "²", "0010", "a"], key=step_order_key)
+    ['9', '0010', '10', 'a', 'b', '²']
+    """
+    if step.isascii() and step.isdecimal():
+        digits = step.lstrip("0")
+        return (0, len(digits), digits, step)
+    return (1, 0, "", step)
 
 
 def _edges(raw: JSON, labels: dict[str, str], source: str) -> tuple[tuple[str, str], ...]:

@@ -133,23 +133,7 @@ class Known:
 
 
 #: Open crashes (see test_regressions.py). Remove an entry when its xfail is removed.
-KNOWN: tuple[Known, ...] = (
-    Known(
-        "test_task_graph_step_id_with_a_superscript_digit",
-        ValueError,
-        "peirce.translators.procedure_graph:step_order_key",
-    ),
-    Known(
-        "test_answer_document_with_a_huge_sentence_mark",
-        ValueError,
-        "peirce.translators.answer_statements:_sentence_count",
-    ),
-    Known(
-        "test_answer_citation_with_a_huge_sentence_mark",
-        ValueError,
-        "peirce.translators.answer_statements:_statements",
-    ),
-)
+KNOWN: tuple[Known, ...] = ()
 
 _STATS: Counter[str] = Counter()
 
