@@ -74,19 +74,68 @@ def _constants(items: Iterable[Literal]) -> set[str]:
     return out
 
 
+def _variables(t: Term, out: list[str]) -> None:
+    if isinstance(t, Var):
+        out.append(t.name)
+    elif isinstance(t, Compound):
+        for a in t.args:
+            _variables(a, out)
+
+
+def _apart(clause: Clause) -> Clause:
+    """``clause`` with each occurrence of the anonymous variable ``_`` renamed to a variable of its
+    own, as Prolog reads it (``s(_, _)`` is ``s(A, B)``, not ``s(A, A)``)."""
+    names: list[str] = []
+    for lit in (clause.head, *clause.body):
+        for t in lit.args:
+            _variables(t, names)
+    if "_" not in names:
+        return clause
+    taken = set(names)
+    counter = itertools.count()
+
+    def fresh() -> Var:
+        name = f"_{next(counter)}"
+        while name in taken:
+            name = f"_{next(counter)}"
+        taken.add(name)
+        return Var(name)
+
+    def term(t: Term) -> Term:
+        if isinstance(t, Var):
+            return fresh() if t.name == "_" else t
+        if isinstance(t, Compound):
+            return Compound(t.functor, tuple(term(a) for a in t.args))
+        return t
+
+    def renamed(x: Literal) -> Literal:
+        return Literal(x.predicate, tuple(term(a) for a in x.args), x.negated)
+
+    return Clause(renamed(clause.head), tuple(renamed(b) for b in clause.body))
+
+
 def _ground(clause: Clause, constants: Sequence[str]) -> Iterable[Clause]:
-    names = sorted(
-        {t.name for lit in (clause.head, *clause.body) for t in lit.args if isinstance(t, Var)}
-    )
+    clause = _apart(clause)
+    found: list[str] = []
+    for lit in (clause.head, *clause.body):
+        for t in lit.args:
+            _variables(t, found)
+    names = sorted(set(found))
     if not names:
         yield clause
         return
     for values in itertools.product(constants, repeat=len(names)):
         env = dict(zip(names, values, strict=True))
 
-        def sub(lit: Literal, env: dict[str, str] = env) -> Literal:
-            args = tuple(Const(env[t.name]) if isinstance(t, Var) else t for t in lit.args)
-            return Literal(lit.predicate, args, lit.negated)
+        def term(t: Term, env: dict[str, str] = env) -> Term:
+            if isinstance(t, Var):
+                return Const(env[t.name])
+            if isinstance(t, Compound):
+                return Compound(t.functor, tuple(term(a) for a in t.args))
+            return t
+
+        def sub(lit: Literal) -> Literal:
+            return Literal(lit.predicate, tuple(term(a) for a in lit.args), lit.negated)
 
         yield Clause(sub(clause.head), tuple(sub(b) for b in clause.body))
 
