@@ -45,7 +45,9 @@ __all__ = [
     "MAX_RECORD_CHARS",
     "Record",
     "decode_text",
+    "fault_record",
     "read_bytes",
+    "read_one",
     "read_records",
     "read_records_file",
     "read_text",
@@ -157,11 +159,61 @@ def read_records(
     return reader.records()
 
 
+def read_one(
+    text: str,
+    index: int,
+    *,
+    source: str,
+    line: int,
+    column: int = 1,
+    from_bytes: bool = True,
+    max_record_chars: int = MAX_RECORD_CHARS,
+    max_depth: int = MAX_DEPTH,
+) -> Record:
+    """One record whose text is ``text``, found at ``line``, ``column`` of ``source``.
+
+    What a streaming reader (``peirce.batch.stream``) calls for each line or list element it cut
+    out: the record is checked and parsed as :func:`read_records` would, and an error names its
+    place in the whole input (the span's offset is within ``text``). ``text`` holds raw bytes
+    decoded with ``surrogateescape`` when ``from_bytes``.
+
+    >>> print(read_one('{"a": }', 7, source="s.jsonl", line=7).error.splitlines()[0])
+    s.jsonl: line 7, column 7: Expecting value
+    """
+    reader = _Reader(text, source, from_bytes, max_record_chars, max_depth, origin=(line, column))
+    return reader._record(index, 0, len(text), line=None)
+
+
+def fault_record(
+    index: int,
+    message: str,
+    *,
+    source: str,
+    text: str,
+    line: int,
+    column: int = 1,
+    expected: str | None = None,
+) -> Record:
+    """A record that is an error at the start of ``text``, found at ``line``, ``column``."""
+    reader = _Reader(text, source, True, MAX_RECORD_CHARS, MAX_DEPTH, origin=(line, column))
+    return reader._error(index, _Fault(0, message, expected), None)
+
+
 class _Reader:
     """One input, cut into records, each checked and parsed on its own."""
 
-    def __init__(self, text: str, source: str, from_bytes: bool, max_chars: int, depth: int):
+    def __init__(
+        self,
+        text: str,
+        source: str,
+        from_bytes: bool,
+        max_chars: int,
+        depth: int,
+        *,
+        origin: tuple[int, int] = (1, 1),
+    ):
         self.text = text
+        self.origin = origin  # the line and column the text starts at in the whole input
         self.source = source
         self.from_bytes = from_bytes
         self.max_chars = max_chars
@@ -382,6 +434,10 @@ class _Reader:
             span = Span(pos, pos + 1, lineno, pos - line_start + 1)
         else:
             span = Span.at(self.text, pos, pos + 1)
+            if self.origin != (1, 1):  # a piece cut out of a longer input
+                first, column = self.origin
+                shift = column - 1 if span.line == 1 else 0
+                span = Span(span.start, span.end, span.line + first - 1, span.column + shift)
         err = InputError(
             fault.message,
             text=self.shown,
