@@ -8,7 +8,8 @@ client over real HTTP, with no network, no key and no model: on ``127.0.0.1`` (p
 OS), standard library only. It answers ``POST /v1/chat/completions`` and ``GET /v1/models`` from a
 script or an oracle, and it can inject the faults a real endpoint shows: 5xx, 429 with
 ``Retry-After``, slow replies (client timeouts), malformed JSON bodies, truncated bodies, dropped
-connections, and replies cut by ``max_tokens``. Importing it starts nothing: the server runs
+connections, and replies cut by ``max_tokens``; with ``"stream": true`` it streams the reply as
+server-sent events in OpenAI's chunk format. Importing it starts nothing: the server runs
 between :meth:`LoopbackServer.start` and :meth:`LoopbackServer.stop` (or inside ``with``).
 
 Usage::
@@ -227,6 +228,9 @@ class LoopbackServer:
         self.requests: list[JSONObject] = []
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
+        #: characters per streamed chunk, and seconds between chunks (``stream: true``)
+        self.stream_chunk = 16
+        self.stream_delay = 0.0
 
     # -- life cycle ------------------------------------------------------------------------
     def start(self) -> LoopbackServer:
@@ -354,7 +358,47 @@ class LoopbackServer:
     def _send_completion(
         self, handler: _Handler, body: JSONObject, texts: list[str], finish: str
     ) -> None:
+        if body.get("stream") is True:
+            self._stream(handler, body, texts[0] if texts else "", finish)
+            return
         handler._send_json(200, _completion(self.model, body, texts, finish))
+
+    def _stream(self, handler: _Handler, body: JSONObject, text: str, finish: str) -> None:
+        """The reply as server-sent events, as OpenAI streams it: ``chat.completion.chunk``
+        objects of :attr:`stream_chunk` characters each, a last chunk with the finish reason,
+        then ``data: [DONE]`` (chunked transfer encoding; the connection closes after it)."""
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.send_header("Cache-Control", "no-cache")
+        handler.send_header("Connection", "close")
+        handler.end_headers()
+        handler.close_connection = True
+        ident = f"chatcmpl-loopback-{time.monotonic_ns()}"
+        model = body.get("model") or self.model
+        size = max(1, self.stream_chunk)
+
+        def event(delta: JSONObject, reason: str | None) -> bytes:
+            chunk = {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": reason}],
+            }
+            return f"data: {json.dumps(chunk)}\n\n".encode()
+
+        try:
+            handler.wfile.write(event({"role": "assistant", "content": ""}, None))
+            for i in range(0, len(text), size):
+                if self.stream_delay:
+                    self._stopping.wait(self.stream_delay)
+                handler.wfile.write(event({"content": text[i : i + size]}, None))
+                handler.wfile.flush()
+            handler.wfile.write(event({}, finish))
+            handler.wfile.write(b"data: [DONE]\n\n")
+            handler.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client went away
+            return
 
 
 def _raw(handler: _Handler, status: int, data: bytes, claimed_length: int) -> None:

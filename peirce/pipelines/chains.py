@@ -72,7 +72,7 @@ from peirce.results import Answer, ProofNode, Verdict
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
 
-__all__ = ["check_chain", "classical_answer"]
+__all__ = ["ChainContext", "check_chain", "classical_answer"]
 
 _ANSWER = {
     Verdict.ENTAILED: Answer.TRUE,
@@ -114,6 +114,61 @@ class _Premises:
     def number(self, cited: int) -> int | None:
         n = cited if cited > 0 else len(self.texts) + 1 + cited
         return n if 1 <= n <= len(self.texts) else None
+
+
+class ChainContext:
+    """A context read once, its knowledge base kept warm: for judging many chains against it
+    (the gate serves every request on a knowledge base this way). A context manager; closing it
+    frees the knowledge base.
+
+    >>> with ChainContext(["Bob is red.", "If something is red then it is kind."]) as ctx:
+    ...     check_chain(ctx, "Bob is red, so Bob is kind.").steps[0].status.value
+    'valid'
+    """
+
+    def __init__(self, context: str | Sequence[str], *, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.premises = _Premises.read(context)
+        self.kb = KnowledgeBase(self.premises.clauses, limits=self.limits)
+
+    @classmethod
+    def from_clauses(
+        cls, clauses: Sequence[Clause], texts: Sequence[str], *, limits: Limits | None = None
+    ) -> ChainContext:
+        """A context of clauses already read (a Prolog program): premise ``n`` is ``texts[n-1]``,
+        the text of clause ``n``."""
+        self = cls.__new__(cls)
+        self.limits = limits or Limits()
+        labelled = [replace(c, label=t) for c, t in zip(clauses, texts, strict=True)]
+        numbers: dict[str, list[int]] = {}
+        for n, t in enumerate(texts, start=1):
+            numbers.setdefault(t, []).append(n)
+        self.premises = _Premises(list(texts), labelled, numbers, [])
+        self.kb = KnowledgeBase(labelled, limits=self.limits)
+        return self
+
+    @property
+    def sentences(self) -> list[str]:
+        """The premises, one sentence each (premise ``n`` is the ``n``-th)."""
+        return self.premises.texts
+
+    @property
+    def untranslated(self) -> list[str]:
+        """The premises the controlled English could not read."""
+        return self.premises.untranslated
+
+    def ask(self, goal: Literal) -> Answer:
+        """The answer the premises give to ``goal`` (open world)."""
+        return _ANSWER[self.kb.ask(goal).verdict]
+
+    def close(self) -> None:
+        self.kb.close()
+
+    def __enter__(self) -> ChainContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @dataclass(slots=True)
@@ -475,7 +530,7 @@ def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
 
 
 def check_chain(
-    context: str | Sequence[str],
+    context: str | Sequence[str] | ChainContext,
     chain: str | ChainText,
     *,
     question: str | None = None,
@@ -485,7 +540,7 @@ def check_chain(
 
     Args:
         context: the premises, as one text or one sentence per premise (premise ``n`` is the
-            ``n``-th sentence, for citations).
+            ``n``-th sentence, for citations), or a :class:`ChainContext` read before.
         chain: the chain as the model wrote it, or as :func:`~peirce.translators.cot.read_chain`
             read it.
         question: the statement the chain evaluates; by default the one it says it evaluates
@@ -497,23 +552,39 @@ def check_chain(
         the one the premises give, and the first step with an error.
     """
     read = read_chain(chain) if isinstance(chain, str) else chain
-    premises = _Premises.read(context)
     goal, goal_text = _goal(question, read)
+    if isinstance(context, ChainContext):
+        return _judge_chain(
+            context.premises, context.kb, context.limits, read, goal=goal, goal_text=goal_text
+        )
+    premises = _Premises.read(context)
     limits = limits or Limits()
-    notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
     with KnowledgeBase(premises.clauses, limits=limits) as kb:
-        judge = _Judge(kb, premises, limits, goal)
-        try:
-            steps = tuple(
-                StepCheck(s, _settle_citations(tuple(judge.claim(c) for c in s.claims)))
-                for s in read.steps
-            )
-            expected = None
-            if goal is not None:
-                given = _ANSWER[kb.ask(goal).verdict]
-                expected = given if given is not Answer.UNKNOWN or not judge.incomplete else None
-        finally:
-            judge.close()
+        return _judge_chain(premises, kb, limits, read, goal=goal, goal_text=goal_text)
+
+
+def _judge_chain(
+    premises: _Premises,
+    kb: KnowledgeBase,
+    limits: Limits,
+    read: ChainText,
+    *,
+    goal: Literal | None,
+    goal_text: str | None,
+) -> ChainReport:
+    notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
+    judge = _Judge(kb, premises, limits, goal)
+    try:
+        steps = tuple(
+            StepCheck(s, _settle_citations(tuple(judge.claim(c) for c in s.claims)))
+            for s in read.steps
+        )
+        expected = None
+        if goal is not None:
+            given = _ANSWER[kb.ask(goal).verdict]
+            expected = given if given is not Answer.UNKNOWN or not judge.incomplete else None
+    finally:
+        judge.close()
     answer = read.answer or _last_status(read, goal)
     return ChainReport(read, steps, str(goal) if goal else goal_text, expected, answer, notes)
 

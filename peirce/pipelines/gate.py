@@ -1,0 +1,702 @@
+"""The verify-before-display gate: reasoning is shown only as far as it verifies.
+
+A :class:`Gate` holds a knowledge base, read once and kept warm: premises in (controlled)
+English, a Prolog program of facts and rules, or first-order formulas (FOLIO's notation, with the
+English sentences they formalise, for citations). :meth:`Gate.check` judges a chain of reasoning
+against it, step by step and for its final answer, and decides by a :class:`Policy` what a user
+sees:
+
+- ``pass``: every step and the answer hold; the text is shown as written;
+- ``annotate``: nothing blocks, but some steps are open (contingent, unknown, not translated)
+  or cite the wrong premise; the text is shown with each such step marked;
+- ``repair``: the reasoning failed, and a repair verified (:mod:`peirce.pipelines.repair`):
+  the repaired text is shown, saying where it came from;
+- ``block``: a step or the answer failed and nothing verified; no text is shown, only why.
+
+Findings, per step (the worst of its claims) and for the answer:
+
+- ``entailed``: the premises give it (with the proof, or the premises a solver used);
+- ``refuted``: the premises give its opposite, or the answer is not the one they give;
+- ``contingent``: the premises leave it open (it neither follows nor is refuted), or it follows
+  only through an earlier step that does not hold;
+- ``unknown``: not decided (a limit, or premises not translated that might decide it);
+- ``translation_ambiguous``: the step (or the question) was not read into logic;
+- ``no_claim``: the step makes no claim (framing such as "Let's think step by step").
+
+The policy is data (:meth:`Policy.from_json`): which step findings block, which annotate, which
+answer findings pass, whether a failure is repaired. Every :class:`Decision` is serialisable
+(:meth:`Decision.to_json`) and carries its timings, the backend of each step and the LLM calls
+made.
+
+>>> gate = Gate.from_text("Bob is red. If something is red then it is kind.")
+>>> d = gate.check("Bob is red, so Bob is kind.\\nANSWER: True", question="Bob is kind.")
+>>> d.action.value, d.answer_finding.value, [s.finding.value for s in d.steps]
+('pass', 'entailed', ['entailed', 'entailed'])
+>>> d = gate.check("Bob is kind.\\nANSWER: False", question="Bob is kind.")
+>>> d.action.value, d.answer_finding.value
+('block', 'refuted')
+>>> print(d.reason)
+step 2 is refuted: says kind(bob) is false, but the premises make it true: kind(bob) is provable
+>>> gate.close()
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from peirce.cot import ChainReport, ClaimCheck, ClaimStatus, StepCheck
+from peirce.engine.fol import SolverLimits, decide
+from peirce.engine.prolog import Limits
+from peirce.errors import ConfigError, InputError
+from peirce.fol import Finding as FolFinding
+from peirce.fol import FindingKind, Formula, Problem
+from peirce.jsontypes import JSON, JSONObject
+from peirce.llm.protocol import ChatClient
+from peirce.pipelines.chains import ChainContext, check_chain
+from peirce.results import Answer, Severity
+from peirce.translators.cot import read_chain
+from peirce.translators.fol import parse_formula
+
+__all__ = [
+    "Action",
+    "Decision",
+    "Finding",
+    "Gate",
+    "KnowledgeSource",
+    "Policy",
+    "StepFinding",
+]
+
+
+class Finding(enum.StrEnum):
+    """What the gate found about one step, or about the final answer."""
+
+    ENTAILED = "entailed"
+    REFUTED = "refuted"
+    CONTINGENT = "contingent"
+    UNKNOWN = "unknown"
+    TRANSLATION_AMBIGUOUS = "translation_ambiguous"
+    NO_CLAIM = "no_claim"
+
+
+class Action(enum.StrEnum):
+    """What the user is shown: the text, the text annotated, a verified repair, or nothing."""
+
+    PASS = "pass"
+    ANNOTATE = "annotate"
+    REPAIR = "repair"
+    BLOCK = "block"
+
+
+_FINDINGS = frozenset(f.value for f in Finding)
+
+
+def _findings(value: JSON, key: str) -> frozenset[Finding]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"policy {key!r} must be a list of findings, got {value!r}")
+    unknown = [v for v in value if v not in _FINDINGS]
+    if unknown:
+        raise ConfigError(
+            f"policy {key!r}: no finding named {unknown[0]!r} (expected one of "
+            f"{', '.join(sorted(_FINDINGS))})"
+        )
+    return frozenset(Finding(str(v)) for v in value)
+
+
+def _names(findings: frozenset[Finding]) -> list[JSON]:
+    return [f.value for f in sorted(findings)]
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """What the gate does with findings: data, not code.
+
+    Attributes:
+        block: step findings that stop the reasoning from being shown.
+        annotate: step findings that are shown marked.
+        answer_pass: answer findings that let the answer be shown.
+        block_citations: a step that cites a premise that does not support it blocks (else it
+            is annotated).
+        repair: on a failure, try a repair (:mod:`peirce.pipelines.repair`) before blocking.
+        answer_from_proof: the repair may answer from the verifier's own proof (shown as such).
+        max_rounds: repair rounds at most (Eigen-1's QAIR iterations).
+        max_calls: LLM calls at most for one check.
+        samples: solutions proposed per round (Eigen-1's HSR).
+        tau: the quality a repaired solution needs (q = 0.2 logic + 0.6 answer + 0.2
+            explanation, as in Eigen-1's QAIR); a solution also needs its answer entailed.
+
+    >>> Policy.from_json({"block": ["refuted", "contingent"], "repair": True}).block
+    frozenset({<Finding.REFUTED: 'refuted'>, <Finding.CONTINGENT: 'contingent'>})
+    >>> Policy.from_json({"block": ["wrong"]})
+    Traceback (most recent call last):
+      ...
+    peirce.errors.ConfigError: policy 'block': no finding named 'wrong' (expected one of \
+contingent, entailed, no_claim, refuted, translation_ambiguous, unknown)
+    """
+
+    block: frozenset[Finding] = frozenset({Finding.REFUTED})
+    annotate: frozenset[Finding] = frozenset(
+        {Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN, Finding.TRANSLATION_AMBIGUOUS}
+    )
+    answer_pass: frozenset[Finding] = frozenset({Finding.ENTAILED})
+    block_citations: bool = False
+    repair: bool = False
+    answer_from_proof: bool = False
+    max_rounds: int = 2
+    max_calls: int = 8
+    samples: int = 2
+    tau: float = 0.8
+
+    def __post_init__(self) -> None:
+        for name in ("max_rounds", "max_calls", "samples"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v > 100:
+                raise ConfigError(f"policy {name!r} must be an integer from 0 to 100, got {v!r}")
+        if not isinstance(self.tau, (int, float)) or not 0.0 <= self.tau <= 1.0:
+            raise ConfigError(f"policy 'tau' must be a number from 0 to 1, got {self.tau!r}")
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Policy:
+        """A policy from JSON data; keys not given keep their defaults; an unknown key or a bad
+        value is a :class:`~peirce.errors.ConfigError` that names it."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ConfigError(f"a policy must be a JSON object, got {type(data).__name__}")
+        known = set(cls.__dataclass_fields__)
+        extra = sorted(set(data) - known)
+        if extra:
+            raise ConfigError(
+                f"policy: no setting named {extra[0]!r} (expected {', '.join(sorted(known))})"
+            )
+        kwargs: dict[str, object] = {}
+        for key, value in data.items():
+            if key in ("block", "annotate", "answer_pass"):
+                kwargs[key] = _findings(value, key)
+            elif key in ("block_citations", "repair", "answer_from_proof"):
+                if not isinstance(value, bool):
+                    raise ConfigError(f"policy {key!r} must be true or false, got {value!r}")
+                kwargs[key] = value
+            elif key == "tau":
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise ConfigError(f"policy 'tau' must be a number, got {value!r}")
+                kwargs[key] = float(value)
+            else:
+                kwargs[key] = value
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+    def to_json(self) -> JSONObject:
+        return {
+            "block": _names(self.block),
+            "annotate": _names(self.annotate),
+            "answer_pass": _names(self.answer_pass),
+            "block_citations": self.block_citations,
+            "repair": self.repair,
+            "answer_from_proof": self.answer_from_proof,
+            "max_rounds": self.max_rounds,
+            "max_calls": self.max_calls,
+            "samples": self.samples,
+            "tau": self.tau,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StepFinding:
+    """One step of the reasoning, judged.
+
+    Attributes:
+        index: the step's number (1-based, in the order written).
+        text: the step as written; ``start``/``end``: where it is in the text.
+        finding: the worst finding among its claims.
+        reason: why, in words.
+        premises: the premises the decision rests on (a proof's, or the conflicting ones).
+        proof: the proof, one line per node, indented by depth (empty when there is none).
+        backend: what decided it: ``prolog``, ``arithmetic``, or ``none`` (not decided).
+        citation_error: a cited premise that does not support the step.
+        claims: how many claims the step makes.
+    """
+
+    index: int
+    text: str
+    start: int
+    end: int
+    finding: Finding
+    reason: str = ""
+    premises: tuple[str, ...] = ()
+    proof: str = ""
+    backend: str = "none"
+    citation_error: str | None = None
+    claims: int = 0
+
+    def to_json(self) -> JSONObject:
+        return {
+            "index": self.index,
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "finding": self.finding.value,
+            "reason": self.reason,
+            "premises": list(self.premises),
+            "proof": self.proof,
+            "backend": self.backend,
+            "citation_error": self.citation_error,
+            "claims": self.claims,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RepairRound:
+    """One round of repair: the candidates scored (QAIR) and the best."""
+
+    round: int
+    scores: tuple[float, ...]
+    best: int
+    calls: int
+    note: str = ""
+
+    def to_json(self) -> JSONObject:
+        return {
+            "round": self.round,
+            "scores": [round(s, 4) for s in self.scores],
+            "best": self.best,
+            "calls": self.calls,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the gate decided, with everything it rests on.
+
+    Attributes:
+        action: pass, annotate, repair or block.
+        reason: why, in words a user may see.
+        text: what is shown (``None`` when blocked): the reasoning as written, annotated, or
+            the repair.
+        steps: each step judged.
+        answer: the reasoning's final answer (``None``: it gives none).
+        answer_finding: what the gate found about that answer.
+        expected: the answer the knowledge base gives to the question, when it decides it.
+        question: the question as read (controlled English or a formula), when there is one.
+        repaired_from: ``llm`` or ``verifier`` when the shown text is a repair.
+        rounds: the repair rounds.
+        llm_calls: LLM calls this check made.
+        timings: milliseconds: ``read``, ``check``, ``repair``, ``total``.
+        kb: the knowledge base's id.
+        policy: the policy applied.
+    """
+
+    action: Action
+    reason: str
+    text: str | None
+    steps: tuple[StepFinding, ...]
+    answer: Answer | None
+    answer_finding: Finding
+    expected: Answer | None = None
+    question: str | None = None
+    repaired_from: str | None = None
+    rounds: tuple[RepairRound, ...] = ()
+    llm_calls: int = 0
+    timings: Mapping[str, float] = field(default_factory=dict)
+    kb: str = ""
+    policy: Policy = field(default_factory=Policy)
+
+    @property
+    def shown(self) -> bool:
+        """Some text is shown (the action is not ``block``)."""
+        return self.action is not Action.BLOCK
+
+    @property
+    def verified(self) -> bool:
+        """The shown text's answer is the one the knowledge base gives."""
+        return self.shown and self.answer_finding is Finding.ENTAILED
+
+    def to_json(self) -> JSONObject:
+        return {
+            "action": self.action.value,
+            "reason": self.reason,
+            "text": self.text,
+            "verified": self.verified,
+            "answer": self.answer.value if self.answer else None,
+            "answer_finding": self.answer_finding.value,
+            "expected": self.expected.value if self.expected else None,
+            "question": self.question,
+            "steps": [s.to_json() for s in self.steps],
+            "repaired_from": self.repaired_from,
+            "rounds": [r.to_json() for r in self.rounds],
+            "llm_calls": self.llm_calls,
+            "timings": {k: round(v, 3) for k, v in self.timings.items()},
+            "kb": self.kb,
+            "policy": self.policy.to_json(),
+        }
+
+
+# ---------------------------------------------------------------------------------- knowledge
+@dataclass(frozen=True, slots=True)
+class KnowledgeSource:
+    """What a knowledge base is made of, as given (what the server stores and restores).
+
+    Attributes:
+        kind: ``text`` (premises in English: one text, or one sentence each), ``prolog`` (a
+            program of facts and rules; read without running anything) or ``fol`` (first-order
+            formulas, with ``sentences`` the English they formalise).
+        premises: the premises: sentences, clauses or formulas.
+        sentences: for ``fol``, the English sentences (premise ``n`` is the ``n``-th); steps
+            are judged against them, the answer against the formulas.
+        name: a name for people.
+    """
+
+    kind: str
+    premises: tuple[str, ...]
+    sentences: tuple[str, ...] = ()
+    name: str = ""
+
+    KINDS = ("text", "prolog", "fol")
+
+    def __post_init__(self) -> None:
+        if self.kind not in self.KINDS:
+            raise InputError(
+                f"no knowledge base kind {self.kind!r}", expected=" or ".join(self.KINDS)
+            )
+        if not self.premises:
+            raise InputError("a knowledge base needs premises", expected="a non-empty list")
+
+    @property
+    def id(self) -> str:
+        """A content hash: the same premises are the same knowledge base."""
+        h = hashlib.sha256()
+        for part in (self.kind, *self.premises, "\x00", *self.sentences):
+            h.update(part.encode("utf-8", "surrogatepass") + b"\x00")
+        return "kb-" + h.hexdigest()[:16]
+
+    @classmethod
+    def from_json(cls, data: JSON) -> KnowledgeSource:
+        """From ``{"kind": ..., "premises": [...] | "text", "sentences": [...], "name": ...}``;
+        an :class:`~peirce.errors.InputError` says what is wrong."""
+        if not isinstance(data, dict):
+            raise InputError("a knowledge base must be a JSON object", expected="an object")
+        kind = data.get("kind", "text")
+        premises = data.get("premises")
+        if isinstance(premises, str):
+            premises = [premises]
+        if not isinstance(kind, str):
+            raise InputError("'kind' must be a string", expected=" or ".join(cls.KINDS))
+        if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises):
+            raise InputError("'premises' must be a text or a list of texts", expected="text")
+        sentences = data.get("sentences", [])
+        if not isinstance(sentences, list) or not all(isinstance(p, str) for p in sentences):
+            raise InputError("'sentences' must be a list of texts", expected="a list of texts")
+        name = data.get("name", "")
+        if not isinstance(name, str):
+            raise InputError("'name' must be a string", expected="text")
+        return cls(
+            kind, tuple(str(p) for p in premises), tuple(str(p) for p in sentences), name[:200]
+        )
+
+    def to_json(self) -> JSONObject:
+        return {
+            "kind": self.kind,
+            "premises": list(self.premises),
+            "sentences": list(self.sentences),
+            "name": self.name,
+        }
+
+
+def _prolog_context(program: Sequence[str], limits: Limits) -> ChainContext:
+    """A Prolog program's clauses as the premises (read by the safe reader, never consulted):
+    premise ``n`` is clause ``n``, shown in controlled English (``kind(X) :- red(X).``: "If
+    something is red then it is kind.")."""
+    from peirce.engine.prolog.text import parse_program
+    from peirce.translators.cnl_render import render_clause
+
+    read = parse_program("\n".join(program), source="the knowledge base")
+    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise InputError(errors[0].render(), expected="Prolog facts and rules")
+    if not read.clauses:
+        raise InputError("the program has no clauses", expected="Prolog facts and rules")
+    texts = [render_clause(c) for c in read.clauses]
+    return ChainContext.from_clauses(read.clauses, texts, limits=limits)
+
+
+_FOL_ANSWER = {
+    FindingKind.ENTAILED: Answer.TRUE,
+    FindingKind.REFUTED: Answer.FALSE,
+    FindingKind.CONTINGENT: Answer.UNKNOWN,
+}
+
+
+# ---------------------------------------------------------------------------------------- gate
+class Gate:
+    """A knowledge base kept warm, and the policy to judge reasoning against it.
+
+    Args:
+        source: what the knowledge base is made of.
+        policy: what to do with findings (default: :class:`Policy`'s).
+        limits: bounds on every proof search.
+        solver_limits: bounds on every Z3 call (``fol`` knowledge bases).
+        client: an LLM client for repair (``None``: offline; repair answers from the
+            verifier's proof when the policy allows it, else the gate blocks).
+    """
+
+    def __init__(
+        self,
+        source: KnowledgeSource,
+        *,
+        policy: Policy | None = None,
+        limits: Limits | None = None,
+        solver_limits: SolverLimits | None = None,
+        client: ChatClient | None = None,
+    ) -> None:
+        self.source = source
+        self.policy = policy or Policy()
+        self.limits = limits or Limits()
+        self.solver_limits = solver_limits or SolverLimits()
+        self.client = client
+        self.formulas: tuple[Formula, ...] = ()
+        if source.kind == "prolog":
+            self.context = _prolog_context(source.premises, self.limits)
+            return
+        if source.kind == "text":
+            sentences: str | Sequence[str] = (
+                source.premises[0] if len(source.premises) == 1 else list(source.premises)
+            )
+        else:
+            self.formulas = tuple(
+                parse_formula(f, source=f"premise {i}") for i, f in enumerate(source.premises, 1)
+            )
+            sentences = list(source.sentences)
+        self.context = ChainContext(sentences, limits=self.limits)
+
+    @classmethod
+    def from_text(cls, premises: str | Sequence[str], **kwargs: object) -> Gate:
+        """A gate over premises in English (one text, or one sentence each)."""
+        given = (premises,) if isinstance(premises, str) else tuple(premises)
+        return cls(KnowledgeSource("text", given), **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def id(self) -> str:
+        return self.source.id
+
+    def close(self) -> None:
+        self.context.close()
+
+    def __enter__(self) -> Gate:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- judging -------------------------------------------------------------------------------
+    def expected(self, question: str | None, question_fol: str | None) -> tuple[Answer | None, str]:
+        """The answer the knowledge base gives to the question, and what decided it."""
+        if self.formulas and question_fol:
+            conclusion = parse_formula(question_fol, source="the question")
+            found: FolFinding = decide(
+                Problem(self.formulas, conclusion, self.source.premises, question_fol),
+                self.solver_limits,
+            )
+            return _FOL_ANSWER.get(found.kind), f"z3: {found.reason}"
+        return None, ""
+
+    def judge(
+        self,
+        reasoning: str,
+        *,
+        question: str | None = None,
+        question_fol: str | None = None,
+    ) -> tuple[ChainReport, tuple[StepFinding, ...], Answer | None, str]:
+        """The chain's report, its steps' findings, and the knowledge base's answer with what
+        decided it (``None`` when it does not decide)."""
+        report = check_chain(self.context, read_chain(reasoning), question=question)
+        steps = tuple(_step_finding(s) for s in report.steps)
+        expected, how = self.expected(question, question_fol)
+        if expected is None and report.expected is not None:
+            expected, how = report.expected, "prolog"
+        return report, steps, expected, how
+
+    def check(
+        self,
+        reasoning: str,
+        *,
+        question: str | None = None,
+        question_fol: str | None = None,
+        policy: Policy | None = None,
+    ) -> Decision:
+        """Judge ``reasoning`` (a chain of thought ending, ideally, in ``ANSWER: ...``) and
+        decide what to show.
+
+        Args:
+            reasoning: the text the model wrote.
+            question: the statement evaluated (English); by default the one the reasoning says
+                it evaluates ("We want to evaluate if ...").
+            question_fol: the statement as a formula (``fol`` knowledge bases decide the answer
+                with it).
+            policy: this check's policy (default: the gate's).
+        """
+        policy = policy or self.policy
+        t0 = time.perf_counter()
+        report, steps, expected, how = self.judge(
+            reasoning, question=question, question_fol=question_fol
+        )
+        t1 = time.perf_counter()
+        answer = report.answer
+        answer_finding, answer_reason = _answer_finding(answer, expected, report.goal, how)
+        action, reason, text = _apply(policy, reasoning, steps, answer_finding, answer_reason)
+        decision = Decision(
+            action,
+            reason,
+            text,
+            steps,
+            answer,
+            answer_finding,
+            expected,
+            report.goal or question,
+            kb=self.id,
+            policy=policy,
+            timings={"check": (t1 - t0) * 1000, "total": (t1 - t0) * 1000},
+        )
+        if action is Action.BLOCK and policy.repair:
+            from peirce.pipelines.repair import repair
+
+            decision = repair(
+                self,
+                decision,
+                reasoning,
+                question=question,
+                question_fol=question_fol,
+                policy=policy,
+            )
+        total = (time.perf_counter() - t0) * 1000
+        return _with_timings(decision, {**decision.timings, "total": total})
+
+
+def _with_timings(d: Decision, timings: Mapping[str, float]) -> Decision:
+    from dataclasses import replace
+
+    return replace(d, timings=dict(timings))
+
+
+_STATUS_FINDING = {
+    ClaimStatus.VALID: Finding.ENTAILED,
+    ClaimStatus.REFUTED: Finding.REFUTED,
+    ClaimStatus.UNSUPPORTED: Finding.CONTINGENT,
+    ClaimStatus.PROPAGATED: Finding.CONTINGENT,
+    ClaimStatus.UNKNOWN: Finding.UNKNOWN,
+    ClaimStatus.GOAL: Finding.NO_CLAIM,
+}
+
+_SEVERITY = [
+    Finding.NO_CLAIM,
+    Finding.ENTAILED,
+    Finding.UNKNOWN,
+    Finding.TRANSLATION_AMBIGUOUS,
+    Finding.CONTINGENT,
+    Finding.REFUTED,
+]
+
+
+def _claim_finding(c: ClaimCheck) -> Finding:
+    if c.status is ClaimStatus.UNKNOWN and not c.claim.read:
+        return Finding.TRANSLATION_AMBIGUOUS
+    return _STATUS_FINDING[c.status]
+
+
+def _proof_text(c: ClaimCheck) -> str:
+    if c.proof is None:
+        return ""
+    return "\n".join("  " * depth + node.goal for depth, node in c.proof.walk())
+
+
+def _step_finding(s: StepCheck) -> StepFinding:
+    claims = s.claims
+    if not claims:
+        finding, reason = Finding.NO_CLAIM, "makes no claim"
+        worst = None
+    else:
+        worst = max(claims, key=lambda c: _SEVERITY.index(_claim_finding(c)))
+        finding, reason = _claim_finding(worst), worst.reason
+    premises: tuple[str, ...] = ()
+    proof = ""
+    backend = "none"
+    cite = next((c.citation_error for c in claims if c.citation_error), None)
+    if worst is not None:
+        premises = worst.premises
+        proof = _proof_text(worst)
+        if finding in (Finding.ENTAILED, Finding.REFUTED, Finding.CONTINGENT):
+            backend = "arithmetic" if worst.claim.kind.value == "arithmetic" else "prolog"
+    step = s.step
+    return StepFinding(
+        step.index,
+        step.text,
+        step.span.start,
+        step.span.end,
+        finding,
+        reason,
+        premises,
+        proof,
+        backend,
+        cite,
+        len(claims),
+    )
+
+
+def _answer_finding(
+    answer: Answer | None, expected: Answer | None, goal: str | None, how: str
+) -> tuple[Finding, str]:
+    if answer is None:
+        return Finding.UNKNOWN, "the reasoning gives no final answer"
+    if goal is None and expected is None:
+        return Finding.TRANSLATION_AMBIGUOUS, "the question was not read into logic"
+    if expected is None:
+        return Finding.UNKNOWN, "the knowledge base does not decide the question"
+    if answer is expected:
+        return Finding.ENTAILED, f"the answer {answer.value} is what the premises give"
+    return (
+        Finding.REFUTED,
+        f"the answer {answer.value} is refuted: the premises give {expected.value}",
+    )
+
+
+def _apply(
+    policy: Policy,
+    reasoning: str,
+    steps: Sequence[StepFinding],
+    answer_finding: Finding,
+    answer_reason: str,
+) -> tuple[Action, str, str | None]:
+    """The action, its reason, and the text shown."""
+    for s in steps:
+        if s.finding in policy.block:
+            return Action.BLOCK, f"step {s.index} is {s.finding.value}: {s.reason}", None
+        if s.citation_error and policy.block_citations:
+            return Action.BLOCK, f"step {s.index}: {s.citation_error}", None
+    if answer_finding not in policy.answer_pass:
+        return Action.BLOCK, answer_reason, None
+    marked = [s for s in steps if s.finding in policy.annotate or s.citation_error]
+    if not marked:
+        return Action.PASS, answer_reason, reasoning
+    return (
+        Action.ANNOTATE,
+        f"{len(marked)} step(s) marked; {answer_reason}",
+        annotate(reasoning, marked),
+    )
+
+
+def annotate(reasoning: str, marked: Sequence[StepFinding]) -> str:
+    """The reasoning with each marked step followed by ``[finding: reason]``."""
+    out: list[str] = []
+    pos = 0
+    for s in sorted(marked, key=lambda s: s.end):
+        if s.end < pos:
+            continue
+        note = s.citation_error if s.finding is Finding.ENTAILED else s.reason
+        out.append(reasoning[pos : s.end])
+        out.append(f" [{s.finding.value}: {note}]")
+        pos = s.end
+    out.append(reasoning[pos:])
+    return "".join(out)
