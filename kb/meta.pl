@@ -602,7 +602,10 @@ stopped(E, R) :-
 %   double, up to the depth limit.  With Check = check, a bounded search that was cut after
 %   spending more than 2,000 inferences first asks tabled resolution (once) whether the goals
 %   hold at all: failure is then found in polynomial time where depth-first search would
-%   enumerate exponentially many paths.  Cheap searches never pay for setting up the tables.
+%   enumerate exponentially many paths.  Cheap searches never pay for setting up the tables,
+%   unless they are cut at the depth limit itself: tabled resolution then tells a failure (a
+%   loop through a variant goal, p(X) :- p(Y), cuts every bound) from a proof deeper than the
+%   limit, which alone is reported as the depth limit.
 shallowest(Goals, Ctx, Check, Proofs) :-
     deepen(1, Ctx, Goals, Check, Proofs).
 
@@ -616,8 +619,11 @@ deepen(D, Ctx, Goals, Check, Proofs) :-
     ;   arg(1, Cut, false)
     ->  fail
     ;   Bound >= MaxD
-    ->  nb_setarg(1, St, true),
-        fail
+    ->  (   Check == check, tq(Ctx, Q), \+ tabled_holds(Goals, Q)
+        ->  fail                    % no proof at any depth: a complete failure
+        ;   nb_setarg(1, St, true),
+            fail
+        )
     ;   Check == check,
         statistics(inferences, I1),
         I1 - I0 > 2000
