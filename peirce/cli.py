@@ -53,6 +53,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "peirce.commands.prove",
         "decide first-order problems: entailed, refuted or contingent, with evidence",
     ),
+    "serve": ("peirce.commands.serve", "serve the verify-before-display gate over HTTP"),
+    "report": ("peirce.commands.report", "write a self-contained HTML report of a batch's results"),
 }
 
 #: A bad option, or a file that cannot be read.

@@ -1,0 +1,93 @@
+"""Serve the verify-before-display gate over HTTP (see :mod:`peirce.server.app`).
+
+``peirce serve`` listens on 127.0.0.1:8000 by default. Checks run in ``--workers`` processes, each
+with its own Prolog engine. ``--upstream`` (default ``OPENAI_BASE_URL``) is the model the
+OpenAI-compatible proxy forwards to; ``--token`` (or ``PEIRCE_SERVER_TOKEN``) requires a bearer
+token on every ``/v1/`` route. Exit status 2 for a bad option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from peirce.cli import EXIT_USAGE, integer_at_least
+
+__all__ = ["add_arguments", "run"]
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=integer_at_least(0), default=8000, help="port (0: any)")
+    parser.add_argument(
+        "--workers", type=integer_at_least(0), default=2,
+        help="worker processes for checks, each with its own Prolog engine (0: in process)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--data-dir", default=".peirce/kbs", help="where registered knowledge bases are kept"
+    )
+    parser.add_argument("--upstream", help="the proxy's upstream base URL (OPENAI_BASE_URL)")
+    parser.add_argument("--model", help="the upstream model used by repair (PEIRCE_MODEL)")
+    parser.add_argument("--upstream-timeout", type=_positive, default=60.0, metavar="SECONDS")
+    parser.add_argument("--request-timeout", type=_positive, default=30.0, metavar="SECONDS")
+    parser.add_argument(
+        "--max-body", type=integer_at_least(1), default=1_000_000, metavar="BYTES",
+        help="the largest request body",
+    )  # fmt: skip
+    parser.add_argument("--token", help="bearer token for /v1/ routes (PEIRCE_SERVER_TOKEN)")
+    parser.add_argument(
+        "--cors-origin", action="append", default=[], help="allow this origin (CORS is off)"
+    )
+    parser.add_argument(
+        "--stream-chunk", type=integer_at_least(0), default=0, metavar="CHARS",
+        help="characters of complete sentences that trigger a check while streaming",
+    )  # fmt: skip
+    parser.add_argument("--policy", help="the default policy, as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    import uvicorn
+
+    from peirce.errors import ConfigError
+    from peirce.pipelines.gate import Policy
+    from peirce.server.app import ServerSettings, create_app
+
+    try:
+        policy = Policy.from_json(json.loads(args.policy)) if args.policy else Policy()
+    except (ValueError, ConfigError) as exc:
+        print(f"peirce serve: --policy: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    settings = ServerSettings(
+        data_dir=Path(args.data_dir),
+        workers=args.workers,
+        upstream=args.upstream or os.environ.get("OPENAI_BASE_URL") or None,
+        upstream_key=os.environ.get("OPENAI_API_KEY") or None,
+        model=args.model or os.environ.get("PEIRCE_MODEL") or None,
+        upstream_timeout=args.upstream_timeout,
+        request_timeout=args.request_timeout,
+        max_body=args.max_body,
+        token=args.token or os.environ.get("PEIRCE_SERVER_TOKEN") or None,
+        cors_origins=tuple(args.cors_origin),
+        stream_chunk=args.stream_chunk,
+        policy=policy,
+    )
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"peirce serve: http://{args.host}:{args.port} ({args.workers} workers)", flush=True)
+    server.run()
+    return 0

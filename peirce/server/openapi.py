@@ -1,0 +1,207 @@
+"""The server's OpenAPI 3.1 description, served at ``/openapi.json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["SCHEMA"]
+
+_FINDINGS = ["entailed", "refuted", "contingent", "unknown", "translation_ambiguous", "no_claim"]
+_TEXT: dict[str, Any] = {"type": "string", "maxLength": 100000}
+_SHORT: dict[str, Any] = {"type": "string", "maxLength": 10000}
+
+_POLICY: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "What the gate does with findings (keys not given keep their defaults).",
+    "properties": {
+        "block": {"type": "array", "items": {"enum": _FINDINGS}},
+        "annotate": {"type": "array", "items": {"enum": _FINDINGS}},
+        "answer_pass": {"type": "array", "items": {"enum": _FINDINGS}},
+        "block_citations": {"type": "boolean"},
+        "repair": {"type": "boolean"},
+        "answer_from_proof": {"type": "boolean"},
+        "max_rounds": {"type": "integer", "minimum": 0, "maximum": 100},
+        "max_calls": {"type": "integer", "minimum": 0, "maximum": 100},
+        "samples": {"type": "integer", "minimum": 0, "maximum": 100},
+        "tau": {"type": "number", "minimum": 0, "maximum": 1},
+    },
+}
+
+_KB: dict[str, Any] = {
+    "type": "object",
+    "required": ["premises"],
+    "properties": {
+        "kind": {"enum": ["text", "prolog", "fol"]},
+        "premises": {
+            "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 2000}]
+        },
+        "sentences": {"type": "array", "items": _TEXT, "maxItems": 2000},
+        "name": {"type": "string", "maxLength": 200},
+    },
+}
+
+_STEP: dict[str, Any] = {
+    "type": "object",
+    "required": ["index", "text", "finding", "reason", "backend"],
+    "properties": {
+        "index": {"type": "integer"},
+        "text": {"type": "string"},
+        "start": {"type": "integer"},
+        "end": {"type": "integer"},
+        "finding": {"enum": _FINDINGS},
+        "reason": {"type": "string"},
+        "premises": {"type": "array", "items": {"type": "string"}},
+        "proof": {"type": "string"},
+        "backend": {"type": "string"},
+        "citation_error": {"type": ["string", "null"]},
+        "claims": {"type": "integer"},
+    },
+}
+
+_DECISION: dict[str, Any] = {
+    "type": "object",
+    "required": ["action", "reason", "text", "verified", "steps", "answer_finding", "timings"],
+    "properties": {
+        "action": {"enum": ["pass", "annotate", "repair", "block"]},
+        "reason": {"type": "string"},
+        "text": {"type": ["string", "null"]},
+        "verified": {"type": "boolean"},
+        "answer": {"type": ["string", "null"]},
+        "answer_finding": {"enum": _FINDINGS},
+        "expected": {"type": ["string", "null"]},
+        "question": {"type": ["string", "null"]},
+        "steps": {"type": "array", "items": {"$ref": "#/components/schemas/StepFinding"}},
+        "repaired_from": {"type": ["string", "null"]},
+        "rounds": {"type": "array", "items": {"type": "object"}},
+        "llm_calls": {"type": "integer"},
+        "timings": {"type": "object", "additionalProperties": {"type": "number"}},
+        "kb": {"type": "string"},
+        "policy": {"$ref": "#/components/schemas/Policy"},
+    },
+}
+
+_ERROR: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}, "status": {"type": "integer"}},
+        }
+    },
+}
+
+_VERIFY: dict[str, Any] = {
+    "type": "object",
+    "required": ["reasoning"],
+    "description": "The reasoning to check and its knowledge base: 'kb' (a registered id), "
+    "'context' (English premises) or 'knowledge_base' (as POST /v1/kbs takes).",
+    "properties": {
+        "reasoning": _TEXT,
+        "kb": {"type": "string", "pattern": "^kb-[0-9a-f]{16}$"},
+        "context": {"oneOf": [_TEXT, {"type": "array", "items": _TEXT, "maxItems": 2000}]},
+        "knowledge_base": {"$ref": "#/components/schemas/KnowledgeBase"},
+        "question": _SHORT,
+        "question_fol": _SHORT,
+        "policy": {"$ref": "#/components/schemas/Policy"},
+    },
+}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    return {str(c): {"description": "an error, with its reason", "content": content} for c in codes}
+
+
+def _json(ref: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
+
+
+SCHEMA: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "peirce gate",
+        "version": "1",
+        "description": "Verify reasoning before it is displayed.",
+    },
+    "paths": {
+        "/v1/verify": {
+            "post": {
+                "summary": "Check reasoning against a knowledge base; the gate's decision",
+                "requestBody": {"required": True, "content": _json("VerifyRequest")},
+                "responses": {
+                    "200": {"description": "the decision", "content": _json("Decision")},
+                    **_errors(400, 401, 404, 413, 422, 504),
+                },
+            }
+        },
+        "/v1/kbs": {
+            "post": {
+                "summary": "Register a knowledge base (stored on disk)",
+                "requestBody": {"required": True, "content": _json("KnowledgeBase")},
+                "responses": {
+                    "201": {
+                        "description": "registered",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_errors(400, 401, 413, 422, 504),
+                },
+            },
+            "get": {
+                "summary": "The ids of the registered knowledge bases",
+                "responses": {
+                    "200": {
+                        "description": "ids",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                    **_errors(401),
+                },
+            },
+        },
+        "/v1/kbs/{kb_id}": {
+            "get": {
+                "summary": "A registered knowledge base",
+                "parameters": [
+                    {"name": "kb_id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": {"description": "it", "content": _json("KnowledgeBase")},
+                    **_errors(401, 404),
+                },
+            }
+        },
+        "/healthz": {
+            "get": {
+                "summary": "Liveness",
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    }
+                },
+            }
+        },
+        "/metrics": {
+            "get": {
+                "summary": "Prometheus metrics",
+                "responses": {
+                    "200": {
+                        "description": "metrics",
+                        "content": {"text/plain": {"schema": {"type": "string"}}},
+                    }
+                },
+            }
+        },
+    },
+    "components": {
+        "schemas": {
+            "Policy": _POLICY,
+            "KnowledgeBase": _KB,
+            "StepFinding": _STEP,
+            "Decision": _DECISION,
+            "VerifyRequest": _VERIFY,
+            "Error": _ERROR,
+        }
+    },
+}
