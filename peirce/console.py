@@ -41,45 +41,91 @@ from typing import TextIO
 from peirce.config import console_history_path
 from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
 from peirce.engine.prolog.codec import BUILTINS
-from peirce.errors import PeirceError
+from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Severity, Verdict
 
-__all__ = ["Console", "format_term", "history_path"]
+__all__ = ["Console", "describe_os_error", "format_term", "history_path"]
 
 _PLAIN_ATOM = re.compile(r"[a-z][A-Za-z0-9_]*|\[\]|[-+*/\\^<>=~:.?@#&$]+")
-_INFIX = {"=", "\\=", "==", "\\==", "is", "<", ">", "=<", ">=", "=:=", "=\\=", "+", "-", "*", "/"}
+#: Infix operators written as such, with their priorities in Prolog.
+_INFIX = {
+    **dict.fromkeys(("=", "\\=", "==", "\\==", "is", "<", ">", "=<", ">=", "=:=", "=\\="), 700),
+    **dict.fromkeys(("+", "-"), 500),
+    **dict.fromkeys(("*", "/"), 400),
+}
 
 
-def format_term(t: Term) -> str:
-    """A term as Prolog would write it (quoted atoms, lists, infix operators).
+def format_term(t: Term, most: int = 1200) -> str:
+    """A term as Prolog would write it (quoted atoms, lists, infix operators), however long or
+    deep (written with an explicit stack, not by recursion).
 
     >>> format_term(Compound("[|]", (Const("a"), Compound("[|]", (Const("B b"), Const("[]"))))))
     "[a, 'B b']"
     >>> format_term(Compound("+", (Var("X"), Const(1))))
     'X+1'
+    >>> format_term(Compound("*", (Compound("+", (Const(1), Const(2))), Const(-3))))
+    '(1+2)*(-3)'
+
+    ``most`` is the highest operator priority the term may have unbracketed (699 for the right
+    side of ``X = ...``).
     """
-    if isinstance(t, Var):
-        return t.name
-    if isinstance(t, Const):
-        if isinstance(t.value, str):
-            if _PLAIN_ATOM.fullmatch(t.value):
-                return t.value
-            return "'" + t.value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-        return str(t.value)
+    out: list[str] = []
+    stack: list[Term | str] = list(reversed(_operand(t, most))) if most < 1200 else [t]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Var):
+            out.append(item.name)
+        elif isinstance(item, Const):
+            out.append(_constant(item))
+        else:
+            stack.extend(reversed(_pieces(item)))
+    return "".join(out)
+
+
+def _constant(c: Const) -> str:
+    if isinstance(c.value, str):
+        if _PLAIN_ATOM.fullmatch(c.value):
+            return c.value
+        return "'" + c.value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return str(c.value)
+
+
+def _pieces(t: Compound) -> list[Term | str]:
+    """What ``t`` is written as: strings as they are, terms still to write."""
+    out: list[Term | str]
     if t.functor == "[|]" and len(t.args) == 2:
-        items: list[str] = []
+        out = ["["]
         tail: Term = t
         while isinstance(tail, Compound) and tail.functor == "[|]" and len(tail.args) == 2:
-            items.append(format_term(tail.args[0]))
+            if len(out) > 1:
+                out.append(", ")
+            out.append(tail.args[0])
             tail = tail.args[1]
-        rest = "" if tail == Const("[]") else "|" + format_term(tail)
-        return "[" + ", ".join(items) + rest + "]"
+        if tail != Const("[]"):
+            out += ["|", tail]
+        return [*out, "]"]
     if t.functor in _INFIX and len(t.args) == 2:
         sep = f" {t.functor} " if t.functor.isalpha() else t.functor
-        return format_term(t.args[0]) + sep + format_term(t.args[1])
-    name = format_term(Const(t.functor))
-    return f"{name}({', '.join(format_term(a) for a in t.args)})"
+        prio = _INFIX[t.functor]
+        left = prio if prio < 700 else prio - 1  # + - * / are yfx; the comparisons xfx
+        return [*_operand(t.args[0], left), sep, *_operand(t.args[1], prio - 1)]
+    out = [_constant(Const(t.functor)), "("]
+    for i, a in enumerate(t.args):
+        out += [", ", a] if i else [a]
+    return [*out, ")"]
+
+
+def _operand(t: Term, most: int) -> list[Term | str]:
+    """An operand of an infix operator whose priority may be at most ``most``, bracketed when it
+    is an operator term of a higher priority or a negative number (so that ``(1+2)*3`` is not
+    written ``1+2*3``)."""
+    infix = isinstance(t, Compound) and t.functor in _INFIX and len(t.args) == 2
+    above = infix and _INFIX[t.functor] > most  # type: ignore[union-attr]
+    negative = isinstance(t, Const) and not isinstance(t.value, str) and t.value < 0
+    return ["(", t, ")"] if above or negative else [t]
 
 
 def format_literal(lit: Literal) -> str:
@@ -115,6 +161,8 @@ class Console:
         self.out = out if out is not None else sys.stdout
         self.answers = answers
         self._added = 0
+        self._loaded: dict[Path, tuple[Clause, ...]] = {}  # file -> the clauses it gave
+        self._hinted = False  # the hint about a query's full stop was shown
         self._commands: dict[str, Callable[[str], None]] = {
             "help": self._help,
             "h": self._help,
@@ -130,9 +178,16 @@ class Console:
     # -- loading -------------------------------------------------------------------------------
 
     def load(self, path: str | Path) -> int:
-        """Load a ``.pl`` program or a ``.txt`` file of controlled English; clauses added."""
+        """Load a ``.pl`` program or a ``.txt`` file of controlled English; clauses added.
+
+        Loading a file again replaces the clauses it gave before (as ``consult/1`` does).
+
+        Raises:
+            OSError: the file cannot be read.
+            InputError: it is not UTF-8 text (the message says where).
+        """
         path = Path(path)
-        text = path.read_text(encoding="utf-8")
+        text = _read_text(path)
         if path.suffix == ".txt":
             from peirce.translators import cnl
 
@@ -150,8 +205,15 @@ class Console:
             for d in program.diagnostics:
                 self.say(d.render(text) if d.severity is Severity.ERROR else d.render())
             clauses = program.clauses
+        key = path.resolve()
+        again = ""
+        if key in self._loaded:
+            before = self._loaded.pop(key)
+            self.kb.remove(before)
+            again = f" (replacing the {len(before)} it gave before)"
         self.kb.add(clauses)
-        self.say(f"{path}: {len(clauses)} clause{'s' * (len(clauses) != 1)} loaded")
+        self._loaded[key] = tuple(clauses)
+        self.say(f"{path}: {len(clauses)} clause{'s' * (len(clauses) != 1)} loaded{again}")
         return len(clauses)
 
     # -- one input -----------------------------------------------------------------------------
@@ -160,6 +222,10 @@ class Console:
         """Run one query or command; False when the session should end."""
         text = line.strip()
         if not text or text.startswith("%"):
+            return True
+        bad = _not_utf8(text)
+        if bad is not None:
+            self.say(f"error: the input is not UTF-8 text (column {bad + 1}); nothing was run")
             return True
         if text.startswith(":"):
             name, _, rest = text[1:].partition(" ")
@@ -177,8 +243,10 @@ class Console:
     def _guarded(self, fn: Callable[[str], None], arg: str) -> None:
         try:
             fn(arg)
-        except (PeirceError, OSError) as exc:
+        except PeirceError as exc:
             self.say(f"error: {exc}")
+        except OSError as exc:
+            self.say(f"error: {describe_os_error(exc)}")
 
     def query(self, text: str) -> None:
         """Answer a query: each answer's bindings and proof trees, then how many."""
@@ -187,7 +255,9 @@ class Console:
         result = self.kb.query(goals, limit=self.answers)
         names = [n for n in dict.fromkeys(_vars(goals)) if not n.startswith("_")]
         for sol in result.solutions:
-            shown = [f"{n} = {format_term(sol.bindings[n])}" for n in names if n in sol.bindings]
+            shown = [
+                f"{n} = {format_term(sol.bindings[n], 699)}" for n in names if n in sol.bindings
+            ]
             self.say(", ".join(shown) if shown else "true")
             for proof in sol.proofs:
                 self.say(proof.render("  "))
@@ -295,14 +365,59 @@ class Console:
                 if interactive:
                     self.say()
                 return " ".join(lines) if lines else None
+            if lines and not line.strip():  # an empty line ends a query that is still open
+                return " ".join(lines).strip()
             lines.append(line)
             joined = " ".join(lines).strip()
             if not joined or joined.startswith((":", "%")) or joined.endswith("."):
                 return joined
+            if _whole_query(joined):  # the full stop is optional
+                return joined
+            if interactive and not self._hinted:
+                self._hinted = True
+                self.say("(the query goes on: end it with a full stop, or an empty line)")
 
 
 class QueryRefused(PeirceError, ValueError):
     """A query or command the console will not run (the message says why)."""
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An ``OSError`` as one line: which file and why (no ``[Errno N]``)."""
+    why = exc.strerror or str(exc)
+    return f"cannot read {exc.filename}: {why}" if exc.filename is not None else why
+
+
+def _read_text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column}",
+            source=str(path),
+        ) from None
+
+
+def _not_utf8(text: str) -> int | None:
+    """Where ``text`` holds a lone surrogate (how Python reads bytes that are not UTF-8)."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            return i
+    return None
+
+
+def _whole_query(text: str) -> bool:
+    """Whether ``text`` reads as a whole query without its full stop."""
+    if _not_utf8(text) is not None:
+        return True  # handle() reports it
+    try:
+        parse_query(text)
+    except PeirceError:
+        return False
+    return True
 
 
 def _readline(stdin: TextIO) -> str:
@@ -313,18 +428,16 @@ def _readline(stdin: TextIO) -> str:
 
 
 def _vars(goals: Sequence[Literal]) -> list[str]:
+    """The variable names of ``goals``, in order, with repeats (an explicit stack: a term may be
+    a list of many thousands of elements)."""
     out: list[str] = []
-
-    def walk(t: Term) -> None:
+    stack: list[Term] = [a for g in reversed(goals) for a in reversed(g.args)]
+    while stack:
+        t = stack.pop()
         if isinstance(t, Var):
             out.append(t.name)
         elif isinstance(t, Compound):
-            for a in t.args:
-                walk(a)
-
-    for g in goals:
-        for a in g.args:
-            walk(a)
+            stack.extend(reversed(t.args))
     return out
 
 

@@ -30,6 +30,7 @@ from peirce.engine.prolog.text import (
     load_pl_text,
     parse_program,
     parse_query,
+    swipl_top_level,
 )
 
 __all__ = [
@@ -46,4 +47,5 @@ __all__ = [
     "load_pl_text",
     "parse_program",
     "parse_query",
+    "swipl_top_level",
 ]

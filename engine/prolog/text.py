@@ -18,8 +18,10 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 
 from __future__ import annotations
 
+import importlib.resources
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
 
@@ -31,7 +33,14 @@ from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 
-__all__ = ["Program", "export_program", "load_pl_text", "parse_program", "parse_query"]
+__all__ = [
+    "Program",
+    "export_program",
+    "load_pl_text",
+    "parse_program",
+    "parse_query",
+    "swipl_top_level",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +181,30 @@ def export_program(
     """
     items = [[c.label or "", encode_clause(c, 0, builtins)] for c in clauses]
     api("export", [os.fspath(path), items])
+
+
+@contextmanager
+def swipl_top_level(swipl: str, program: str | os.PathLike[str]) -> Iterator[list[str]]:
+    """The command line that opens SWI-Prolog's own top level on ``program`` (a file written by
+    :func:`export_program`), valid while the context lasts.
+
+    The file is never consulted: ``swipl_console/0`` in ``kb/meta.pl`` reads it as data into a
+    module ``kb`` (not ``user``), taking only clauses of relations that are not reserved (hooks
+    such as ``expand_query/4``, built-ins, directives are reported and left out), and every query
+    the top level runs is checked by ``library(sandbox)`` after expansion, so no ``shell/1``,
+    ``process_create/3`` or file access is reachable. No init file and no packs are loaded.
+    """
+    meta_file = importlib.resources.files("peirce.kb") / "meta.pl"
+    with importlib.resources.as_file(meta_file) as meta:
+        yield [
+            swipl,
+            "-f",
+            "none",
+            "--no-packs",
+            "-s",
+            str(meta),
+            "-g",
+            "peirce_meta:swipl_console",
+            "--",
+            os.fspath(program),
+        ]

@@ -2,13 +2,13 @@
 
 FILES are Prolog programs (``.pl``, read as data: directives are reported, never run) or texts
 in controlled English (``.txt``, translated to clauses). ``--swipl`` opens SWI-Prolog's own top
-level instead, with the same clauses consulted from a file written by Prolog itself.
+level instead, on the same clauses written to a file by Prolog itself and read back as data (no
+hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -34,9 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from peirce.console import Console
+    from peirce.console import Console, describe_os_error
     from peirce.engine.prolog import KnowledgeBase, Limits
+    from peirce.errors import InputError
 
+    if args.answers < 1:
+        print(f"peirce console: --answers must be at least 1, got {args.answers}", file=sys.stderr)
+        return 2
     limits = Limits(inferences=args.inferences, seconds=args.seconds, depth=args.depth)
     with KnowledgeBase(limits=limits, builtins=True) as kb:
         console = Console(kb, answers=args.answers)
@@ -44,15 +48,21 @@ def run(args: argparse.Namespace) -> int:
             try:
                 console.load(name)
             except OSError as exc:
-                print(f"peirce console: cannot read {name}: {exc.strerror}", file=sys.stderr)
-                return 1
+                print(f"peirce console: {describe_os_error(exc)}", file=sys.stderr)
+                return 2
+            except InputError as exc:
+                print(f"peirce console: {exc}", file=sys.stderr)
+                return 2
         if args.swipl:
             return _swipl(kb)
         return console.run()
 
 
 def _swipl(kb: KnowledgeBase) -> int:
-    from peirce.engine.prolog import export_program
+    """SWI-Prolog's own top level on the clauses: the program is written without any reserved
+    relation (hooks, built-ins), read as data into a module of its own (never consulted), and
+    every query is checked by ``library(sandbox)`` (see ``swipl_top_level``)."""
+    from peirce.engine.prolog import export_program, swipl_top_level
 
     swipl = shutil.which("swipl")
     if swipl is None:
@@ -62,4 +72,5 @@ def _swipl(kb: KnowledgeBase) -> int:
         path = Path(tmp) / "knowledge_base.pl"
         export_program(kb.clauses(), path, builtins=kb.builtins)
         sys.stdout.flush()
-        return subprocess.call([swipl, str(path)], env={**os.environ})
+        with swipl_top_level(swipl, path) as argv:
+            return subprocess.call(argv)
