@@ -70,7 +70,9 @@ if TYPE_CHECKING:
     from peirce.llm import LLMClient, complete
     from peirce.llm.judge import LLMJudge
     from peirce.llm.loopback import LoopbackServer
+    from peirce.pipelines.chains import check_chain
     from peirce.pipelines.entailment import make_model as entailment_model
+    from peirce.pipelines.gate import Decision, Gate, KnowledgeSource, Policy
     from peirce.pipelines.proofs import ask, ask_many, check_proof, translate
     from peirce.translators.dot_rlt import read_rlt
     from peirce.translators.procedure_graph import load_graph as load_procedure
@@ -107,6 +109,11 @@ _LAZY: dict[str, tuple[str, str]] = {
     "LLMClient": ("peirce.llm", "LLMClient"),
     "complete": ("peirce.llm", "complete"),
     "LoopbackServer": ("peirce.llm.loopback", "LoopbackServer"),
+    "Gate": ("peirce.pipelines.gate", "Gate"),
+    "Policy": ("peirce.pipelines.gate", "Policy"),
+    "Decision": ("peirce.pipelines.gate", "Decision"),
+    "KnowledgeSource": ("peirce.pipelines.gate", "KnowledgeSource"),
+    "check_chain": ("peirce.pipelines.chains", "check_chain"),
 }
 
 
@@ -141,11 +148,14 @@ __all__ = [
     "ConfigError",
     "Conflict",
     "Const",
+    "Decision",
     "Diagnostic",
+    "Gate",
     "InferenceMode",
     "InputError",
     "Judgement",
     "KnowledgeBase",
+    "KnowledgeSource",
     "LLMClient",
     "LLMError",
     "LLMJudge",
@@ -158,6 +168,7 @@ __all__ = [
     "MissingDependencyError",
     "ParseError",
     "PeirceError",
+    "Policy",
     "Premise",
     "Procedure",
     "ProcedureCheck",
@@ -182,6 +193,7 @@ __all__ = [
     "Verdict",
     "ask",
     "ask_many",
+    "check_chain",
     "check_proof",
     "check_sequence",
     "check_structure",

@@ -538,6 +538,11 @@ def check_chain(
 ) -> ChainReport:
     """Judge every claim of a chain of thought against its context.
 
+    >>> report = check_chain("Bob is red. Red things are kind.", "Bob is kind.\\nANSWER: True",
+    ...                      question="Bob is kind.")
+    >>> [s.status.value for s in report.steps], report.answer_correct
+    (['valid', 'valid'], True)
+
     Args:
         context: the premises, as one text or one sentence per premise (premise ``n`` is the
             ``n``-th sentence, for citations), or a :class:`ChainContext` read before.

@@ -129,8 +129,8 @@ class Policy:
         tau: the quality a repaired solution needs (q = 0.2 logic + 0.6 answer + 0.2
             explanation, as in Eigen-1's QAIR); a solution also needs its answer entailed.
 
-    >>> Policy.from_json({"block": ["refuted", "contingent"], "repair": True}).block
-    frozenset({<Finding.REFUTED: 'refuted'>, <Finding.CONTINGENT: 'contingent'>})
+    >>> sorted(Policy.from_json({"block": ["refuted", "contingent"], "repair": True}).block)
+    [<Finding.CONTINGENT: 'contingent'>, <Finding.REFUTED: 'refuted'>]
     >>> Policy.from_json({"block": ["wrong"]})
     Traceback (most recent call last):
       ...
@@ -272,6 +272,11 @@ class RepairRound:
 class Decision:
     """What the gate decided, with everything it rests on.
 
+    >>> with Gate.from_text("Bob is red.") as gate:
+    ...     d = gate.check("Bob is red.\\nANSWER: True", question="Bob is red.")
+    >>> d.action.value, d.verified, d.to_json()["steps"][0]["finding"]
+    ('pass', True, 'entailed')
+
     Attributes:
         action: pass, annotate, repair or block.
         reason: why, in words a user may see.
@@ -339,6 +344,10 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class KnowledgeSource:
     """What a knowledge base is made of, as given (what the server stores and restores).
+
+    >>> ks = KnowledgeSource.from_json({"kind": "prolog", "premises": ["red(bob)."]})
+    >>> ks.kind, ks.id == KnowledgeSource("prolog", ("red(bob).",)).id
+    ('prolog', True)
 
     Attributes:
         kind: ``text`` (premises in English: one text, or one sentence each), ``prolog`` (a
@@ -433,6 +442,10 @@ _FOL_ANSWER = {
 # ---------------------------------------------------------------------------------------- gate
 class Gate:
     """A knowledge base kept warm, and the policy to judge reasoning against it.
+
+    >>> with Gate(KnowledgeSource("prolog", ("red(bob).", "kind(X) :- red(X)."))) as gate:
+    ...     gate.check("Bob is kind.\\nANSWER: False", question="Bob is kind.").action.value
+    'block'
 
     Args:
         source: what the knowledge base is made of.
