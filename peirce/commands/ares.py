@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from peirce import serde
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, run_batch
+from peirce.batch.summary import Summary
 from peirce.cli import watch_llm
-from peirce.errors import InputError, PeirceError
-from peirce.records import read_records_file
+from peirce.errors import InputError
 
 if TYPE_CHECKING:
     from peirce.llm import LLMClient
@@ -48,11 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=0.5, help="flag τ below this (0.5)")
     parser.add_argument("--seed", type=int, default=0, help="sampling seed")
     parser.add_argument("--cache", default=None, help="LLM reply cache (SQLite file)")
-
-
-def _out(text: str) -> None:
-    """Write a line to standard output (commands print by design)."""
-    sys.stdout.write(text + "\n")
+    add_batch_arguments(parser)
 
 
 def _strings(value: Any, key: str) -> list[str]:
@@ -116,46 +114,71 @@ def render(result: Any) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    from peirce.engine.stability import Ares
+class _Scorer:
+    """``ares``'s work on one chain (one per process: its own engine, model and LLM client)."""
 
-    source = "<stdin>" if args.file == "-" else args.file
-    records = read_records_file(args.file)
-    model, client = _model(args)
-    ares = Ares(
-        model,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        prior=args.prior,
-        threshold=args.threshold,
-        seed=args.seed,
+    def __init__(self, options: dict[str, Any]) -> None:
+        from peirce.engine.stability import Ares
+
+        args = argparse.Namespace(**options)
+        self.model, self.client = _model(args)
+        self.ares = Ares(
+            self.model,
+            epsilon=args.epsilon,
+            delta=args.delta,
+            prior=args.prior,
+            threshold=args.threshold,
+            seed=args.seed,
+        )
+
+    def __call__(self, value: Any, index: int, rid: str, *, text: bool) -> Outcome:
+        base, derived, priors = _chain(value)
+        result = self.ares.score(base, derived, priors=priors)
+        flags = [c.flagged for c in result.claims]
+        verdict = "flagged" if any(flags) else "unknown" if None in flags else "stable"
+        fields = {"verdict": verdict, "ares": serde.to_json_obj(result)}
+        return Outcome(fields, f"chain {rid}:\n{render(result)}" if text else None)
+
+    def stats(self) -> dict[str, Any]:
+        llm = self.client.stats.as_dict() if self.client is not None else {}
+        return {"llm": llm, "decided_by": dict(getattr(self.model, "decided", {}))}
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def processor(options: dict[str, Any]) -> _Scorer:
+    return _Scorer(options)
+
+
+_OPTIONS = ("judge", "mode", "epsilon", "delta", "prior", "threshold", "seed", "cache")
+
+
+def _legacy(as_json: bool) -> Callable[[Summary], str]:
+    """The summary line ``ares`` printed before the batch runner (kept on standard output)."""
+
+    def line(summary: Summary) -> str:
+        stats = summary.stats
+        llm = stats.get("llm", {})
+        data = {
+            "llm": llm,
+            "decided_by": stats.get("decided_by", {}),
+            "failed_records": summary.failed,
+        }
+        return json.dumps({"summary": data}) if as_json else f"summary: {json.dumps(data)}"
+
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    job = Job(
+        command="ares",
+        factory="peirce.commands.ares:processor",
+        options={k: getattr(args, k) for k in _OPTIONS},
+        source="<stdin>" if args.file == "-" else args.file,
+        error_text="{error}",
+        text=not args.json and not args.output,
     )
-    failures = 0
-    try:
-        for record in records:
-            rid = record.index
-            if isinstance(record.value, dict) and "id" in record.value:
-                rid = record.value["id"]
-            error, result = record.error, None
-            if error is None:
-                try:
-                    base, derived, priors = _chain(record.value)
-                    result = ares.score(base, derived, priors=priors)
-                except PeirceError as exc:
-                    error = f"{source}: record {record.index}: {exc}"
-            if error is not None:
-                failures += 1
-                _out(json.dumps({"id": rid, "error": error}) if args.json else error)
-                continue
-            if args.json:
-                _out(json.dumps({"id": rid, "ares": serde.to_json_obj(result)}))
-            else:
-                _out(f"chain {rid}:\n{render(result)}")
-    finally:
-        stats = client.stats.as_dict() if client is not None else {}
-        if client is not None:
-            client.close()
-    decided = dict(getattr(model, "decided", {}))
-    summary = {"llm": stats, "decided_by": decided, "failed_records": failures}
-    _out(json.dumps({"summary": summary}) if args.json else f"summary: {json.dumps(summary)}")
-    return 1 if failures else 0
+    status, _summary = run_batch(job, args, json_lines=args.json, legacy_summary=_legacy(args.json))
+    return status

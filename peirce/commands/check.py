@@ -1,18 +1,20 @@
 """Check chains of reasoning against their context, step by step.
 
 FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (text) and ``steps``
-(a list of statements). A record that cannot be read is reported with its place, and the others are
-still checked. Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
+(a list of statements), and optionally ``id``. A record that cannot be read is reported with its
+place, and the others are still checked. The batch options (``--output``, ``--resume``,
+``--workers``, ``--ordered``, ``--ray``) are those of every batch command (see the README).
+Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from peirce import serde
-from peirce.errors import PeirceError
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, run_batch
 from peirce.jsontypes import JSON
-from peirce.records import read_records_file
 from peirce.results import ProofReport
 
 _MARK = {
@@ -23,14 +25,19 @@ _MARK = {
     "inconsistent": "INC",
     "unknown": "???",
 }
+#: A chain's verdict is its worst step's status, in this order.
+_WORST = ("inconsistent", "refuted", "unsupported", "propagated", "unknown")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file", help="JSON or JSONL records with 'context' and 'steps' ('-': stdin)"
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object per record")
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per record (and for the summary)"
+    )
     parser.add_argument("--proofs", action="store_true", help="print the proof tree of each step")
+    add_batch_arguments(parser)
 
 
 def _check(value: JSON) -> ProofReport:
@@ -50,6 +57,12 @@ def _check(value: JSON) -> ProofReport:
     return check_proof(context, texts)
 
 
+def verdict(report: ProofReport) -> str:
+    """The chain's verdict: ``valid`` when every step is, else its worst step's status."""
+    statuses = {s.status.value for s in report.steps}
+    return next((w for w in _WORST if w in statuses), "valid")
+
+
 def render(report: ProofReport, *, proofs: bool = False) -> str:
     """A readable table of a report."""
     lines = []
@@ -67,33 +80,47 @@ def render(report: ProofReport, *, proofs: bool = False) -> str:
     return "\n".join(lines)
 
 
+class _Checker:
+    """``check``'s work on one record (one per process: each has its own Prolog engine)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.proofs = bool(options.get("proofs"))
+
+    def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
+        from peirce import serde
+
+        report = _check(value)
+        fields = {"verdict": verdict(report), "report": serde.to_json_obj(report)}
+        shown = None
+        if text:
+            valid = sum(s.status.value == "valid" for s in report.steps)
+            shown = f"record {rid}: {valid}/{len(report.steps)} steps valid\n"
+            shown += render(report, proofs=self.proofs)
+        return Outcome(fields, shown)
+
+    def stats(self) -> dict[str, Any]:
+        return {}
+
+    def close(self) -> None:
+        return None
+
+
+def processor(options: dict[str, Any]) -> _Checker:
+    return _Checker(options)
+
+
+def job(args: argparse.Namespace) -> Job:
+    """The batch job of ``args``."""
+    return Job(
+        command="check",
+        factory="peirce.commands.check:processor",
+        options={"proofs": bool(args.proofs)},
+        source="<stdin>" if args.file == "-" else args.file,
+        legacy_id="record",
+        text=not args.json and not args.output,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    source = "<stdin>" if args.file == "-" else args.file
-    failures = 0
-    for record in read_records_file(args.file):
-        rid = record.index
-        if isinstance(record.value, dict) and "id" in record.value:
-            rid = record.value["id"]
-        report: ProofReport | None = None
-        error = record.error
-        if error is None:
-            try:
-                report = _check(record.value)
-            except PeirceError as exc:
-                error = f"{source}: record {record.index}: {exc}"
-        if error is not None:
-            failures += 1
-        if args.json:
-            out: dict[str, object] = {"record": rid}
-            if report is not None:
-                out["report"] = serde.to_json_obj(report)
-            out["error"] = error
-            print(serde.dump_json(out))
-            continue
-        if report is None:
-            print(f"record {rid}: error\n  {error}")
-            continue
-        valid = sum(s.status.value == "valid" for s in report.steps)
-        print(f"record {rid}: {valid}/{len(report.steps)} steps valid")
-        print(render(report, proofs=args.proofs))
-    return 1 if failures else 0
+    status, _summary = run_batch(job(args), args, json_lines=args.json)
+    return status

@@ -16,14 +16,14 @@ graphs as Turtle, each triple linked to its proposition and citation.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, run_batch
 from peirce.cli import watch_llm
-from peirce.errors import InputError, PeirceError
-from peirce.records import read_records_file
+from peirce.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from peirce.llm import LLMClient
@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--llm", action="store_true", help="Determinateness by LLM re-inference")
     parser.add_argument("--rdf", metavar="FILE", help="write the answer graphs as Turtle")
+    add_batch_arguments(parser)
 
 
 def _fields(value: Any) -> dict[str, Any]:
@@ -133,48 +134,62 @@ def render(r: Any, text: str | None = None) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def run(args: argparse.Namespace) -> int:
-    from peirce.evaluators.logicscore import score
+#: The answer graphs of this process's records, for ``--rdf`` (one process: ``--workers 1``).
+_GRAPHS: list[Any] = []
 
-    source = "<stdin>" if args.file == "-" else args.file
-    records = read_records_file(args.file)
-    llm = _client() if args.llm else None
-    graphs: list[Any] = []
-    failures = 0
-    for record in records:
-        rid = record.index
-        if isinstance(record.value, dict) and "id" in record.value:
-            rid = record.value["id"]
-        result = None
-        error = record.error
-        if error is None:
-            try:
-                f = _fields(record.value)
-                result = score(
-                    **f, llm=llm, require=args.require, backend=args.backend, baseline=args.baseline
-                )
-            except PeirceError as exc:
-                error = f"{source}: record {record.index}: {exc}"
-        if error is not None or result is None:
-            failures += 1
-            if args.json:
-                print(json.dumps({"record": rid, "error": error}, ensure_ascii=False))
-            else:
-                print(f"record {rid}: error\n  {error}")
-            continue
-        if args.rdf and result.graph is not None:
-            graphs.append(_rdf(result, rid))
-        if args.json:
-            print(json.dumps({"record": rid, **as_json(result)}, ensure_ascii=False))
-        else:
-            print(f"record {rid}: {result.question}")
-            print(render(result, f["long_answer"]))
+
+class _Scorer:
+    """``logicscore``'s work on one answer (one per process)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.llm = _client() if options.get("llm") else None
+
+    def __call__(self, value: Any, index: int, rid: str, *, text: bool) -> Outcome:
+        from peirce.evaluators.logicscore import score
+
+        f = _fields(value)
+        o = self.options
+        result = score(
+            **f, llm=self.llm, require=o["require"], backend=o["backend"], baseline=o["baseline"]
+        )
+        if o.get("rdf") and result.graph is not None:
+            _GRAPHS.append(_rdf(result, rid))
+        fields = {"verdict": result.error_type.value, **as_json(result)}
+        shown = f"record {rid}: {result.question}\n{render(result, f['long_answer'])}"
+        return Outcome(fields, shown if text else None)
+
+    def stats(self) -> dict[str, Any]:
+        return {"llm": self.llm.stats.as_dict()} if self.llm is not None else {}
+
+    def close(self) -> None:
+        if self.llm is not None:
+            print(f"LLM: {self.llm.stats.as_dict()}", file=sys.stderr)
+            self.llm.close()
+
+
+def processor(options: dict[str, Any]) -> _Scorer:
+    return _Scorer(options)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rdf and (args.workers > 1 or args.ray):
+        raise ConfigError("--rdf gathers the answer graphs in one process: use --workers 1")
+    options = {k: getattr(args, k) for k in ("require", "backend", "baseline", "llm", "rdf")}
+    job = Job(
+        command="logicscore",
+        factory="peirce.commands.logicscore:processor",
+        options=options,
+        source="<stdin>" if args.file == "-" else args.file,
+        legacy_id="record",
+        text=not args.json and not args.output,
+    )
+    _GRAPHS.clear()
+    status, _summary = run_batch(job, args, json_lines=args.json)
     if args.rdf:
-        _write_turtle(args.rdf, graphs)
-    if llm is not None:
-        print(f"LLM: {llm.stats.as_dict()}", file=sys.stderr)
-        llm.close()
-    return 1 if failures else 0
+        _write_turtle(args.rdf, list(_GRAPHS))
+        _GRAPHS.clear()
+    return status
 
 
 def _client() -> LLMClient:

@@ -21,9 +21,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from peirce.errors import InputError, PeirceError
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, batch_requested, run_batch
+from peirce.errors import ConfigError, InputError, PeirceError
 from peirce.records import decode_text, read_bytes, read_records, read_text
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     score.add_argument("--tau", type=float, default=0.95, help="consistency-gate coverage τ")
     score.add_argument("--length-limit", type=float, default=30.0, help="words per step, L")
     score.add_argument("--verbosity", choices=("ratio", "paper"), default="ratio")
+    add_batch_arguments(score)
     check = sub.add_parser("check", help="check a sequence of steps against a procedure")
     check.add_argument("sequence", help="JSON list or one step a line (ids or texts)")
     check.add_argument("--graph", required=True, help="task graph or procedure JSON")
@@ -83,15 +86,95 @@ def _texts(path: str, keys: tuple[str, ...]) -> list[tuple[str, str | None, str 
     return out
 
 
+def _is_records(path: str) -> bool:
+    """Whether ``path`` holds JSON (records), not a reply's plain text."""
+    if path == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        head = buffer.peek(4096) if buffer is not None and hasattr(buffer, "peek") else b"{"
+    else:
+        with Path(path).open("rb") as f:
+            head = f.read(4096)
+    return head.lstrip().removeprefix(b"\xef\xbb\xbf").lstrip().startswith((b"{", b"["))
+
+
+class _Scorer:
+    """``protocol score``'s work on one predicted reply against its gold (one per process)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        from peirce.evaluators.score import ScoreConfig
+
+        self.config = ScoreConfig(**options["config"])
+        self.golds: list[tuple[str, str | None, str | None]] = options["golds"]
+        self.many = bool(options.get("many", True))
+
+    def __call__(self, value: Any, index: int, rid: str, *, text: bool) -> Outcome:
+        from peirce import serde
+        from peirce.evaluators.score import score
+
+        found = next((value[k] for k in _PRED_KEYS if isinstance(value, dict) and k in value), None)
+        if not isinstance(found, str):
+            raise InputError(f"no string under {' / '.join(_PRED_KEYS)}")
+        if len(self.golds) == 1:
+            _gid, gold, gold_error = self.golds[0]
+        elif index <= len(self.golds):
+            _gid, gold, gold_error = self.golds[index - 1]
+        else:
+            raise InputError(f"no gold record {index}: the gold file holds {len(self.golds)}")
+        if gold_error is not None or gold is None:
+            raise InputError(f"its gold cannot be used: {gold_error}")
+        result = score(found, gold, self.config)
+        fields: dict[str, Any] = {**result.to_dict()}
+        fields["diagnostics"] = [serde.to_json_obj(d) for d in result.diagnostics]
+        passed = result.format_gate.passed, result.consistency_gate.passed
+        fields["verdict"] = (
+            "passed" if all(passed) else "format_gate_failed" if not passed[0] else "gate_failed"
+        )
+        shown = None
+        if text:
+            shown = (f"== {rid}\n" if self.many else "") + render_score(result, found)
+        return Outcome(fields, shown)
+
+    def stats(self) -> dict[str, Any]:
+        return {}
+
+    def close(self) -> None:
+        return None
+
+
+def processor(options: dict[str, Any]) -> _Scorer:
+    return _Scorer(options)
+
+
 def _score(args: argparse.Namespace) -> int:
+    config = {
+        "tau": args.tau,
+        "length_limit": args.length_limit,
+        "verbosity": args.verbosity,
+        "order_mode": args.order_mode,
+    }
+    if _is_records(args.pred):  # a batch of replies: the batch runner
+        golds = _texts(args.gold, _GOLD_KEYS)
+        args.file = args.pred
+        job = Job(
+            command="protocol score",
+            factory="peirce.commands.protocol:processor",
+            options={"config": config, "golds": golds},
+            source="<stdin>" if args.pred == "-" else args.pred,
+            error_text="{id}: cannot score: {error}",
+            text=not args.json and not args.output,
+        )
+        status, _summary = run_batch(job, args, json_lines=args.json)
+        return status
+    if batch_requested(args):
+        raise ConfigError("the batch options need JSON or JSONL records of replies")
+    return _score_one(args, config)
+
+
+def _score_one(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """One reply in a text file, scored against the gold (the command's first form)."""
     from peirce.evaluators.score import ScoreConfig, score
 
-    config = ScoreConfig(
-        tau=args.tau,
-        length_limit=args.length_limit,
-        verbosity=args.verbosity,
-        order_mode=args.order_mode,
-    )
+    config = ScoreConfig(**options)
     preds = _texts(args.pred, _PRED_KEYS)
     golds = _texts(args.gold, _GOLD_KEYS)
     if len(golds) not in (1, len(preds)):

@@ -15,13 +15,14 @@ Exit status: 0 when every record was read, 1 otherwise.
 from __future__ import annotations
 
 import argparse
-import json
 import math
+from typing import Any
 
 from peirce import serde
-from peirce.errors import PeirceError
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, run_batch
 from peirce.fol import Finding, FindingKind, Scenario
-from peirce.records import read_records_file
+from peirce.jsontypes import JSON
 
 __all__ = ["add_arguments", "render", "run"]
 
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all-facts", action="store_true", help="print every fact of both scenarios"
     )
+    add_batch_arguments(parser)
 
 
 def _positive(text: str) -> float:
@@ -96,58 +98,71 @@ def _finding_json(finding: Finding) -> dict[str, object]:
     return dict(out)
 
 
-def run(args: argparse.Namespace) -> int:
-    from peirce.engine.fol import SolverLimits
-    from peirce.pipelines.fol import FolCheck, check_fol
-    from peirce.translators.folio import FolioRecord, folio_record
+class _Prover:
+    """``prove``'s work on one problem (one per process)."""
 
-    limits = SolverLimits(seconds=args.seconds)
-    source = "<stdin>" if args.file == "-" else args.file
-    failures = 0
-    for record in read_records_file(args.file):
-        rid: object = record.index
-        if isinstance(record.value, dict):
-            rid = next(
-                (record.value[k] for k in ("example_id", "id", "story_id") if k in record.value),
-                rid,
-            )
-        check: FolCheck | None = None
-        item: FolioRecord | None = None
-        error = record.error
-        if error is None:
-            try:
-                item = folio_record(record.value)
-                check = check_fol(item.premises, item.conclusion, limits=limits)
-            except PeirceError as exc:
-                error = f"{source}: record {record.index}: {exc}"
-        if check is not None and check.finding is None:
-            error = f"{source}: record {record.index}: a formula could not be read\n"
-            error += check.reading.render()
-        if error is not None:
-            failures += 1
-        finding = None if check is None else check.finding
-        label = None if item is None else item.label
-        expected = None if item is None else item.expected
-        agrees = None if finding is None or expected is None else finding.kind.value == expected
-        if args.json:
-            out: dict[str, object] = {"record": rid}
-            out["finding"] = None if finding is None else _finding_json(finding)
-            out["label"] = label
-            out["agrees"] = agrees
-            out["diagnostics"] = (
-                [] if check is None else [d.render() for d in check.reading.diagnostics]
-            )
-            out["error"] = error
-            print(json.dumps(out, ensure_ascii=False))
-            continue
+    def __init__(self, options: dict[str, Any]) -> None:
+        from peirce.engine.fol import SolverLimits
+
+        self.limits = SolverLimits(seconds=options["seconds"])
+        self.all_facts = bool(options.get("all_facts"))
+        self.source = str(options.get("source", "<input>"))
+
+    def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
+        from peirce.pipelines.fol import check_fol
+        from peirce.translators.folio import folio_record
+
+        item = folio_record(value)
+        check = check_fol(item.premises, item.conclusion, limits=self.limits)
+        finding = check.finding
+        error = None
         if finding is None:
-            print(f"record {rid}: error\n  " + (error or "").replace("\n", "\n  "))
-            continue
+            error = f"{self.source}: record {index}: a formula could not be read\n"
+            error += check.reading.render()
+        expected = item.expected
+        agrees = None if finding is None or expected is None else finding.kind.value == expected
+        fields: dict[str, Any] = {
+            "verdict": "error" if finding is None else finding.kind.value,
+            "finding": None if finding is None else _finding_json(finding),
+            "label": item.label,
+            "agrees": agrees,
+            "diagnostics": [d.render() for d in check.reading.diagnostics],
+            "error": error,
+        }
+        if not text:
+            return Outcome(fields)
+        if finding is None:
+            return Outcome(fields, f"record {rid}: error\n  " + (error or "").replace("\n", "\n  "))
         head = f"record {rid}: {finding.kind.value.replace('_', ' ')}"
-        if label is not None:
-            head += f" (label {label}: {'agrees' if agrees else 'DISAGREES'})"
-        print(head)
-        print(render(finding, all_facts=args.all_facts))
-        if check is not None and check.warnings:
-            print("  " + check.reading.render().replace("\n", "\n  "))
-    return 1 if failures else 0
+        if item.label is not None:
+            head += f" (label {item.label}: {'agrees' if agrees else 'DISAGREES'})"
+        lines = [head, render(finding, all_facts=self.all_facts)]
+        if check.warnings:
+            lines.append("  " + check.reading.render().replace("\n", "\n  "))
+        return Outcome(fields, "\n".join(lines))
+
+    def stats(self) -> dict[str, Any]:
+        return {}
+
+    def close(self) -> None:
+        return None
+
+
+def processor(options: dict[str, Any]) -> _Prover:
+    return _Prover(options)
+
+
+def run(args: argparse.Namespace) -> int:
+    source = "<stdin>" if args.file == "-" else args.file
+    job = Job(
+        command="prove",
+        factory="peirce.commands.prove:processor",
+        options={"seconds": args.seconds, "all_facts": args.all_facts, "source": source},
+        source=source,
+        id_keys=("example_id", "id", "story_id"),
+        legacy_id="record",
+        error_text="record {id}: error\n  {error_indented}",
+        text=not args.json and not args.output,
+    )
+    status, _summary = run_batch(job, args, json_lines=args.json)
+    return status

@@ -21,10 +21,12 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from peirce.batch.job import Job, Outcome
+from peirce.batch.runner import add_batch_arguments, batch_requested, run_batch
 from peirce.cli import integer_at_least, watch_llm
-from peirce.errors import InputError
+from peirce.errors import InputError, PeirceError
 from peirce.jsontypes import JSON
 from peirce.records import read_text
 from peirce.results import Diagnostic
@@ -56,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common(check)
     check.add_argument("--json", action="store_true", help="one JSON object")
     check.add_argument("--no-repair", action="store_true", help="skip the Z3 repair search")
+    check.add_argument(
+        "--draw", action="store_true", help="batch: add each tree's drawing (SVG) to its line"
+    )
+    add_batch_arguments(check)
     render = sub.add_parser("render", help="draw the tree with Graphviz")
     common(render)
     render.add_argument("-o", "--output", type=Path, required=True, help="out.svg/.png/.pdf/.dot")
@@ -109,25 +115,117 @@ def _read(args: argparse.Namespace) -> tuple[str, RLT]:
 
 
 def _analyse(args: argparse.Namespace, with_repair: bool = True) -> _Analysis:
+    text, rlt = _read(args)
+    return _analysis(text, rlt, args.timeout_ms, args.article, with_repair)
+
+
+def _analysis(
+    text: str, rlt: RLT, timeout_ms: int, article_path: Path | None, with_repair: bool
+) -> _Analysis:
     from peirce.engine.smt import repair_rlt
     from peirce.engine.structure import check_structure
     from peirce.translators.arche_grounding import ground, load_article
 
-    text, rlt = _read(args)
     report = check_structure(rlt)
     repair = None
     if with_repair and not all(s.valid for s in report.steps):
-        repair = repair_rlt(rlt, args.timeout_ms)
+        repair = repair_rlt(rlt, timeout_ms)
     grounded, article = None, None
-    if args.article is not None:
-        article = load_article(args.article)
+    if article_path is not None:
+        article = load_article(article_path)
         grounded = ground(rlt.argument, article)
     return _Analysis(text, rlt, report, repair, grounded, article)
+
+
+def _is_records(path: str) -> bool:
+    """Whether ``path`` holds JSON records (not a DOT file or a reply)."""
+    if path == "-":
+        return False
+    with Path(path).open("rb") as f:
+        head = f.read(4096)
+    return head.lstrip().removeprefix(b"\xef\xbb\xbf").lstrip().startswith((b"{", b"["))
+
+
+#: The fields a batch record's tree may be under.
+_DOT_KEYS = ("dot", "reply", "graph", "text")
+
+
+class _Checker:
+    """``rlt check``'s work on one tree of a batch (one per process)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        article = options.get("article")
+        self.article = None if article is None else Path(article)
+
+    def __call__(self, value: Any, index: int, rid: str, *, text: bool) -> Outcome:
+        from peirce.translators.dot_rlt import read_rlt
+
+        dot = next((value[k] for k in _DOT_KEYS if isinstance(value, dict) and k in value), None)
+        if not isinstance(dot, str):
+            raise InputError(
+                f"a record must hold the tree as a string under {' / '.join(_DOT_KEYS)}"
+            )
+        o = self.options
+        rlt = read_rlt(dot, which=o["which"])
+        found = _analysis(dot, rlt, o["timeout_ms"], self.article, not o["no_repair"])
+        fields = _check_json(rid, found)
+        fields["verdict"] = "valid" if _ok(found) else "invalid"
+        if o.get("draw"):
+            fields["svg"] = _svg(found)
+        shown = None
+        if text:
+            shown = _check_text(rid, found, self.article)
+        return Outcome(fields, shown)
+
+    def stats(self) -> dict[str, Any]:
+        return {}
+
+    def close(self) -> None:
+        return None
+
+
+def processor(options: dict[str, Any]) -> _Checker:
+    return _Checker(options)
+
+
+def _svg(found: _Analysis) -> str | None:
+    from peirce.engine.render import render, to_dot
+
+    try:
+        dot = to_dot(
+            found.rlt, found.report, found.repair, diagnostics=tuple(found.rlt.diagnostics)
+        )
+        return render(dot, "svg").decode("utf-8")
+    except (OSError, PeirceError, UnicodeDecodeError):  # no Graphviz: the line has no drawing
+        return None
+
+
+def _batch_check(args: argparse.Namespace) -> int:
+    options = {
+        "which": args.which,
+        "timeout_ms": args.timeout_ms,
+        "no_repair": args.no_repair,
+        "draw": args.draw,
+        "article": None if args.article is None else str(args.article),
+    }
+    job = Job(
+        command="rlt check",
+        factory="peirce.commands.rlt:processor",
+        options=options,
+        source="<stdin>" if args.file == "-" else args.file,
+        error_text="{id}: error\n  {error_indented}",
+        text=not args.json and not args.output,
+    )
+    status, _summary = run_batch(job, args, json_lines=args.json)
+    return status
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "extract":
         return _extract(args)
+    if args.action == "check" and (batch_requested(args) or _is_records(args.file)):
+        return _batch_check(args)
     found = _analyse(args, with_repair=not getattr(args, "no_repair", False))
     if args.action == "check":
         return _check(args, found)
@@ -153,42 +251,47 @@ def _ok(found: _Analysis) -> bool:
 
 
 def _check(args: argparse.Namespace, found: _Analysis) -> int:
-    rlt, report, repair, grounded = (
-        found.rlt,
-        found.report,
-        found.repair,
-        found.grounded,
-    )
     if args.json:
-        from peirce import serde
-
-        out = {
-            "file": args.file,
-            "graph": rlt.name,
-            "structurally_valid": report.structurally_valid,
-            "root": report.root,
-            "n_nodes": report.n_nodes,
-            "n_edges": report.n_edges,
-            "steps": [serde.to_json_obj(s) for s in report.steps],
-            "diagnostics": [serde.to_json_obj(d) for d in _diagnostics(found)],
-            "repair": serde.to_json_obj(repair) if repair is not None else None,
-            "grounding": {k: serde.to_json_obj(g) for k, g in grounded.groundings.items()}
-            if grounded is not None
-            else None,
-        }
-        print(json.dumps(out, ensure_ascii=False, indent=1))
+        print(json.dumps(_check_json(args.file, found), ensure_ascii=False, indent=1))
         return 0 if _ok(found) else 1
-    print(_table(args.file, rlt, report))
+    print(_check_text(args.file, found, args.article))
+    return 0 if _ok(found) else 1
+
+
+def _check_json(name: str, found: _Analysis) -> dict[str, Any]:
+    from peirce import serde
+
+    rlt, report, repair, grounded = found.rlt, found.report, found.repair, found.grounded
+    out = {
+        "file": name,
+        "graph": rlt.name,
+        "structurally_valid": report.structurally_valid,
+        "root": report.root,
+        "n_nodes": report.n_nodes,
+        "n_edges": report.n_edges,
+        "steps": [serde.to_json_obj(s) for s in report.steps],
+        "diagnostics": [serde.to_json_obj(d) for d in _diagnostics(found)],
+        "repair": serde.to_json_obj(repair) if repair is not None else None,
+        "grounding": {k: serde.to_json_obj(g) for k, g in grounded.groundings.items()}
+        if grounded is not None
+        else None,
+    }
+    return out
+
+
+def _check_text(name: str, found: _Analysis, article: Path | None) -> str:
+    rlt, report, repair, grounded = found.rlt, found.report, found.repair, found.grounded
+    lines = [_table(name, rlt, report)]
     for d in _diagnostics(found):
-        print("  " + d.render(found.text).replace("\n", "\n  "))
+        lines.append("  " + d.render(found.text).replace("\n", "\n  "))
     if repair is not None:
-        print(_repair_text(repair))
+        lines.append(_repair_text(repair))
     if grounded is not None:
         bad = sum(1 for g in grounded.groundings.values() if g.problem is not None)
-        print(f"grounding: {len(grounded.groundings) - bad} of {len(grounded.groundings)} "
-              f"coordinates resolve in {args.article}")  # fmt: skip
-    print("structurally valid" if report.structurally_valid else "NOT structurally valid")
-    return 0 if _ok(found) else 1
+        lines.append(f"grounding: {len(grounded.groundings) - bad} of {len(grounded.groundings)} "
+                     f"coordinates resolve in {article}")  # fmt: skip
+    lines.append("structurally valid" if report.structurally_valid else "NOT structurally valid")
+    return "\n".join(lines)
 
 
 def _table(name: str, rlt: RLT, report: StructureReport) -> str:
