@@ -37,6 +37,7 @@ BENCHMARKS: dict[str, str] = {
     "linc-cot": "peirce.evaluators.bench.linc_cot",
     "processbench": "peirce.evaluators.bench.processbench",
     "prmbench": "peirce.evaluators.bench.prmbench",
+    "gate": "peirce.evaluators.bench.gate",
 }
 
 

@@ -471,6 +471,7 @@ class Gate:
         self.solver_limits = solver_limits or SolverLimits()
         self.client = client
         self.formulas: tuple[Formula, ...] = ()
+        self._decided: dict[str, tuple[Answer | None, str]] = {}
         if source.kind == "prolog":
             self.context = _prolog_context(source.premises, self.limits)
             return
@@ -508,12 +509,17 @@ class Gate:
     def expected(self, question: str | None, question_fol: str | None) -> tuple[Answer | None, str]:
         """The answer the knowledge base gives to the question, and what decided it."""
         if self.formulas and question_fol:
-            conclusion = parse_formula(question_fol, source="the question")
-            found: FolFinding = decide(
-                Problem(self.formulas, conclusion, self.source.premises, question_fol),
-                self.solver_limits,
-            )
-            return _FOL_ANSWER.get(found.kind), f"z3: {found.reason}"
+            hit = self._decided.get(question_fol)
+            if hit is None:
+                conclusion = parse_formula(question_fol, source="the question")
+                found: FolFinding = decide(
+                    Problem(self.formulas, conclusion, self.source.premises, question_fol),
+                    self.solver_limits,
+                )
+                hit = (_FOL_ANSWER.get(found.kind), f"z3: {found.reason}")
+                if len(self._decided) < 256:
+                    self._decided[question_fol] = hit
+            return hit
         return None, ""
 
     def judge(

@@ -151,6 +151,8 @@ def repair(
                 judged.append(
                     gate.check(text, question=question, question_fol=question_fol, policy=no_repair)
                 )
+                if _passes(judged[-1], policy):
+                    break  # a proposal verified: no need to ask for more
             if r > 1 or len(candidates) == 1:
                 refined: list[str] = []
                 for i, anchor in enumerate(candidates):
@@ -180,9 +182,11 @@ def repair(
                         for t in refined
                     ]
             scores = tuple(qair_score(d) for d in judged)
-            best = max(range(len(scores)), key=scores.__getitem__)
+            passing = [i for i, d in enumerate(judged) if _passes(d, policy)]
+            pool = passing or list(range(len(scores)))
+            best = max(pool, key=scores.__getitem__)
             winner = judged[best]
-            passes = winner.action in (Action.PASS, Action.ANNOTATE) and scores[best] >= policy.tau
+            passes = bool(passing)
             note = (
                 "passed"
                 if passes
@@ -218,6 +222,12 @@ def repair(
                     policy=policy,
                 )
     return replace(decision, rounds=tuple(rounds), llm_calls=decision.llm_calls + calls)
+
+
+def _passes(d: Decision, policy: Policy) -> bool:
+    from peirce.pipelines.gate import Action
+
+    return d.action in (Action.PASS, Action.ANNOTATE) and qair_score(d) >= policy.tau
 
 
 def _ask(client: ChatClient, prompt: str, variables: dict[str, str], *, seed: int) -> str | None:
