@@ -1,0 +1,1 @@
+"""The HTML report of a batch run: ``peirce report`` (see ARCHITECTURE.md)."""
