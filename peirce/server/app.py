@@ -251,6 +251,20 @@ async def _json_body(request: Request) -> JSONObject:
     return data
 
 
+_VERIFY_KEYS = frozenset(
+    {"reasoning", "kb", "context", "knowledge_base", "question", "question_fol", "policy"}
+)
+_KB_KEYS = frozenset({"kind", "premises", "sentences", "name"})
+
+
+def _known(data: JSONObject, keys: frozenset[str]) -> None:
+    extra = sorted(set(data) - keys)
+    if extra:
+        raise _HTTPError(
+            422, f"no field named {extra[0][:80]!r} (expected {', '.join(sorted(keys))})"
+        )
+
+
 def _opt_text(data: JSONObject, key: str, limit: int = 100_000) -> str | None:
     value = data.get(key)
     if value is None:
@@ -287,7 +301,7 @@ class _Server:
         premises: a text or a list) or ``knowledge_base`` (an object as ``POST /v1/kbs``
         takes)."""
         kb_id = data.get("kb", header)
-        if kb_id is not None:
+        if kb_id is not None or "kb" in data:
             if not isinstance(kb_id, str):
                 raise _HTTPError(422, "'kb' must be a knowledge base id")
             source = self.store.get(kb_id)
@@ -341,6 +355,7 @@ class _Server:
     async def verify(self, request: Request) -> Response:
         t0 = time.perf_counter()
         data = await _json_body(request)
+        _known(data, _VERIFY_KEYS)
         reasoning = _opt_text(data, "reasoning")
         if reasoning is None:
             raise _HTTPError(422, "'reasoning' (the text to check) is required")
@@ -352,8 +367,14 @@ class _Server:
         self.metrics.observe("/v1/verify", time.perf_counter() - t0)
         return JSONResponse(result)
 
+    async def kbs(self, request: Request) -> Response:
+        if request.method == "POST":
+            return await self.add_kb(request)
+        return await self.list_kbs(request)
+
     async def add_kb(self, request: Request) -> Response:
         data = await _json_body(request)
+        _known(data, _KB_KEYS)
         try:
             source = KnowledgeSource.from_json(data)
         except InputError as exc:
@@ -606,8 +627,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         Route("/openapi.json", wrap(server.openapi_json), methods=["GET"]),
         Route("/v1/examples", wrap(server.examples), methods=["GET"]),
         Route("/v1/verify", wrap(server.verify), methods=["POST"]),
-        Route("/v1/kbs", wrap(server.add_kb), methods=["POST"]),
-        Route("/v1/kbs", wrap(server.list_kbs), methods=["GET"]),
+        Route("/v1/kbs", wrap(server.kbs), methods=["GET", "POST"]),
         Route("/v1/kbs/{kb_id}", wrap(server.get_kb), methods=["GET"]),
         Route("/v1/chat/completions", wrap(server.chat), methods=["POST"]),
     ]

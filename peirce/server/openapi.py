@@ -30,6 +30,7 @@ _POLICY: dict[str, Any] = {
 
 _KB: dict[str, Any] = {
     "type": "object",
+    "additionalProperties": False,
     "required": ["premises"],
     "properties": {
         "kind": {"enum": ["text", "prolog", "fol"]},
@@ -94,7 +95,9 @@ _ERROR: dict[str, Any] = {
 
 _VERIFY: dict[str, Any] = {
     "type": "object",
+    "additionalProperties": False,
     "required": ["reasoning"],
+    "anyOf": [{"required": ["kb"]}, {"required": ["context"]}, {"required": ["knowledge_base"]}],
     "description": "The reasoning to check and its knowledge base: 'kb' (a registered id), "
     "'context' (English premises) or 'knowledge_base' (as POST /v1/kbs takes).",
     "properties": {
