@@ -66,6 +66,7 @@ from peirce.cot import (
     StepCheck,
 )
 from peirce.engine.contrapositive import contrapositives
+from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits
 from peirce.logic import Clause, Literal, Term, Var, skolemise
 from peirce.results import Answer, ProofNode, Verdict
@@ -129,7 +130,7 @@ class ChainContext:
     def __init__(self, context: str | Sequence[str], *, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.premises = _Premises.read(context)
-        self.kb = KnowledgeBase(self.premises.clauses, limits=self.limits)
+        self.kb = _fast(KnowledgeBase(self.premises.clauses, limits=self.limits), self.premises)
 
     @classmethod
     def from_clauses(
@@ -144,7 +145,7 @@ class ChainContext:
         for n, t in enumerate(texts, start=1):
             numbers.setdefault(t, []).append(n)
         self.premises = _Premises(list(texts), labelled, numbers, [])
-        self.kb = KnowledgeBase(labelled, limits=self.limits)
+        self.kb = _fast(KnowledgeBase(labelled, limits=self.limits), self.premises)
         return self
 
     @property
@@ -162,7 +163,7 @@ class ChainContext:
         return _ANSWER[self.kb.ask(goal).verdict]
 
     def close(self) -> None:
-        self.kb.close()
+        self.kb.kb.close()
 
     def __enter__(self) -> ChainContext:
         return self
@@ -171,11 +172,17 @@ class ChainContext:
         self.close()
 
 
+def _fast(kb: KnowledgeBase, premises: _Premises) -> FastKnowledgeBase:
+    """The knowledge base with its ground questions answered from its least model when the
+    premises are Datalog (:mod:`peirce.engine.ground_model`); Prolog answers the rest."""
+    return FastKnowledgeBase(kb, premises.clauses)
+
+
 @dataclass(slots=True)
 class _Judge:
     """Judges the claims of one chain against one knowledge base."""
 
-    kb: KnowledgeBase
+    kb: KnowledgeBase | FastKnowledgeBase
     premises: _Premises
     limits: Limits
     goal: Literal | None
@@ -202,7 +209,7 @@ class _Judge:
     # -- statements ----------------------------------------------------------------------------
 
     def _prove(
-        self, kb: KnowledgeBase, clause: Clause, extra: Sequence[Clause] = ()
+        self, kb: KnowledgeBase | FastKnowledgeBase, clause: Clause, extra: Sequence[Clause] = ()
     ) -> tuple[Literal, bool, ProofNode | None, bool, str]:
         """(goal, proved, proof, a limit stopped it, reason) for a fact, or a rule by the
         deduction theorem (its body, skolemised, assumed)."""
@@ -565,12 +572,13 @@ def check_chain(
     premises = _Premises.read(context)
     limits = limits or Limits()
     with KnowledgeBase(premises.clauses, limits=limits) as kb:
-        return _judge_chain(premises, kb, limits, read, goal=goal, goal_text=goal_text)
+        fast = _fast(kb, premises)
+        return _judge_chain(premises, fast, limits, read, goal=goal, goal_text=goal_text)
 
 
 def _judge_chain(
     premises: _Premises,
-    kb: KnowledgeBase,
+    kb: KnowledgeBase | FastKnowledgeBase,
     limits: Limits,
     read: ChainText,
     *,

@@ -1,0 +1,207 @@
+"""A bounded load test of ``peirce serve`` on loopback: latency of ``/v1/verify`` for a 20-step
+chain at increasing request rates, and the same through the OpenAI-compatible proxy with a
+loopback upstream.
+
+Usage::
+
+    python bench/gate_load.py [--workers 2] [--rates 25,50,100,200] [--seconds 5]
+
+It starts ``peirce serve`` (a child process, 127.0.0.1, a free port), registers a knowledge base,
+and for each rate sends requests on an open-loop schedule (one every 1/rate s, whether or not the
+previous answered) for ``--seconds``; it stops by itself. Every response is checked (HTTP 200 and
+the expected action). Printed: p50 / p99 / max latency and achieved throughput per rate, the
+first rate whose p99 passes 50 ms, and the same through the proxy; the baseline beside it is
+``/healthz`` at the same rates (the HTTP stack alone). The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from peirce.llm import LoopbackServer
+
+PREMISES = [f"If something is c{i} then it is c{i + 1}." for i in range(20)] + ["Bob is c0."]
+CHAIN = (
+    "Let's think step by step. We want to evaluate if Bob is c20. "
+    + " ".join(f"Bob is c{i}, so Bob is c{i + 1}." for i in range(20))
+    + "\nANSWER: True"
+)
+TARGET_P99_MS = 50.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def _run_rate(
+    client: httpx.AsyncClient, method: str, url: str, body: object, rate: float, seconds: float,
+    check: str | None,
+) -> dict[str, object]:  # fmt: skip
+    latencies: list[float] = []
+    errors = 0
+    n = max(1, int(rate * seconds))
+    start = time.perf_counter()
+
+    async def one(i: int) -> None:
+        nonlocal errors
+        delay = start + i / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        t0 = time.perf_counter()
+        try:
+            if method == "GET":
+                r = await client.get(url)
+            else:
+                r = await client.post(url, json=body)
+            ok = r.status_code == 200
+            if ok and check is not None:
+                data = r.json()
+                ok = check in json.dumps(data)
+        except httpx.HTTPError:
+            ok = False
+        latencies.append((time.perf_counter() - t0) * 1000)
+        if not ok:
+            errors += 1
+
+    await asyncio.gather(*(one(i) for i in range(n)))
+    wall = time.perf_counter() - start
+    return {
+        "rate": rate,
+        "requests": n,
+        "errors": errors,
+        "throughput": n / wall,
+        "p50_ms": statistics.median(latencies),
+        "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies),
+    }
+
+
+async def _sweep(
+    base: str, rates: list[float], seconds: float, kb_id: str, upstream: str | None
+) -> dict[str, list[dict[str, object]]]:
+    limits = httpx.Limits(max_connections=512, max_keepalive_connections=512)
+    out: dict[str, list[dict[str, object]]] = {"healthz": [], "verify": [], "proxy": []}
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        verify = {"kb": kb_id, "reasoning": CHAIN, "question": "Bob is c20."}
+        chat = {
+            "model": "m",
+            "messages": [{"role": "user", "content": "Is Bob c20?"}],
+            "peirce": {"kb": kb_id, "question": "Bob is c20."},
+        }
+        # warm every worker
+        await asyncio.gather(*(client.post(f"{base}/v1/verify", json=verify) for _ in range(8)))
+        for rate in rates:
+            out["healthz"].append(
+                await _run_rate(client, "GET", f"{base}/healthz", None, rate, seconds, None)
+            )
+            out["verify"].append(
+                await _run_rate(
+                    client, "POST", f"{base}/v1/verify", verify, rate, seconds, '"action": "pass"'
+                )
+            )
+            if upstream:
+                out["proxy"].append(
+                    await _run_rate(
+                        client, "POST", f"{base}/v1/chat/completions", chat, rate, seconds,
+                        '"action": "pass"',
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _knee(rows: list[dict[str, object]]) -> float | None:
+    for row in rows:
+        if float(row["p99_ms"]) > TARGET_P99_MS or int(row["errors"]):  # type: ignore[arg-type]
+            return float(row["rate"])  # type: ignore[arg-type]
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rates", default="25,50,100,200")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    args = ap.parse_args()
+    rates = [float(r) for r in args.rates.split(",")]
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp, LoopbackServer(oracle=lambda m, p: CHAIN) as up:
+        env = dict(os.environ)
+        env.pop("OPENAI_API_KEY", None)
+        cmd = [
+            sys.executable, "-m", "peirce", "serve", "--port", str(port),
+            "--workers", str(args.workers), "--data-dir", str(Path(tmp) / "kbs"),
+            "--upstream", up.base_url,
+        ]  # fmt: skip
+        log = open(Path(tmp) / "serve.log", "wb")  # noqa: SIM115 - closed below
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    print("peirce serve did not start", file=sys.stderr)
+                    return 1
+                time.sleep(0.2)
+            r = httpx.post(f"{base}/v1/kbs", json={"premises": PREMISES}, timeout=60)
+            kb_id = r.json()["id"]
+            results = asyncio.run(_sweep(base, rates, args.seconds, kb_id, up.base_url))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            log.close()
+    print(
+        f"peirce serve on loopback, {args.workers} workers, a 20-step chain, {args.seconds:g} s per rate"
+    )
+    for kind in ("healthz", "verify", "proxy"):
+        for row in results[kind]:
+            print(
+                f"  {kind:<8} {row['rate']:>6.0f}/s  p50 {row['p50_ms']:7.2f} ms  "
+                f"p99 {row['p99_ms']:7.2f} ms  max {row['max_ms']:7.1f} ms  "
+                f"throughput {row['throughput']:6.1f}/s  errors {row['errors']}"
+            )
+    knee_v, knee_p = _knee(results["verify"]), _knee(results["proxy"])
+    print(f"  target: /v1/verify p99 < {TARGET_P99_MS:g} ms at 200/s; p99 passes it first at "
+          f"{knee_v if knee_v is not None else 'no rate tried'}/s (proxy: "
+          f"{knee_p if knee_p is not None else 'no rate tried'}/s)")  # fmt: skip
+    figures = {
+        "workers": args.workers,
+        "seconds_per_rate": args.seconds,
+        "verify": results["verify"],
+        "proxy": results["proxy"],
+        "healthz_baseline": results["healthz"],
+        "verify_p99_exceeds_50ms_at_rate": knee_v,
+        "proxy_p99_exceeds_50ms_at_rate": knee_p,
+    }
+    print(json.dumps(figures, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

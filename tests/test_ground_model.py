@@ -1,0 +1,82 @@
+"""The least-model fast path answers ground questions as the Prolog search does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from peirce.engine.ground_model import FastKnowledgeBase, GroundModel
+from peirce.engine.prolog import KnowledgeBase
+from peirce.logic import Clause, Compound, Const, Literal, Var
+
+X, Y = Var("X"), Var("Y")
+NAMES = [Const(n) for n in ("ann", "bob", "cat", "dan")]
+UNARY = ["red", "big", "kind", "calm", "young"]
+BINARY = ["likes", "sees"]
+
+
+def _random_program(rng: random.Random) -> list[Clause]:
+    clauses: list[Clause] = []
+    for _ in range(rng.randint(2, 8)):
+        if rng.random() < 0.7:
+            lit = Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=rng.random() < 0.2)
+        else:
+            lit = Literal(rng.choice(BINARY), (rng.choice(NAMES), rng.choice(NAMES)))
+        clauses.append(Clause(lit, label=f"fact {len(clauses)}"))
+    for _ in range(rng.randint(1, 6)):
+        head = Literal(rng.choice(UNARY), (X,), negated=rng.random() < 0.2)
+        body = [Literal(rng.choice(UNARY), (X,), negated=rng.random() < 0.2)]
+        if rng.random() < 0.4:
+            body.append(Literal(rng.choice(BINARY), (X, Y)))
+            body.append(Literal(rng.choice(UNARY), (Y,)))
+        clauses.append(Clause(head, tuple(body), label=f"rule {len(clauses)}"))
+    return clauses
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_model_answers_as_prolog(seed: int) -> None:
+    rng = random.Random(seed)
+    clauses = _random_program(rng)
+    goals = [Literal(p, (c,), negated=n) for p in UNARY for c in NAMES for n in (False, True)]
+    with KnowledgeBase(clauses) as kb:
+        fast = FastKnowledgeBase(kb, clauses)
+        assert fast.model is not None
+        for goal in goals:
+            want, got = kb.prove(goal), fast.prove(goal)
+            assert (got.proved, got.reason) == (want.proved, want.reason), goal
+            if got.proved:
+                assert got.proof is not None and got.proof.goal == want.proof.goal  # type: ignore[union-attr]
+                for _, node in got.proof.walk():
+                    assert node.rule is not None and node.rule.split()[0] in ("fact", "rule")
+            a, b = kb.ask(goal), fast.ask(goal)
+            assert (a.verdict, a.reason) == (b.verdict, b.reason), goal
+        assert fast.answered >= sum(fast.model.holds(g) is not None for g in goals) > 0
+
+
+def test_what_the_model_cannot_say_goes_to_prolog() -> None:
+    red = Clause(Literal("red", (Const("bob"),)), label="Bob is red.")
+    kind = Clause(Literal("kind", (X,)), (Literal("red", (X,)),), label="Red things are kind.")
+    with KnowledgeBase([red, kind]) as kb:
+        fast = FastKnowledgeBase(kb, [red, kind])
+        assert fast.prove(Literal("kind", (X,))).proved  # a variable: Prolog
+        assert not fast.prove(Literal("kind", (Const("eve"),))).proved  # unnamed constant
+        assume = Clause(Literal("red", (Const("eve"),)), label="assumed")
+        assert fast.prove(Literal("kind", (Const("eve"),)), extra=[assume]).proved
+        assert fast.answered == 0
+    # not Datalog: a compound term, or a head variable the body does not bind
+    assert GroundModel.build([Clause(Literal("p", (Compound("f", (Const("a"),)),)))]) is None
+    assert GroundModel.build([Clause(Literal("sour", (X,)))]) is None
+
+
+def test_a_deep_chain_is_proved_without_recursion() -> None:
+    n = 3000
+    clauses = [Clause(Literal("p0", (Const("a"),)), label="start")]
+    clauses += [
+        Clause(Literal(f"p{i + 1}", (X,)), (Literal(f"p{i}", (X,)),), label=f"step {i}")
+        for i in range(n)
+    ]
+    model = GroundModel.build(clauses)
+    assert model is not None
+    proof = model.proof(Literal(f"p{n}", (Const("a"),)))
+    assert proof.proved and sum(1 for _ in proof.proof.walk()) == n + 1  # type: ignore[union-attr]
