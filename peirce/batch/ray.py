@@ -156,12 +156,16 @@ class RayRunner:
                 raise ConfigError("--ray reads JSONL (one record a line), not a JSON list")
         context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = self.ordered
-        dataset = ray.data.read_datasource(_datasource(path))
+        # the read tasks take little CPU: they must not wait on the actors holding every CPU
+        try:
+            dataset = ray.data.read_datasource(_datasource(path), num_cpus=0)
+        except TypeError:  # Ray before the named remote parameters
+            dataset = ray.data.read_datasource(_datasource(path), ray_remote_args={"num_cpus": 0})
         mapped = dataset.map_batches(
             _Actor,
             fn_constructor_args=(self.job, self.done),
             batch_size=BATCH,
-            concurrency=self.workers,
+            compute=ray.data.ActorPoolStrategy(size=self.workers),
             batch_format="numpy",
         )
         for row in mapped.iter_rows():
