@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, str] = {
     "processbench": "peirce.evaluators.bench.processbench",
     "prmbench": "peirce.evaluators.bench.prmbench",
     "gate": "peirce.evaluators.bench.gate",
+    "linc-fol": "peirce.evaluators.bench.linc_fol",
 }
 
 

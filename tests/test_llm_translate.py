@@ -1,0 +1,60 @@
+"""The LLM translator to first-order logic, over real HTTP against the loopback server: samples
+read and run in Z3, unreadable ones repaired from the reader's diagnostics, inconsistent ones
+pruned, the answer voted; a split vote is ambiguous and a failed call gives no vote."""
+
+from __future__ import annotations
+
+from peirce.llm import Fault, LLMClient, LoopbackServer
+from peirce.pipelines.llm_translate import SampleStatus, translate_and_decide
+from peirce.results import Answer
+
+PREMISES = ["All students are humans.", "Rose is a student."]
+CONCLUSION = "Rose is a human."
+GOOD = (
+    "TEXT: All students are humans.\nFOL: all x. (Student(x) -> Human(x))\n"
+    "TEXT: Rose is a student.\nFOL: Student(Rose)\n"
+    "TEXT: Rose is a human.\nFOL: Human(Rose)\n"
+)
+OPEN = "FOL: all x. (Student(x) -> Human(x))\nFOL: Young(Rose)\nFOL: Human(Rose)\n"
+BROKEN = "FOL: all x. (Student(x) -> Human(x)\nFOL: Student(Rose)\nFOL: Human(Rose)\n"
+CLASH = "FOL: Student(Rose)\nFOL: -Student(Rose)\nFOL: Human(Rose)\n"
+
+
+def _client(srv: LoopbackServer) -> LLMClient:
+    return LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0)
+
+
+def test_the_majority_of_the_samples_answers_with_its_agreement() -> None:
+    with LoopbackServer(script=[[GOOD, GOOD, OPEN, CLASH]]) as srv, _client(srv) as c:
+        v = translate_and_decide(c, PREMISES, CONCLUSION, samples=4, repairs=0)
+        sent = srv.requests[0]
+    assert v.answer is Answer.TRUE and v.agreement == 2 / 3 and not v.ambiguous
+    assert [s.status for s in v.samples].count(SampleStatus.INCONSISTENT) == 1
+    assert sent["n"] == 4 and "Rose is a student." in sent["messages"][-1]["content"]
+    assert v.calls == 1
+
+
+def test_an_unreadable_sample_is_repaired_from_its_diagnostic() -> None:
+    with LoopbackServer(script=[[BROKEN], GOOD]) as srv, _client(srv) as c:
+        v = translate_and_decide(c, PREMISES, CONCLUSION, samples=1, repairs=1)
+        repair_prompt = srv.requests[1]["messages"][-1]["content"]
+    assert v.answer is Answer.TRUE and v.repairs == 1 and v.calls == 2
+    assert "unbalanced '('" in repair_prompt and "all x. (Student(x) -> Human(x)" in repair_prompt
+
+
+def test_a_split_vote_is_ambiguous_not_a_verdict() -> None:
+    with LoopbackServer(script=[[GOOD, OPEN]]) as srv, _client(srv) as c:
+        v = translate_and_decide(c, PREMISES, CONCLUSION, samples=2, repairs=0)
+    assert v.answer is None and v.ambiguous and "split" in v.reason
+
+
+def test_a_failed_call_gives_no_vote() -> None:
+    with (
+        LoopbackServer(script=[GOOD]) as srv,
+        LLMClient(
+            base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0, max_retries=0
+        ) as c,
+    ):
+        srv.inject(Fault.error(500))
+        v = translate_and_decide(c, PREMISES, CONCLUSION, samples=3)
+    assert v.answer is None and not v.ambiguous and "failed" in v.reason
