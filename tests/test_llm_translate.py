@@ -58,3 +58,22 @@ def test_a_failed_call_gives_no_vote() -> None:
         srv.inject(Fault.error(500))
         v = translate_and_decide(c, PREMISES, CONCLUSION, samples=3)
     assert v.answer is None and not v.ambiguous and "failed" in v.reason
+
+
+def test_ask_uses_the_translator_where_the_controlled_english_leaves_it_open() -> None:
+    from peirce.pipelines.proofs import ask
+
+    context = "All students are humans. Rose, by all accounts, is a student of the old school."
+    question = "Is the following statement true or false? Rose is a human."
+    assert ask(context, question).answer is Answer.UNKNOWN  # offline: a sentence not read
+    with LoopbackServer(script=[[GOOD, GOOD, OPEN]]) as srv, _client(srv) as c:
+        result = ask(context, question, client=c, samples=3)
+        sent = srv.requests[0]["messages"][-1]["content"]
+    assert result.answer is Answer.TRUE and result.judgement is not None
+    assert result.judgement.backend == "llm-fol" and result.judgement.probability == 2 / 3
+    assert "2 of 3 translations give True" in result.reason
+    assert "Rose is a human." in sent and "Is the following" not in sent
+    # a question the controlled English decides never calls the model
+    with LoopbackServer(script=[]) as srv, _client(srv) as c:
+        assert ask("Tom is a cat.", "Tom is a cat.", client=c).answer is Answer.TRUE
+        assert srv.hits == 0

@@ -1,8 +1,10 @@
 """Answer a question True / False / Unknown from a context, with the proof.
 
 The context is controlled English, given inline (--context) or in a file (--context-file; ``-``
-reads standard input). Exit status 0 whatever the answer; 1 when the context is empty or not
-UTF-8; 2 when the file cannot be read.
+reads standard input). With an LLM endpoint configured, a question the controlled English leaves
+open because some sentences were not translated goes to the LLM translator (``--samples``
+first-order translations run in Z3 and voted). Exit status 0 whatever the answer; 1 when the
+context is empty or not UTF-8; 2 when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from peirce import serde
+from peirce.cli import integer_at_least
 from peirce.errors import InputError
 from peirce.records import read_text
 
@@ -22,6 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--context", help="the context as text")
     group.add_argument("--context-file", help="a file holding the context")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--samples",
+        type=integer_at_least(1),
+        default=5,
+        help="translations an LLM writes where the controlled English leaves the question open "
+        "(with OPENAI_BASE_URL / PEIRCE_MODEL set; default 5)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +40,15 @@ def run(args: argparse.Namespace) -> int:
     context = args.context if args.context is not None else read_text(args.context_file)
     if not context.strip():
         raise InputError("the context is empty", expected="controlled-English sentences")
-    result = ask(context, args.question)
+    from peirce.config import llm_settings
+
+    client = None
+    if llm_settings().configured:
+        from peirce.cli import watch_llm
+        from peirce.llm import LLMClient
+
+        client = watch_llm(LLMClient.from_env())
+    result = ask(context, args.question, client=client, samples=args.samples)
     if args.json:
         print(serde.dumps(result))
         return 0

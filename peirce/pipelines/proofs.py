@@ -31,12 +31,14 @@ Statuses (see :class:`~peirce.results.StepStatus`):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 from peirce.errors import PeirceError
 from peirce.ir import Sentence, Translation
+from peirce.llm.protocol import ChatClient
 from peirce.logic import Clause, Literal, skolemise
 from peirce.pipelines.consistency import (
     conflict_errors,
@@ -246,7 +248,14 @@ _VERDICT_ANSWER = {
 }
 
 
-def ask(context: Context, question: str, *, limits: Limits | None = None) -> AskResult:
+def ask(
+    context: Context,
+    question: str,
+    *,
+    limits: Limits | None = None,
+    client: ChatClient | None = None,
+    samples: int = 5,
+) -> AskResult:
     """Answer a yes/no question True / False / Unknown (open world), with a proof.
 
     The question may carry a benchmark wrapper ("Is the following statement true or false? ...").
@@ -266,11 +275,45 @@ def ask(context: Context, question: str, *, limits: Limits | None = None) -> Ask
     sentence: Sentence = cnl.translate_question(question)
     goal = sentence.fact
     if goal is None:
-        return _untranslated_question(question, sentence, diagnostics)
-    with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
-        judgement = kb.ask(goal)
-        found, notes = conflicts(kb, clauses)
-    return _ask_result(question, goal, judgement, (*diagnostics, *notes), found)
+        result = _untranslated_question(question, sentence, diagnostics)
+    else:
+        with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
+            judgement = kb.ask(goal)
+            found, notes = conflicts(kb, clauses)
+        result = _ask_result(question, goal, judgement, (*diagnostics, *notes), found)
+    untranslated = goal is None or any(d.code == "untranslated" for d in diagnostics)
+    wanted = client is not None and result.answer is Answer.UNKNOWN and untranslated
+    if wanted and client is not None and isinstance(context, str):
+        return _ask_llm(client, context, question, result, samples)
+    return result
+
+
+_WRAPPER = re.compile(r"^.*?\?\s+(?=\S)", re.DOTALL)
+
+
+def _ask_llm(
+    client: ChatClient, context: str, question: str, result: AskResult, samples: int
+) -> AskResult:
+    """What the LLM translator (k samples, Z3, a vote) answers where the controlled English
+    left the question open for want of a translation."""
+    from peirce.pipelines.llm_translate import translate_and_decide
+
+    premises = [s for s, _ in cnl.split_sentences(context)]
+    statement = _WRAPPER.sub("", question.strip()) or question
+    v = translate_and_decide(client, premises, statement, samples=samples)
+    verdict = {Answer.TRUE: Verdict.ENTAILED, Answer.FALSE: Verdict.REFUTED}.get(
+        v.answer or Answer.UNKNOWN, Verdict.UNKNOWN
+    )
+    reason = f"{v.reason} (LLM translation, {v.calls} call(s)); symbolic: {result.reason}"
+    judgement = Judgement(
+        verdict,
+        v.agreement if v.answer is not None else None,
+        "llm-fol",
+        reason,
+        None,
+        {"translation": v.to_json()},
+    )
+    return replace(result, answer=v.answer or Answer.UNKNOWN, reason=reason, judgement=judgement)
 
 
 def ask_many(
