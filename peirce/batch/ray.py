@@ -8,6 +8,8 @@ the same JSONL output and resume semantics as the local runner: the ids already 
 are given to the actors, which skip them.
 
 Ray is imported only here and only when ``--ray`` is given. Only JSONL files are read this way.
+``--ray auto`` joins the cluster ``ray start`` runs on this machine (or ``RAY_ADDRESS``),
+``--ray ray://HOST:10001`` a remote one, ``--ray local`` starts a node of its own for the run.
 """
 
 from __future__ import annotations
@@ -138,11 +140,8 @@ class RayRunner:
         self.job, self.address, self.workers, self.ordered = job, address, workers, ordered
         self.done = frozenset(done)
         self.stats: dict[int, dict[str, Any]] = {}
-        if not ray.is_initialized():
-            if address == "auto" and not os.environ.get("RAY_ADDRESS"):
-                ray.init(address="auto", include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        if not ray.is_initialized():  # 'local': a Ray node of one's own, started here
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
 
     def map(self, path: str, summary: Summary) -> Iterator[Result]:
         import ast

@@ -1,0 +1,180 @@
+"""Batch evaluation at scale: ``peirce check`` through the batch runner on generated records.
+
+    python bench/batch_scale.py [--records 100000] [--kill-trials 10] [--kill-records 3000]
+
+- records/s with 1 and 2 worker processes, and through Ray (``--ray local``) when Ray is
+  installed, on ``--records`` generated chains (each with names of its own, so no two are alike);
+- peak memory (RSS of the ``peirce`` process, one worker) on 1,000 records and on ``--records``;
+- ``--kill-trials`` runs killed with SIGKILL (the whole process group, workers too) at a random
+  point, then ``--resume``d: the records lost and written twice are counted.
+
+A human summary, then one JSON object as the last line: ``records``, ``records_per_second``
+(per worker count, and ``ray``), ``peak_rss_mib`` (``1k`` and the full count), ``kill_trials``,
+``lost``, ``duplicated``, and the seconds of each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PEIRCE = [sys.executable, "-m", "peirce.cli"]
+
+
+def generate(path: Path, n: int, seed: int = 0) -> None:
+    """``n`` chains, each about names of its own: two steps that follow, one that does not."""
+    rng = random.Random(seed)
+    kinds = ["wumpus", "impus", "tumpus", "yumpus", "zumpus", "dumpus"]
+    with path.open("w", encoding="utf-8") as f:
+        for k in range(n):
+            a, b, c = rng.sample(kinds, 3)
+            name = f"Max{k}"
+            context = f"{name} is a {a}. Every {a} is a {b}. Every {b} is a {c}."
+            steps = [f"{name} is a {b}.", f"{name} is a {c}.", f"{name} is not a {a}."]
+            f.write(json.dumps({"id": f"c{k}", "context": context, "steps": steps}) + "\n")
+
+
+def _run(argv: list[str]) -> tuple[dict[str, object], float, float]:
+    """Run peirce in a child process: its summary, its seconds, its peak RSS in MiB (measured
+    by a wrapper process, so only this run's children count)."""
+    wrapper = (
+        "import resource, subprocess, sys, json\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps({'rc': p.returncode, 'out': p.stdout, 'err': p.stderr[-2000:],"
+        " 'rss_kib': rss}))\n"
+    )
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *PEIRCE, *argv], capture_output=True, text=True, check=True
+    )
+    seconds = time.perf_counter() - started
+    report = json.loads(done.stdout)
+    if report["rc"] not in (0, 1):
+        raise SystemExit(f"peirce {' '.join(argv)} failed: {report['err']}")
+    summary = json.loads(report["out"].strip().splitlines()[-1])
+    return summary, seconds, report["rss_kib"] / 1024
+
+
+def throughput(src: Path, work: Path, workers: int, ray: bool = False) -> dict[str, float]:
+    out = work / f"out-{workers}{'-ray' if ray else ''}.jsonl"
+    out.unlink(missing_ok=True)
+    argv = ["check", str(src), "--output", str(out), "--json", "--workers", str(workers)]
+    if ray:
+        argv += ["--ray", "local"]
+    summary, seconds, rss = _run(argv)
+    lines = sum(1 for _ in out.open("rb"))
+    assert lines == summary["records"], (lines, summary["records"])
+    return {
+        "records_per_second": float(summary["records_per_second"]),  # type: ignore[arg-type]
+        "wall_seconds": round(seconds, 2),
+        "peak_rss_mib": round(rss, 1),
+    }
+
+
+def kill_trial(
+    src: Path, work: Path, n: int, rng: random.Random, full_seconds: float
+) -> tuple[int, int, float]:
+    """One run killed at a random point, then resumed: (lost, duplicated, when killed)."""
+    out = work / "killed.jsonl"
+    out.unlink(missing_ok=True)
+    argv = [*PEIRCE, "check", str(src), "--output", str(out), "--workers", "2"]
+    when = rng.uniform(0.5, max(1.0, full_seconds * 0.9))
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    time.sleep(when)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)  # the runner and its workers, as kill -9 of the job
+    proc.wait()
+    subprocess.run(
+        [*argv, "--resume"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )
+    ids = [json.loads(line)["id"] for line in out.read_text("utf-8").splitlines()]
+    expected = {f"c{k}" for k in range(n)}
+    lost = len(expected - set(ids))
+    duplicated = len(ids) - len(set(ids))
+    return lost, duplicated, when
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--kill-trials", type=int, default=10)
+    parser.add_argument("--kill-records", type=int, default=3000)
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray run")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    figures: dict[str, object] = {"records": args.records}
+    with tempfile.TemporaryDirectory(prefix="batch-scale-") as tmp:
+        work = Path(tmp)
+        big, small, kill = work / "big.jsonl", work / "1k.jsonl", work / "kill.jsonl"
+        generate(big, args.records)
+        generate(small, 1000)
+        generate(kill, args.kill_records)
+        one_k = throughput(small, work, 1)
+        print(f"1,000 records, 1 worker: {one_k['records_per_second']:.0f} records/s, "
+              f"peak RSS {one_k['peak_rss_mib']:.0f} MiB")  # fmt: skip
+        rates: dict[str, float] = {}
+        runs: dict[str, dict[str, float]] = {}
+        for workers in (1, 2):
+            r = throughput(big, work, workers)
+            runs[str(workers)] = r
+            rates[str(workers)] = r["records_per_second"]
+            print(f"{args.records:,} records, {workers} worker(s): "
+                  f"{r['records_per_second']:.0f} records/s ({r['wall_seconds']:.0f} s wall), "
+                  f"peak RSS {r['peak_rss_mib']:.0f} MiB")  # fmt: skip
+        try:
+            import ray  # noqa: F401
+
+            has_ray = not args.no_ray
+        except ImportError:
+            has_ray = False
+        if has_ray:
+            r = throughput(big, work, 2, ray=True)
+            runs["ray"] = r
+            rates["ray"] = r["records_per_second"]
+            rate, wall = r["records_per_second"], r["wall_seconds"]
+            print(f"{args.records:,} records, Ray (local node, 2 actors): "
+                  f"{rate:.0f} records/s ({wall:.0f} s wall)")  # fmt: skip
+        else:
+            print("Ray: not installed (pip install 'peirce[distributed]'), not run")
+        speedup = rates["2"] / rates["1"] if rates.get("1") else 0.0
+        print(f"2 workers / 1 worker: {speedup:.2f}x")
+        full = args.kill_records / max(rates["2"], 1.0) + 2.0
+        lost = duplicated = 0
+        for trial in range(args.kill_trials):
+            lo, du, when = kill_trial(kill, work, args.kill_records, rng, full)
+            lost, duplicated = lost + lo, duplicated + du
+            print(f"kill trial {trial + 1}: SIGKILL after {when:.1f} s, resumed: "
+                  f"{lo} lost, {du} duplicated")  # fmt: skip
+        figures.update(
+            {
+                "records_per_second": rates,
+                "speedup_2_workers": round(speedup, 2),
+                "peak_rss_mib": {
+                    "1k": one_k["peak_rss_mib"],
+                    f"{args.records // 1000}k": runs["1"]["peak_rss_mib"],
+                },
+                "wall_seconds": {k: v["wall_seconds"] for k, v in runs.items()},
+                "kill_trials": args.kill_trials,
+                "kill_records": args.kill_records,
+                "lost": lost,
+                "duplicated": duplicated,
+            }
+        )
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
