@@ -146,14 +146,17 @@ _WITHOUT = re.compile(
     r"(?:if|whether)\s+(?P<x>[^,]+),\s*",
     re.IGNORECASE,
 )
+#: "Since X, Y" is tried at no more than this many commas (each try reads both sides).
+SINCE_COMMAS = 8
 _BECAUSE = re.compile(r",?\s+(?:because|since)\s+", re.IGNORECASE)
 _SINCE = re.compile(
     r"^(?:since|because|as|given\s+that|considering\s+that|knowing\s+that|now\s+that|seeing\s+that"
     r"|due\s+to\s+the\s+fact\s+that|because\s+of\s+the\s+fact\s+that)\s+",
     re.IGNORECASE,
 )
+#: Where a clause starts (matched at an offset, with ``match(text, pos)``).
 _CLAUSE_START = re.compile(
-    r"^\s*(?:then\s+)?(?:he|she|it|they|we|the|this|so|therefore|[A-Z][a-z]+\s+(?:is|must|should|"
+    r"\s*(?:then\s+)?(?:he|she|it|they|we|the|this|so|therefore|[A-Z][a-z]+\s+(?:is|must|should|"
     r"would|does|can|cannot|[a-z]+s)\b)",
 )
 
@@ -349,14 +352,18 @@ class StepReader:
         commas = [i for i, ch in enumerate(piece.s) if ch == "," and not guard[i]]
         subject = self.subject
         fallback: int | None = None
-        for i in commas:
+        for k, i in enumerate(commas):
+            if fallback is None and _CLAUSE_START.match(piece.s, i + 1):
+                fallback = i
+            if k >= SINCE_COMMAS:  # reading both sides at every comma would be quadratic
+                if fallback is not None:
+                    break
+                continue
             self.subject = subject
             grounds = self.clauses(piece.cut(0, i), derived=False)
             then = self.clauses(piece.cut(i + 1), derived=True)
             if all(c.read for c in grounds + then) and grounds and then:
                 return [_cited(c, cites) for c in (*grounds, *then)]
-            if fallback is None and _CLAUSE_START.match(piece.s[i + 1 :]):
-                fallback = i
         self.subject = subject
         if fallback is None:
             return [_cited(c, cites) for c in self.clause(piece, derived)]

@@ -207,6 +207,11 @@ _PRONOUN = re.compile(r"^(?:he|she|it|they)\b(?!['’])", re.IGNORECASE)
 _RULE_START = re.compile(r"^(?:if|all|every|each|no|some\w*|any\w*)\b", re.IGNORECASE)
 _REFLEXIVE = re.compile(r"\b(?:itself|himself|herself|themselves)\b", re.IGNORECASE)
 _SPLITS = (", and ", " and ", ", but ", ", ", " but ")
+#: A statement longer than this is not read (no claim of a chain is this long; reading a
+#: conjunction tries its splits, so the work grows faster than the length).
+MAX_STATEMENT = 600
+#: A conjunction is tried at no more than this many places per separator.
+SPLIT_TRIES = 8
 
 
 def subject_of(cnl_text: str) -> str | None:
@@ -472,6 +477,10 @@ def read_statement(text: str, subject: str | None = None, *, depth: int = 0) -> 
     base = _tidy(text)
     if not base:
         return Reading(None, "no statement")
+    if len(base) > MAX_STATEMENT:
+        return Reading(
+            None, f"too long for one statement ({len(base)} characters, at most {MAX_STATEMENT})"
+        )
     norm = _normalise(base, subject)
     candidates = [norm, *_conditionals(norm), *_plural(norm)]
     listed = re.sub(r"\b([a-z]+) (?=[a-z]+ (?:things|people)\b)", r"\1, ", norm)
@@ -496,8 +505,10 @@ def _read_parts(text: str, subject: str | None, depth: int) -> Reading | None:
     dog and the cat")."""
     for sep in _SPLITS:
         start = 0
-        while (i := text.find(sep, start)) > 0:
+        tries = 0
+        while tries < SPLIT_TRIES and (i := text.find(sep, start)) > 0:
             start = i + 1
+            tries += 1
             left, right = text[:i], text[i + len(sep) :]
             first = read_statement(left, subject, depth=depth + 1)
             if not first.ok or first.cnl is None:

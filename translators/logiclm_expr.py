@@ -32,7 +32,13 @@ from peirce.constraints import Binder, Call, Expr, ListOf, Name, Num, Op, Quant
 from peirce.programs import FailureKind, ProgramError
 from peirce.span import Span
 
-__all__ = ["BINDING_FORMS", "parse_expr", "tokenize"]
+__all__ = ["BINDING_FORMS", "MAX_DEPTH", "MAX_DIGITS", "parse_expr", "tokenize"]
+
+#: An expression nests at most this deep (brackets, calls, negations, operators in a chain):
+#: the parser and everything that walks an expression recurse, and no program needs more.
+MAX_DEPTH = 40
+#: A number has at most this many digits.
+MAX_DIGITS = 60
 
 #: Calls whose first argument is a list of binders ``[v:sort, ...]``.
 BINDING_FORMS = frozenset({"ForAll", "Exists", "Count", "Sum", "Distinct", "AtLeastOne"})
@@ -40,8 +46,8 @@ BINDING_FORMS = frozenset({"ForAll", "Exists", "Count", "Sum", "Distinct", "AtLe
 _TOKEN = re.compile(
     r"""(?P<ws>\s+)
       |(?P<str>"[^"\n]*"|'[^'\n]*')
-      |(?P<num>\d+(?![A-Za-z_\d]))
-      |(?P<name>[A-Za-z_][A-Za-z0-9_']*|\d+[A-Za-z_][A-Za-z0-9_]*)
+      |(?P<num>[0-9]+(?![A-Za-z_0-9]))
+      |(?P<name>[A-Za-z_][A-Za-z0-9_']*|[0-9]+[A-Za-z_][A-Za-z0-9_]*)
       |(?P<op>==>|==|=>|!=|<=|>=|->|&&|\|\||[-+*/%<>()\[\],:!~¬&|=∧∨→])
     """,
     re.VERBOSE,
@@ -98,6 +104,7 @@ class _Parser:
         self.base = base if text is not None else 0
         self.tokens = tokenize(code, text, base)
         self.i = 0
+        self.depth = 0  # how many expressions, negations and signs enclose the current one
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -147,12 +154,28 @@ class _Parser:
             raise self.error("an operator or the end of the line")
         return expr
 
+    def deeper(self) -> int:
+        """One level deeper (the level before is returned, to be restored when the level is
+        done); past :data:`MAX_DEPTH` a syntax error at the current token."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            tok = self.tok
+            raise ProgramError(
+                FailureKind.SYNTAX,
+                f"the expression nests more than {MAX_DEPTH} deep",
+                text=self.text,
+                span=self.span(tok.pos, tok.pos + max(1, len(tok.text))),
+            )
+        return self.depth - 1
+
     def expr(self) -> Expr:
+        saved = self.deeper()
         start = self.here()
         left = self.binary(_OR, "or", self.conj)
         if self.accept(*_IMPLIES):
             right = self.expr()
-            return Call("Implies", (left, right), self.span(start, self.last_end()))
+            left = Call("Implies", (left, right), self.span(start, self.last_end()))
+        self.depth = saved
         return left
 
     def conj(self) -> Expr:
@@ -170,7 +193,9 @@ class _Parser:
     def negation(self) -> Expr:
         start = self.here()
         if self.accept(*_NOT):
+            saved = self.deeper()
             inner = self.negation()
+            self.depth = saved
             return Op("not", (inner,), self.span(start, self.last_end()))
         return self.comparison()
 
@@ -214,30 +239,38 @@ class _Parser:
 
     def additive(self) -> Expr:
         start = self.here()
+        saved = self.depth
         left = self.term()
         while self.tok.kind == "op" and self.tok.text in ("+", "-"):
             op = self.tok.text
             self.i += 1
+            self.deeper()  # each operator nests the terms before it one deeper
             right = self.term()
             left = Op(op, (left, right), self.span(start, self.last_end()))
+        self.depth = saved
         return left
 
     def term(self) -> Expr:
         start = self.here()
+        saved = self.depth
         left = self.unary()
         while (self.tok.kind == "op" and self.tok.text in ("*", "/", "%")) or (
             self.tok.kind == "name" and self.tok.text == "mod"
         ):
             op = "%" if self.tok.text == "mod" else self.tok.text
             self.i += 1
+            self.deeper()
             right = self.unary()
             left = Op(op, (left, right), self.span(start, self.last_end()))
+        self.depth = saved
         return left
 
     def unary(self) -> Expr:
         start = self.here()
         if self.accept("-"):
+            saved = self.deeper()
             inner = self.unary()
+            self.depth = saved
             if isinstance(inner, Num):
                 return Num(-inner.value, self.span(start, self.last_end()))
             return Op("neg", (inner,), self.span(start, self.last_end()))
@@ -247,6 +280,13 @@ class _Parser:
         tok = self.tok
         start = tok.pos
         if tok.kind == "num":
+            if len(tok.text) > MAX_DIGITS:
+                raise ProgramError(
+                    FailureKind.SYNTAX,
+                    f"a number of {len(tok.text)} digits (at most {MAX_DIGITS})",
+                    text=self.text,
+                    span=self.span(start, start + len(tok.text)),
+                )
             self.i += 1
             return Num(int(tok.text), self.span(start, self.last_end()))
         if tok.kind == "str":

@@ -222,3 +222,88 @@ def test_every_open_crash_the_fuzzers_let_pass_has_its_regression_test() -> None
     for name in names:
         marks = [m.name for m in getattr(globals()[name], "pytestmark", [])]
         assert "xfail" in marks, f"{name} is fixed: remove it from KNOWN in _fuzz.py"
+
+
+# ------------------------------------- Logic-LM expressions (translators/logiclm_expr.py)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "(" * 1_000 + "x" + ")" * 1_000,
+        "f(" * 1_000 + "x" + ")" * 1_000,
+        " -> ".join(["x"] * 1_000),
+        "not " * 1_000 + "x",
+        "-" * 1_000 + "1",
+        " + ".join(["x"] * 1_000),
+    ],
+    ids=["brackets", "calls", "implications", "negations", "signs", "sum"],
+)
+def test_logiclm_expression_nested_deeply(code: str) -> None:
+    """Found: RecursionError out of translators/logiclm_expr.py (recursive descent, no bound);
+    fixed: an expression nests at most MAX_DEPTH deep, deeper is a positioned syntax error."""
+    from peirce.programs import ProgramError
+    from peirce.translators.logiclm_expr import MAX_DEPTH, parse_expr
+
+    with pytest.raises(ProgramError, match=f"nests more than {MAX_DEPTH} deep") as info:
+        parse_expr(code)
+    assert info.value.span is not None and info.value.span.start > 0
+    parse_expr("(" * (MAX_DEPTH - 1) + "x" + ")" * (MAX_DEPTH - 1))  # up to the bound: read
+
+
+def test_logiclm_expression_with_a_huge_number() -> None:
+    """Found: ValueError out of translators/logiclm_expr.py primary (int() of 4301 digits);
+    fixed: a number has at most MAX_DIGITS digits, more is a positioned syntax error."""
+    from peirce.programs import ProgramError
+    from peirce.translators.logiclm_expr import parse_expr
+    from peirce.translators.logiclm_z3 import read_z3_program
+
+    with pytest.raises(ProgramError, match="a number of 4301 digits") as info:
+        parse_expr(f"x == {HUGE}")
+    assert info.value.span is not None and info.value.span.start == 5
+    program = (
+        f"# Declarations\nk = EnumSort([a])\n# Constraints\n# Options\nis_sat({HUGE} == 1) ::: (A)"
+    )
+    reading = read_z3_program(program)
+    assert reading.failure is not None and "digits" in reading.failure.message
+
+
+# --------------------------------------- chains of thought (translators/cot_discourse.py)
+
+
+def test_chain_of_thought_with_a_long_run_on_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found: a hang (10 s of CPU) in translators/cot_discourse.py _since and
+    cot_english.py _read_parts: "Since X, Y" read both sides at every comma, and a conjunction
+    every split, so a 5,000-character run-on sentence took seconds and 20,000 characters minutes;
+    fixed: SINCE_COMMAS and SPLIT_TRIES bound the tries, MAX_STATEMENT the length of a claim."""
+    import time
+
+    from peirce.translators.cot import read_chain
+
+    unit = "so Gwen is tall and calm, very kind person is nice, G "
+    text = (
+        " so Gwen is tall and calm, so Gwen is kind. Since every kind person is nice, G "
+        + unit * 360
+        + "so Gwen is kind. Since every kind person is nice, Gwen is nice."
+    )
+    start = time.process_time()
+    chain = read_chain(text)
+    assert time.process_time() - start < 5.0  # 104 s before the fix
+    assert chain.claims
+    # ordinary chains read the same with the bounds lifted
+    from peirce.translators import cot_discourse, cot_english
+
+    chains = [
+        "Since Bob is red, Anne is kind, and Bob is big, Bob is nice.",
+        "Gwen is tall and calm, so Gwen is kind. Since every kind person is nice, Gwen is nice.",
+        "The dog chases the cat, the cat is red, and the cat likes the dog, so the dog is big.",
+    ]
+    bounded = [read_chain(t).claims for t in chains]
+    monkeypatch.setattr(cot_discourse, "SINCE_COMMAS", 10**9)
+    monkeypatch.setattr(cot_english, "SPLIT_TRIES", 10**9)
+    monkeypatch.setattr(cot_english, "MAX_STATEMENT", 10**9)
+    cot_english.read_statement.cache_clear()
+    try:
+        assert [read_chain(t).claims for t in chains] == bounded
+    finally:
+        cot_english.read_statement.cache_clear()
