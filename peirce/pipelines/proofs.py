@@ -46,6 +46,7 @@ from peirce.pipelines.consistency import (
     context_conflicts,
     inconsistency,
 )
+from peirce.pipelines.fol import FormulaReading, Part
 from peirce.results import (
     Answer,
     AskResult,
@@ -197,6 +198,9 @@ def check_proof(
     """
     clauses, diagnostics = _context(context)
     incomplete = any(d.code == "untranslated" for d in diagnostics)
+    formulas = _context_formulas(context, clauses)
+    if formulas is not None:
+        return _check_with_z3(clauses, diagnostics, formulas, steps)
     results: list[StepResult] = []
     unsound: list[Clause] = []
     with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
@@ -239,6 +243,84 @@ def check_proof(
                 )
             )
     return ProofReport(tuple(results), diagnostics, found)
+
+
+def _context_formulas(context: Context, clauses: Sequence[Clause]) -> FormulaReading | None:
+    """The context's sentences the controlled English left that read as first-order formulas,
+    when there are any (the steps are then judged by Z3 against clauses and formulas together:
+    the cascade's next backend after Prolog); ``None`` otherwise."""
+    if not isinstance(context, (str, Translation)):
+        return None
+    tr = translate(context) if isinstance(context, str) else context
+    if not tr.untranslated:
+        return None
+    from peirce.pipelines.fol import read_formulas
+
+    known = {c.head.predicate for c in clauses}
+    reading = read_formulas(tr.untranslated, known)
+    return reading if reading.formulas else None
+
+
+def _step_parts(text: str, label: str) -> tuple[tuple[Part, ...], str | None]:
+    """A step as parts for Z3: its clauses when the controlled English reads it whole, else its
+    sentences read as formulas; or why it cannot be posed."""
+    from peirce.pipelines.fol import clause_parts, read_formulas
+
+    tr = translate(text)
+    if not tr.sentences:
+        return (), "the step is empty"
+    parts = list(clause_parts(tr.clauses, label))
+    if tr.untranslated:
+        reading = read_formulas(tr.untranslated)
+        if reading.unread:
+            bad = reading.unread[0]
+            return (), f"could not translate {bad.text!r}: {bad.reason}"
+        parts += [replace(f, label=label) for f in reading.formulas]
+    return tuple(parts), None
+
+
+def _check_with_z3(
+    clauses: Sequence[Clause],
+    diagnostics: tuple[Diagnostic, ...],
+    formulas: FormulaReading,
+    steps: Iterable[str],
+) -> ProofReport:
+    """check_proof for a context that holds formulas: every step judged by Z3 against the
+    context's clauses and formulas and the earlier sound steps (as ARES judges them); the reason
+    of each says ``(z3)``."""
+    from peirce.pipelines.fol import clause_parts, judge_step
+
+    read = {f.label for f in formulas.formulas}
+    diagnostics = tuple(
+        d for d in diagnostics if not (d.code == "untranslated" and _diag_text(d) in read)
+    )
+    incomplete = bool(formulas.unread)
+    sound: list[Part] = [*clause_parts(clauses), *formulas.formulas]
+    unsound: list[Part] = []
+    results: list[StepResult] = []
+    for index, text in enumerate(steps, start=1):
+        label = f"step {index}: {text.strip()}"
+        parts, why = _step_parts(text, label)
+        if why is not None:
+            results.append(StepResult(index, text, StepStatus.UNKNOWN, why))
+            continue
+        found = judge_step(sound, unsound, parts, incomplete=incomplete)
+        (sound if found.status is StepStatus.VALID else unsound).extend(parts)
+        results.append(
+            StepResult(
+                index=index,
+                text=text,
+                status=found.status,
+                reason=found.reason,
+                proof=found.proof,
+                premises=found.premises if found.status.sound else (),
+            )
+        )
+    return ProofReport(tuple(results), diagnostics, ())
+
+
+def _diag_text(d: Diagnostic) -> str:
+    return d.message.rsplit(": ", 1)[-1].strip().strip("'\"")
 
 
 _VERDICT_ANSWER = {

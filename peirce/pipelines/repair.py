@@ -30,17 +30,53 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from peirce.errors import LLMError
 from peirce.llm.complete import complete
 from peirce.llm.protocol import ChatClient
+from peirce.pipelines.decision import Action, Decision, Finding, Policy, RepairRound
 from peirce.results import Answer
 from peirce.translators import cnl
 from peirce.translators.cnl_render import render_clause
 
 if TYPE_CHECKING:
-    from peirce.pipelines.gate import Decision, Gate, Policy
+    from peirce.engine.ground_model import FastKnowledgeBase
+
+
+class _Context(Protocol):
+    @property
+    def sentences(self) -> list[str]: ...
+
+    @property
+    def kb(self) -> FastKnowledgeBase: ...
+
+
+class Gate(Protocol):
+    """What repair needs of a gate (:class:`peirce.pipelines.gate.Gate`)."""
+
+    @property
+    def context(self) -> _Context: ...
+
+    @property
+    def client(self) -> ChatClient | None: ...
+
+    @property
+    def formulas(self) -> tuple[object, ...]: ...
+
+    def check(
+        self,
+        reasoning: str,
+        *,
+        question: str | None = ...,
+        question_fol: str | None = ...,
+        policy: Policy | None = ...,
+    ) -> Decision: ...
+
+    def expected(
+        self, question: str | None, question_fol: str | None
+    ) -> tuple[Answer | None, str]: ...
+
 
 __all__ = ["qair_score", "repair", "verifier_answer"]
 
@@ -60,8 +96,6 @@ def qair_score(decision: Decision) -> float:
     >>> qair_score(good), round(qair_score(bad), 3)
     (1.0, 0.3)
     """
-    from peirce.pipelines.gate import Finding
-
     claiming = [s for s in decision.steps if s.finding is not Finding.NO_CLAIM]
     if claiming:
         logic = sum(s.finding is Finding.ENTAILED for s in claiming) / len(claiming)
@@ -92,8 +126,6 @@ def _retrieve(sentences: Sequence[str], query: str, most: int = 6) -> list[str]:
 def _monitor(decision: Decision) -> str:
     """What the Monitor flags: the first step the gate blocks or cannot ground, else the
     answer."""
-    from peirce.pipelines.gate import Finding
-
     for s in decision.steps:
         if s.finding in (Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN):
             return f"step {s.index} ({s.text.strip()!r}) is {s.finding.value}: {s.reason}"
@@ -101,8 +133,6 @@ def _monitor(decision: Decision) -> str:
 
 
 def _query(decision: Decision) -> str:
-    from peirce.pipelines.gate import Finding
-
     for s in decision.steps:
         if s.finding in (Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN):
             return f"{s.text} {decision.question or ''}"
@@ -120,8 +150,6 @@ def repair(
 ) -> Decision:
     """Try to repair a blocked decision; the repaired decision (``repair``), or ``decision``
     with the rounds tried recorded."""
-    from peirce.pipelines.gate import Action, RepairRound
-
     no_repair = replace(policy, repair=False)
     question_text = question or decision.question or ""
     rounds: list[RepairRound] = []
@@ -206,27 +234,38 @@ def repair(
             if calls >= policy.max_calls:
                 break
     if policy.answer_from_proof:
-        text = verifier_answer(gate, question, question_fol, decision.expected)
-        if text is not None:
-            checked = gate.check(
-                text, question=question, question_fol=question_fol, policy=no_repair
-            )
-            if checked.action in (Action.PASS, Action.ANNOTATE):
-                return replace(
-                    checked,
-                    action=Action.REPAIR,
-                    reason=f"answered from the verifier's own proof ({decision.reason})",
-                    repaired_from="verifier",
-                    rounds=tuple(rounds),
-                    llm_calls=decision.llm_calls + calls,
-                    policy=policy,
-                )
+        shown = _from_proof(gate, decision, question, question_fol, policy)
+        if shown is not None:
+            return replace(shown, rounds=tuple(rounds), llm_calls=decision.llm_calls + calls)
     return replace(decision, rounds=tuple(rounds), llm_calls=decision.llm_calls + calls)
 
 
-def _passes(d: Decision, policy: Policy) -> bool:
-    from peirce.pipelines.gate import Action
+def _from_proof(
+    gate: Gate,
+    decision: Decision,
+    question: str | None,
+    question_fol: str | None,
+    policy: Policy,
+) -> Decision | None:
+    """The verifier's own answer, checked by the gate like any text; ``None`` when it has none
+    or it does not verify."""
+    no_repair = replace(policy, repair=False)
+    text = verifier_answer(gate, question, question_fol, decision.expected)
+    if text is None:
+        return None
+    checked = gate.check(text, question=question, question_fol=question_fol, policy=no_repair)
+    if checked.action not in (Action.PASS, Action.ANNOTATE):
+        return None
+    return replace(
+        checked,
+        action=Action.REPAIR,
+        reason=f"answered from the verifier's own proof ({decision.reason})",
+        repaired_from="verifier",
+        policy=policy,
+    )
 
+
+def _passes(d: Decision, policy: Policy) -> bool:
     return d.action in (Action.PASS, Action.ANNOTATE) and qair_score(d) >= policy.tau
 
 
