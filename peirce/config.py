@@ -44,6 +44,7 @@ __all__ = [
     "llm_cache_path",
     "llm_settings",
     "parser_cache_dir",
+    "server_token",
 ]
 
 
@@ -117,3 +118,13 @@ def console_history_path(env: Mapping[str, str] | None = None) -> Path:
     (``XDG_STATE_HOME`` defaults to ``~/.local/state``)."""
     state = _env(env).get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "peirce" / "console_history"
+
+
+def server_token(env: Mapping[str, str] | None = None) -> str | None:
+    """The bearer token ``peirce serve`` requires on its ``/v1/`` routes:
+    ``$PEIRCE_SERVER_TOKEN`` (``None``: no token, when ``--token`` is not given either).
+
+    >>> server_token({"PEIRCE_SERVER_TOKEN": "s3cret"}), server_token({})
+    ('s3cret', None)
+    """
+    return _env(env).get("PEIRCE_SERVER_TOKEN") or None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
 from peirce.cli import EXIT_USAGE, integer_at_least
@@ -62,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from peirce.config import llm_settings, server_token
     from peirce.errors import ConfigError
     from peirce.pipelines.gate import Policy
     from peirce.server.app import ServerSettings, create_app
@@ -71,16 +71,17 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ConfigError) as exc:
         print(f"peirce serve: --policy: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    llm = llm_settings()
     settings = ServerSettings(
         data_dir=Path(args.data_dir),
         workers=args.workers,
-        upstream=args.upstream or os.environ.get("OPENAI_BASE_URL") or None,
-        upstream_key=os.environ.get("OPENAI_API_KEY") or None,
-        model=args.model or os.environ.get("PEIRCE_MODEL") or None,
+        upstream=args.upstream or llm.base_url,
+        upstream_key=llm.api_key,
+        model=args.model or llm.model,
         upstream_timeout=args.upstream_timeout,
         request_timeout=args.request_timeout,
         max_body=args.max_body,
-        token=args.token or os.environ.get("PEIRCE_SERVER_TOKEN") or None,
+        token=args.token or server_token(),
         cors_origins=tuple(args.cors_origin),
         stream_chunk=args.stream_chunk,
         policy=policy,

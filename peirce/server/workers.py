@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -50,7 +49,6 @@ _lock = threading.Lock()
 
 def _init(llm: LLMSettings) -> None:
     _settings["llm"] = llm
-    os.environ.setdefault("PEIRCE_WORKER", "1")
 
 
 def _client() -> object | None:
