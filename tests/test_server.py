@@ -272,3 +272,41 @@ def test_a_killed_server_loses_no_registered_knowledge_base(tmp_path: Path) -> N
     finally:
         proc.kill()
         proc.wait()
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False)
+    return [int(x) for x in out.stdout.split()]
+
+
+def test_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    port = _free_port()
+    cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "2",
+           "--data-dir", str(tmp_path / "kbs")]  # fmt: skip
+    with open(tmp_path / "serve.log", "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/v1/verify", timeout=30,
+                               json={"context": PREMISES, "reasoning": RIGHT})  # fmt: skip
+                if r.status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        workers = [c for c in _children(proc.pid) if c != proc.pid]
+        assert workers, "the server started no worker process"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 15
+        alive = workers
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.3)
+            alive = [w for w in workers if Path(f"/proc/{w}").exists()
+                     and "zombie" not in Path(f"/proc/{w}/status").read_text()]  # fmt: skip
+        assert not alive, f"workers {alive} outlived the server"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

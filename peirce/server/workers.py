@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -47,8 +49,19 @@ _settings: dict[str, LLMSettings] = {"llm": LLMSettings()}
 _lock = threading.Lock()
 
 
-def _init(llm: LLMSettings) -> None:
+def _init(llm: LLMSettings, parent: int | None = None) -> None:
     _settings["llm"] = llm
+    if parent is not None:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker ends when the server that started it is gone (killed, even with SIGKILL): it
+    is never left behind as an orphan holding a Prolog engine."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
 
 
 def _client() -> object | None:
@@ -134,7 +147,10 @@ class Pool:
         if workers > 0:
             ctx = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=ctx, initializer=_init, initargs=(llm,)
+                max_workers=workers,
+                mp_context=ctx,
+                initializer=_init,
+                initargs=(llm, os.getpid()),
             )
         else:
             _init(llm)
@@ -156,4 +172,5 @@ class Pool:
             f.result()
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers (what is queued is dropped; what runs finishes)."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
