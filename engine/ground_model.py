@@ -6,7 +6,9 @@ question again and again: is this fact provable? When its clauses are *Datalog* 
 terms, no built-ins, every variable of a head also in its body), the set of facts they prove is
 their least model over the constants they name, and it can be computed once: each rule
 instantiated over those constants, then derived forward in time linear in the instances
-(:func:`~peirce.engine.entailment._least_model`). A ground goal is then proved or not by a
+(each rule instance fires once, when its body is complete; levels are lowered as shallower
+derivations appear, so that clauses added later join in place). A ground goal is then proved or
+not by a
 lookup, and its proof read off the order of derivation, as
 :class:`~peirce.engine.entailment.EntailmentModel` does for ground premises.
 
@@ -38,33 +40,9 @@ __all__ = ["FastKnowledgeBase", "GroundModel"]
 INSTANCE_LIMIT = 200_000
 
 
-def _least_model(rules: Sequence[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
-    """Every literal the ground rules derive, with its rank, breadth first: the facts first in
-    the order given, then what they give, and so on (a literal's rank is below that of every
-    literal derived from it), in time linear in the rules' size.
-
-    >>> sorted(_least_model([(1, ()), (2, (1,)), (3, (2, 4))]).items())
-    [(1, 0), (2, 1)]
-    """
-    have: dict[int, int] = {}
-    queue = deque(head for head, body in rules if not body)
-    need: list[int] = []
-    waiting: dict[int, list[int]] = {}
-    for i, (_, body) in enumerate(rules):
-        distinct = set(body)
-        need.append(len(distinct))
-        for b in distinct:
-            waiting.setdefault(b, []).append(i)
-    while queue:
-        lit = queue.popleft()
-        if lit in have:
-            continue
-        have[lit] = len(have)
-        for i in waiting.get(lit, ()):
-            need[i] -= 1
-            if need[i] == 0:
-                queue.append(rules[i][0])
-    return have
+def _constant_key(t: Term) -> tuple[str, str]:
+    value = t.value if isinstance(t, Const) else t
+    return type(value).__name__, str(value)
 
 
 def _vars(lit: Literal) -> set[str]:
@@ -91,7 +69,8 @@ def _subst(lit: Literal, env: Mapping[str, Term]) -> Literal:
 
 
 class GroundModel:
-    """The least model of Datalog clauses over their constants.
+    """The least model of Datalog clauses over their constants, kept up to date as clauses are
+    added, with each literal's level: the height of its shallowest derivation (0 for a fact).
 
     >>> from peirce.logic import Const, Var
     >>> X = Var("X")
@@ -103,23 +82,24 @@ class GroundModel:
     >>> print(m.proof(kind(Const("bob"))).proof.render())
     kind(bob)   [Red things are kind.]
       red(bob)   [Bob is red.]
+    >>> m.extend([Clause(kind(Const("bob")), label="Bob is kind.")])
+    True
+    >>> print(m.proof(kind(Const("bob"))).proof.render())
+    kind(bob)   [Bob is kind.]
     """
 
-    def __init__(
-        self,
-        constants: frozenset[Term],
-        rules: list[tuple[tuple[int, tuple[int, ...]], Clause, int]],
-        lits: list[Literal],
-        ids: dict[Literal, int],
-    ) -> None:
+    def __init__(self, constants: frozenset[Term], limit: int = INSTANCE_LIMIT) -> None:
         self.constants = constants
-        self._rules = rules
-        self._lits = lits
-        self._ids = ids
-        self._model = _least_model([r for r, _, _ in rules])
+        self._ordered: list[Term] = sorted(constants, key=_constant_key)
+        self._limit = limit
+        self._rules: list[tuple[tuple[int, tuple[int, ...]], Clause, int]] = []
+        self._lits: list[Literal] = []
+        self._ids: dict[Literal, int] = {}
+        self._level: dict[int, int] = {}
+        self._need: list[int] = []
+        self._uses: dict[int, list[int]] = {}  # literal -> rules with it in their body
         self._by_head: dict[int, list[int]] = {}
-        for i, ((head, _), _, _) in enumerate(rules):
-            self._by_head.setdefault(head, []).append(i)
+        self._clauses = 0
 
     @classmethod
     def build(cls, clauses: Sequence[Clause], limit: int = INSTANCE_LIMIT) -> GroundModel | None:
@@ -134,35 +114,79 @@ class GroundModel:
             for t in lit.args
             if isinstance(t, Const)
         )
-        ordered = sorted(constants, key=lambda t: (type(t.value).__name__, str(t.value)))
-        total = 0
+        model = cls(constants, limit)
+        return model if model.extend(clauses) else None
+
+    def _ident(self, lit: Literal) -> int:
+        n = self._ids.get(lit)
+        if n is None:
+            n = self._ids[lit] = len(self._lits)
+            self._lits.append(lit)
+        return n
+
+    def extend(self, clauses: Sequence[Clause]) -> bool:
+        """Add clauses and derive what they give; ``False`` (and nothing added) when one is not
+        Datalog, names a constant the model does not have, or the instances would pass the
+        limit: build a new model then."""
+        if not all(_datalog(c) for c in clauses):
+            return False
+        for c in clauses:
+            for lit in (c.head, *c.body):
+                if any(isinstance(t, Const) and t not in self.constants for t in lit.args):
+                    return False
+        total = len(self._rules)
         for c in clauses:
             n = len({v for b in c.body for v in _vars(b)})
-            total += len(ordered) ** n if n else 1
-            if total > limit:
-                return None
-        ids: dict[Literal, int] = {}
-        lits: list[Literal] = []
-
-        def ident(lit: Literal) -> int:
-            n = ids.get(lit)
-            if n is None:
-                n = ids[lit] = len(lits)
-                lits.append(lit)
-            return n
-
-        rules: list[tuple[tuple[int, tuple[int, ...]], Clause, int]] = []
-        for k, c in enumerate(clauses):
+            total += len(self._ordered) ** n if n else 1
+        if total > self._limit:
+            return False
+        work: deque[tuple[int, int]] = deque()
+        for c in clauses:
+            k = self._clauses
+            self._clauses += 1
             names = sorted({v for b in c.body for v in _vars(b)})
-            if not names:
-                rules.append(((ident(c.head), tuple(ident(b) for b in c.body)), c, k))
+            envs = (
+                [dict(zip(names, values, strict=True))
+                 for values in itertools.product(self._ordered, repeat=len(names))]
+                if names else [{}]
+            )  # fmt: skip
+            for env in envs:
+                head = self._ident(_subst(c.head, env))
+                body = tuple(self._ident(_subst(b, env)) for b in c.body)
+                self._add_rule(head, body, c, k, work)
+        self._relax(work)
+        return True
+
+    def _add_rule(
+        self, head: int, body: tuple[int, ...], c: Clause, k: int, work: deque[tuple[int, int]]
+    ) -> None:
+        i = len(self._rules)
+        self._rules.append(((head, body), c, k))
+        self._by_head.setdefault(head, []).append(i)
+        distinct = set(body)
+        missing = [b for b in distinct if b not in self._level]
+        self._need.append(len(missing))
+        for b in distinct:
+            self._uses.setdefault(b, []).append(i)
+        if not missing:
+            work.append((head, 1 + max(self._level[b] for b in body) if body else 0))
+
+    def _relax(self, work: deque[tuple[int, int]]) -> None:
+        """Derive and lower levels until nothing changes (each literal's level is the least
+        height of a derivation of it)."""
+        level = self._level
+        while work:
+            lit, height = work.popleft()
+            old = level.get(lit)
+            if old is not None and old <= height:
                 continue
-            for values in itertools.product(ordered, repeat=len(names)):
-                env = dict(zip(names, values, strict=True))
-                head = _subst(c.head, env)
-                body = tuple(ident(_subst(b, env)) for b in c.body)
-                rules.append(((ident(head), body), c, k))
-        return cls(constants, rules, lits, ids)
+            level[lit] = height
+            for i in self._uses.get(lit, ()):
+                if old is None:
+                    self._need[i] -= 1
+                if self._need[i] == 0:
+                    (head, body), _, _ = self._rules[i]
+                    work.append((head, 1 + max(level[b] for b in body)))
 
     def _known(self, goal: Literal) -> bool:
         return all(isinstance(t, Const) and t in self.constants for t in goal.args)
@@ -173,17 +197,22 @@ class GroundModel:
         if not self._known(goal):
             return None
         n = self._ids.get(goal)
-        return n is not None and n in self._model
+        return n is not None and n in self._level
 
     def _candidates(self, lit: int) -> list[int]:
-        """The rule instances that derive ``lit`` from literals derived before it."""
-        rank = self._model
-        mine = rank[lit]
-        return [
-            i
-            for i in self._by_head[lit]
-            if all(rank.get(b, mine) < mine for b in self._rules[i][0][1])
-        ]
+        """The rule instances of a shallowest derivation of ``lit`` (what Prolog's iterative
+        deepening finds first): a fact at level 0, else a rule whose body is one level down."""
+        level = self._level
+        height = level[lit]
+        out = []
+        for i in self._by_head[lit]:
+            body = self._rules[i][0][1]
+            if not body:
+                if height == 0:
+                    out.append(i)
+            elif all(b in level for b in body) and max(level[b] for b in body) == height - 1:
+                out.append(i)
+        return out
 
     def _first_clause(self, lit: int) -> int:
         return min(self._rules[i][2] for i in self._candidates(lit))
@@ -228,23 +257,60 @@ class GroundModel:
 
 class FastKnowledgeBase:
     """A knowledge base whose ground questions are answered from its :class:`GroundModel`
-    when it has one; everything else, and everything it does not say, from Prolog."""
+    when it has one; everything else, and everything it does not say, from Prolog.
+
+    Clauses :meth:`add`-ed later (the sound steps of a chain) join the model, which is rebuilt
+    when next asked; they reach Prolog only when Prolog is next asked, so that a chain whose
+    every question the model answers costs no Prolog call after the first load.
+    """
 
     def __init__(self, kb: KnowledgeBase, clauses: Iterable[Clause]) -> None:
         self.kb = kb
-        self.model = None if kb.builtins else GroundModel.build(list(clauses))
+        self._clauses = list(clauses)
+        self._pending: list[Clause] = []
+        self._built = False
+        self.model: GroundModel | None = None
         self.answered = 0  # questions the model answered
+        self._heads = {c.head.key for c in self._clauses}
+
+    def _current(self) -> GroundModel | None:
+        if not self._built:
+            self.model = None if self.kb.builtins else GroundModel.build(self._clauses)
+            self._built = True
+        return self.model
+
+    def add(self, clauses: Iterable[Clause]) -> None:
+        """Add clauses (to the model at once, to Prolog when it is next asked)."""
+        new = list(clauses)
+        if not new:
+            return
+        self._clauses.extend(new)
+        self._pending.extend(new)
+        self._heads.update(c.head.key for c in new)
+        if self._built and self.model is not None and self.model.extend(new):
+            return  # the model grew in place
+        self._built = False
+
+    def _flush(self) -> KnowledgeBase:
+        if self._pending:
+            self.kb.add(self._pending)
+            self._pending = []
+        return self.kb
+
+    def concludes(self, lit: Literal) -> bool:
+        return lit.key in self._heads
 
     def _attempt(self, goal: Literal) -> Proof | None:
-        if self.model is None:
+        model = self._current()
+        if model is None:
             return None
-        held = self.model.holds(goal)
+        held = model.holds(goal)
         if held is None:
             return None
         self.answered += 1
         if held:
-            return self.model.proof(goal)
-        if not self.kb.concludes(goal):
+            return model.proof(goal)
+        if not self.concludes(goal):
             return not_concluded(goal)
         return not_proved(goal, "ok", self.kb.limits)
 
@@ -253,7 +319,7 @@ class FastKnowledgeBase:
             found = self._attempt(goal)
             if found is not None:
                 return found
-        return self.kb.prove(goal, extra=extra)
+        return self._flush().prove(goal, extra=extra)
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
         if not extra:
@@ -261,7 +327,16 @@ class FastKnowledgeBase:
             q = self._attempt(goal.complement()) if p is not None else None
             if p is not None and q is not None:
                 return judgement(goal, p, q)
-        return self.kb.ask(goal, extra=extra)
+        return self._flush().ask(goal, extra=extra)
+
+    def has_head(self, goal: Literal) -> bool:
+        return self._flush().has_head(goal)
+
+    def clauses(self) -> list[Clause]:
+        return list(self._clauses)
+
+    def close(self) -> None:
+        self.kb.close()
 
     def __getattr__(self, name: str) -> object:
-        return getattr(self.kb, name)
+        return getattr(self._flush(), name)

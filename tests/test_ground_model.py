@@ -41,7 +41,6 @@ def test_the_model_answers_as_prolog(seed: int) -> None:
     goals = [Literal(p, (c,), negated=n) for p in UNARY for c in NAMES for n in (False, True)]
     with KnowledgeBase(clauses) as kb:
         fast = FastKnowledgeBase(kb, clauses)
-        assert fast.model is not None
         for goal in goals:
             want, got = kb.prove(goal), fast.prove(goal)
             assert (got.proved, got.reason) == (want.proved, want.reason), goal
@@ -51,6 +50,7 @@ def test_the_model_answers_as_prolog(seed: int) -> None:
                     assert node.rule is not None and node.rule.split()[0] in ("fact", "rule")
             a, b = kb.ask(goal), fast.ask(goal)
             assert (a.verdict, a.reason) == (b.verdict, b.reason), goal
+        assert fast.model is not None
         assert fast.answered >= sum(fast.model.holds(g) is not None for g in goals) > 0
 
 
@@ -80,3 +80,28 @@ def test_a_deep_chain_is_proved_without_recursion() -> None:
     assert model is not None
     proof = model.proof(Literal(f"p{n}", (Const("a"),)))
     assert proof.proved and sum(1 for _ in proof.proof.walk()) == n + 1  # type: ignore[union-attr]
+
+
+CONTEXT = (
+    "Each yumpus is a dumpus. Dumpuses are wumpuses. Every wumpus is an impus. Impuses are not "
+    "sour. Numpuses are sour. Max is a yumpus. Rex is a numpus. Every impus is a tumpus."
+)
+STEPS = [
+    "Max is a dumpus.", "Max is a wumpus.", "Max is sour.", "Max is not sour.", "Rex is sour.",
+    "Rex is a wumpus.", "Every wumpus is a tumpus.", "Max is a tumpus.", "Rex is not sour.",
+    "Every dumpus is sour.", "Max is an impus.", "Rex is a yumpus.", "Max is a numpus.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_check_proof_answers_as_with_prolog_alone(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from peirce.pipelines import proofs
+
+    steps = random.Random(seed).sample(STEPS, 8)
+    fast = proofs.check_proof(CONTEXT, steps)
+    monkeypatch.setattr(proofs, "FastKnowledgeBase", lambda kb, clauses: kb)
+    plain = proofs.check_proof(CONTEXT, steps)
+    for a, b in zip(fast.steps, plain.steps, strict=True):
+        assert (a.status, a.reason, a.premises) == (b.status, b.reason, b.premises), a.text

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 from peirce.errors import PeirceError
 from peirce.ir import Sentence, Translation
@@ -107,7 +108,7 @@ class _Judged:
 
 
 def _prove_clause(
-    kb: KnowledgeBase, clause: Clause, tag: str, extra: Sequence[Clause] = ()
+    kb: KnowledgeBase | FastKnowledgeBase, clause: Clause, tag: str, extra: Sequence[Clause] = ()
 ) -> tuple[Literal, Proof]:
     """Prove a fact directly, a rule by the deduction theorem (skolemised body as assumptions)."""
     if clause.is_fact:
@@ -118,7 +119,7 @@ def _prove_clause(
 
 
 def _judge_step(
-    kb: KnowledgeBase,
+    kb: KnowledgeBase | FastKnowledgeBase,
     clauses: Sequence[Clause],
     unsound: Sequence[Clause],
     tag: str,
@@ -203,9 +204,10 @@ def check_proof(
         return _check_with_z3(clauses, diagnostics, formulas, steps)
     results: list[StepResult] = []
     unsound: list[Clause] = []
-    with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
-        found, notes = conflicts(kb, clauses)
+    with KnowledgeBase(clauses, limits=limits or Limits()) as base:
+        found, notes = conflicts(base, clauses)
         diagnostics = (*diagnostics, *conflict_errors(found), *notes)
+        kb = FastKnowledgeBase(base, clauses)
         for index, text in enumerate(steps, start=1):
             tr = translate(text)
             label = f"step {index}: {text.strip()}"
