@@ -28,13 +28,13 @@ import itertools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 
-from peirce.engine.prolog import KnowledgeBase
+from peirce.engine.prolog import KnowledgeBase, Limits
 from peirce.engine.prolog.codec import clause_text, literal_text
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
-__all__ = ["FastKnowledgeBase", "GroundModel"]
+__all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt", "ground_judgement"]
 
 #: rule instances a model may have (beyond it, Prolog answers)
 INSTANCE_LIMIT = 200_000
@@ -255,6 +255,32 @@ class GroundModel:
         return Proof(True, done[root])
 
 
+def ground_attempt(
+    model: GroundModel, heads: set[tuple[str, int, bool]], goal: Literal, limits: Limits
+) -> Proof | None:
+    """The proof attempt Prolog would report for the ground ``goal`` (``heads``: the keys of
+    the clauses' heads), answered from ``model``; ``None`` when the model cannot say."""
+    held = model.holds(goal)
+    if held is None:
+        return None
+    if held:
+        return model.proof(goal)
+    if goal.key not in heads:
+        return not_concluded(goal)
+    return not_proved(goal, "ok", limits)
+
+
+def ground_judgement(
+    model: GroundModel, heads: set[tuple[str, int, bool]], goal: Literal, limits: Limits
+) -> Judgement | None:
+    """What ``KnowledgeBase.ask`` would answer for the ground ``goal``, from ``model``."""
+    p = ground_attempt(model, heads, goal, limits)
+    q = ground_attempt(model, heads, goal.complement(), limits) if p is not None else None
+    if p is None or q is None:
+        return None
+    return judgement(goal, p, q)
+
+
 class FastKnowledgeBase:
     """A knowledge base whose ground questions are answered from its :class:`GroundModel`
     when it has one; everything else, and everything it does not say, from Prolog.
@@ -304,15 +330,10 @@ class FastKnowledgeBase:
         model = self._current()
         if model is None:
             return None
-        held = model.holds(goal)
-        if held is None:
-            return None
-        self.answered += 1
-        if held:
-            return model.proof(goal)
-        if not self.concludes(goal):
-            return not_concluded(goal)
-        return not_proved(goal, "ok", self.kb.limits)
+        found = ground_attempt(model, self._heads, goal, self.kb.limits)
+        if found is not None:
+            self.answered += 1
+        return found
 
     def prove(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Proof:
         if not extra:
