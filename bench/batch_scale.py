@@ -5,8 +5,9 @@
 - records/s with 1 and 2 worker processes, and through Ray (``--ray local``) when Ray is
   installed, on ``--records`` generated chains (each with names of its own, so no two are alike);
 - peak memory (RSS of the ``peirce`` process, one worker) on 1,000 records and on ``--records``;
-- ``--kill-trials`` runs killed with SIGKILL (the whole process group, workers too) at a random
-  point, then ``--resume``d: the records lost and written twice are counted.
+- ``--kill-trials`` runs (2 workers) killed with SIGKILL (the whole process group, workers too)
+  once a random number of lines is written, then ``--resume``d: the records lost and written
+  twice are counted.
 
 A human summary, then one JSON object as the last line: ``records``, ``records_per_second``
 (per worker count, and ``ray``), ``peak_rss_mib`` (``1k`` and the full count), ``kill_trials``,
@@ -82,21 +83,32 @@ def throughput(src: Path, work: Path, workers: int, ray: bool = False) -> dict[s
     }
 
 
-def kill_trial(
-    src: Path, work: Path, n: int, rng: random.Random, full_seconds: float
-) -> tuple[int, int, float]:
-    """One run killed at a random point, then resumed: (lost, duplicated, when killed)."""
+def _lines(path: Path) -> int:
+    try:
+        with path.open("rb") as f:
+            return f.read().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def kill_trial(src: Path, work: Path, n: int, rng: random.Random) -> tuple[int, int, float, int]:
+    """One run killed at a random point, then resumed: (lost, duplicated, when killed, lines
+    written before the kill)."""
     out = work / "killed.jsonl"
     out.unlink(missing_ok=True)
     argv = [*PEIRCE, "check", str(src), "--output", str(out), "--workers", "2"]
-    when = rng.uniform(0.5, max(1.0, full_seconds * 0.9))
+    target = rng.randint(1, n - 1)  # kill once this many lines are written: always midway
     proc = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    time.sleep(when)
+    started = time.perf_counter()
+    while proc.poll() is None and _lines(out) < target:
+        time.sleep(0.005)
+    when = time.perf_counter() - started
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)  # the runner and its workers, as kill -9 of the job
     proc.wait()
+    before = len(out.read_bytes().splitlines()) if out.exists() else 0
     subprocess.run(
         [*argv, "--resume"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
     )
@@ -104,19 +116,19 @@ def kill_trial(
     expected = {f"c{k}" for k in range(n)}
     lost = len(expected - set(ids))
     duplicated = len(ids) - len(set(ids))
-    return lost, duplicated, when
+    return lost, duplicated, when, before
 
 
 def kill_trials(
-    src: Path, work: Path, n: int, trials: int, *, rng: random.Random, full: float
+    src: Path, work: Path, n: int, trials: int, *, rng: random.Random
 ) -> tuple[int, int]:
     """``trials`` killed and resumed runs: records lost and duplicated in all."""
     lost = duplicated = 0
     for trial in range(trials):
-        lo, du, when = kill_trial(src, work, n, rng, full)
+        lo, du, when, before = kill_trial(src, work, n, rng)
         lost, duplicated = lost + lo, duplicated + du
-        print(f"kill trial {trial + 1}: SIGKILL after {when:.1f} s, resumed: "
-              f"{lo} lost, {du} duplicated")  # fmt: skip
+        print(f"kill trial {trial + 1}: SIGKILL after {when:.1f} s ({before} of {n} written), "
+              f"resumed: {lo} lost, {du} duplicated")  # fmt: skip
     return lost, duplicated
 
 
@@ -172,9 +184,8 @@ def main() -> int:
         speedup = rates["2"] / rates["1"] if rates.get("1") else 0.0
         if speedup:
             print(f"2 workers / 1 worker: {speedup:.2f}x")
-        full = args.kill_records / max(rates.get("2", 800.0), 1.0) + 2.0
         trials = args.kill_trials if "kill" in parts else 0
-        lost, duplicated = kill_trials(kill, work, args.kill_records, trials, rng=rng, full=full)
+        lost, duplicated = kill_trials(kill, work, args.kill_records, trials, rng=rng)
         figures.update(
             {
                 "records_per_second": rates,
