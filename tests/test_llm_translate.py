@@ -77,3 +77,27 @@ def test_ask_uses_the_translator_where_the_controlled_english_leaves_it_open() -
     with LoopbackServer(script=[]) as srv, _client(srv) as c:
         assert ask("Tom is a cat.", "Tom is a cat.", client=c).answer is Answer.TRUE
         assert srv.hits == 0
+
+
+HORN_OK = (
+    "Predicates:\nCat($x, bool)\nMammal($x, bool)\nFacts:\nCat(Tom, True)\nRules:\n"
+    "Cat($x, True) >>> Mammal($x, True)\nQuery:\nMammal(Tom, True)"
+)
+HORN_BROKEN = HORN_OK.replace("Cat(Tom, True)", "Cat(Tom, True")
+
+
+def test_a_program_that_cannot_be_read_is_repaired_from_its_diagnostic() -> None:
+    from peirce.pipelines.program_translate import translate_program
+
+    options = ["A) True", "B) False", "C) Unknown"]
+    with LoopbackServer(script=[HORN_BROKEN, HORN_OK]) as srv, _client(srv) as c:
+        run = translate_program(c, "Tom is a cat. Cats are mammals.", "Is Tom a mammal?",
+                                options, "horn", repairs=1)  # fmt: skip
+        first, repair = (r["messages"][-1]["content"] for r in srv.requests)
+    assert run.outcome is not None and run.outcome.answer == "A"
+    assert (run.calls, run.repairs) == (2, 1)
+    assert "FORMAT: horn" in first and "Tom is a cat." in first
+    assert "Cat(Tom, True" in repair and "line" in repair  # the program and where it failed
+    with LoopbackServer(script=[HORN_BROKEN]) as srv, _client(srv) as c:
+        run = translate_program(c, "Tom is a cat.", "Is Tom a mammal?", options, "horn", repairs=0)
+    assert run.outcome is not None and run.outcome.answer is None and not run.outcome.parsed

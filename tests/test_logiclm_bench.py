@@ -28,8 +28,8 @@ def _item(item_id: str, name: str, gold: str) -> dict[str, Any]:
     p = PROGRAMS[name]
     return {
         "id": item_id,
-        "context": "",
-        "question": "",
+        "context": f"The context of {item_id}.",
+        "question": f"The question of {item_id}?",
         "options": ["A) True", "B) False", "C) Unknown"],
         "answer": gold,
         "raw_logic_programs": [p["program"]],
@@ -85,6 +85,15 @@ def test_logiclm_bench_figures(folder: Path) -> None:
     assert any("below m1" in line for line in summary.lines)
     assert figures["failures"] == {"syntax": 1}
     assert not any("79.66" in line for line in summary.lines)  # published: gpt-4 only
+
+
+def test_logiclm_replay_through_the_translator_loses_nothing(folder: Path) -> None:
+    direct = execute(LOGICLM, LOGICLM.settings(data=folder)).figures
+    replayed = execute(LOGICLM, LOGICLM.settings(data=folder, replay=True)).figures
+    replay = replayed["replay"]
+    assert replay["items"] > 0 and replay["same_answer"] == replay["items"]
+    assert replayed["llm_calls"] == replay["items"] and replay["repairs"] == 0
+    assert replayed["results"] == direct["results"]
 
 
 def test_logiclm_bench_prints_published_figures_for_gpt4(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ import json
 import re
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from peirce.evaluators.logiclm import (
     vote,
     vote_notes,
 )
+from peirce.jsontypes import JSON
 from peirce.pipelines.logiclm import DATASET_FORMATS, RunSettings, run_programs
 from peirce.programs import ProgramOutcome
 
@@ -68,10 +70,12 @@ class ProgramFile:
 
 @dataclass(frozen=True, slots=True)
 class LogicLMResults:
-    """The runs of every file (in load order) and the time they took."""
+    """The runs of every file (in load order) and the time they took; with ``--replay``, the
+    calls made and how many answers the replay gave that the direct run gives too."""
 
     runs: list[tuple[ProgramFile, list[ItemRun], list[ProgramOutcome]]]
     seconds: float
+    replay: dict[str, int] | None = None
 
 
 def _item_fields(item: object, where: str) -> tuple[str, str, list[str], str]:
@@ -102,6 +106,12 @@ class LogicLM(Benchmark[list[ProgramFile], LogicLMResults]):
         Option("--strict", action="store_true", help="warnings (undeclared names...) fail"),
         Option("--cross-check", action="store_true", help="decide the Horn programs in Z3 too"),
         Option("--show-failures", int, default=0, help="print N failures per file"),
+        Option(
+            "--replay",
+            action="store_true",
+            help="run every program through the LLM translator instead: the recorded program "
+            "is the model's reply, served over loopback HTTP",
+        ),
     )
 
     def load(self, settings: Settings) -> list[ProgramFile]:
@@ -146,6 +156,8 @@ class LogicLM(Benchmark[list[ProgramFile], LogicLMResults]):
             cross_check=settings.flag("cross_check"),
         )
         start = time.perf_counter()
+        if settings.flag("replay"):
+            return _replay(items, run_settings, start)
         runs = []
         for f in items:
             fields = [_item_fields(it, f"{f.path}: item {i}") for i, it in enumerate(f.items)]
@@ -166,7 +178,12 @@ class LogicLM(Benchmark[list[ProgramFile], LogicLMResults]):
         return LogicLMResults(runs, time.perf_counter() - start)
 
     def summarise(self, results: LogicLMResults, settings: Settings) -> Summary:
-        lines = ["Logic-LM's recorded programs, run again (no LLM calls)", _HEADER]
+        title = (
+            "Logic-LM's recorded programs as the replies of the LLM translator (loopback HTTP)"
+            if results.replay is not None
+            else "Logic-LM's recorded programs, run again (no LLM calls)"
+        )
+        lines = [title, _HEADER]
         table: list[dict[str, object]] = []
         totals: Counter[str] = Counter()
         datasets = list(dict.fromkeys(f.dataset for f, _, _ in results.runs))
@@ -195,9 +212,16 @@ class LogicLM(Benchmark[list[ProgramFile], LogicLMResults]):
         figures: dict[str, object] = {
             "results": table,
             "failures": dict(sorted(totals.items())),
-            "llm_calls": 0,
+            "llm_calls": results.replay["llm_calls"] if results.replay else 0,
             "seconds": results.seconds,
         }
+        if results.replay is not None:
+            figures["replay"] = results.replay
+            r = results.replay
+            lines.append(
+                f"replay: {r['llm_calls']} calls, {r['repairs']} repairs; {r['same_answer']} of "
+                f"{r['items']} items answered as the direct run answers them"
+            )
         if settings.flag("cross_check"):
             counts = _cross_checks(results)
             figures["cross_check"] = counts
@@ -207,6 +231,69 @@ class LogicLM(Benchmark[list[ProgramFile], LogicLMResults]):
                 f"classical reading (with contraposition) differs on {counts['classical_differs']}"
             )
         return Summary(tuple(lines), figures)
+
+
+class _Recorded:
+    """The recorded program of each item, as the reply to the translator's prompt for it."""
+
+    def __init__(self) -> None:
+        self.programs: dict[tuple[str, str], str] = {}
+
+    def key(self, context: str, question: str, options: str) -> str:
+        return f"{context.strip()}\n{question.strip()}\n{options.strip()}"
+
+    def __call__(self, messages: Sequence[Mapping[str, JSON]], params: Mapping[str, JSON]) -> str:
+        text = str(messages[-1].get("content") or "")
+        context = text.split("PROBLEM:", 1)[-1].split("QUESTION:", 1)[0]
+        question = text.split("QUESTION:", 1)[-1].split("OPTIONS:", 1)[0]
+        options = text.split("OPTIONS:", 1)[-1]
+        key = self.key(context, question, options)
+        return self.programs.get((str(params.get("model")), key), "")
+
+
+def _replay(items: list[ProgramFile], run_settings: RunSettings, start: float) -> LogicLMResults:
+    """Every item through :func:`~peirce.pipelines.program_translate.translate_program`, its
+    recorded program served as the model's reply; the direct run beside it."""
+    from peirce.llm import LLMClient, LoopbackServer
+    from peirce.pipelines.program_translate import translate_program
+
+    recorded = _Recorded()
+    runs = []
+    calls = repairs = same = total = 0
+    with LoopbackServer(oracle=recorded) as srv:
+        for f in items:
+            fmt = DATASET_FORMATS[f.dataset]
+            fields = []
+            for i, it in enumerate(f.items):
+                item_id, gold, opts, program = _item_fields(it, f"{f.path}: item {i}")
+                context, question = str(it.get("context", "")), str(it.get("question", ""))
+                key = recorded.key(context, question, "\n".join(opts))
+                recorded.programs[(f.model, key)] = program
+                fields.append((item_id, gold, opts, program, context, question))
+            direct = run_programs([(p, fmt, o) for _, _, o, p, _, _ in fields], run_settings)
+            item_runs, outcomes = [], []
+            with LLMClient(base_url=srv.base_url, api_key="x", model=f.model, cache=False) as c:
+                for (item_id, gold, opts, _, context, question), d in zip(
+                    fields, direct, strict=True
+                ):
+                    run = translate_program(
+                        c, context, question, opts, fmt, repairs=0, settings=run_settings
+                    )
+                    calls += run.calls
+                    repairs += run.repairs
+                    o = run.outcome or d
+                    total += 1
+                    same += run.outcome is not None and run.outcome.answer == d.answer
+                    outcomes.append(o)
+                    item_runs.append(
+                        ItemRun(
+                            item_id, gold, o.answer if run.outcome else None, o.parsed,
+                            len(opts), o.failure.kind.value if o.failure else None,
+                        )
+                    )  # fmt: skip
+            runs.append((f, item_runs, outcomes))
+    replay = {"llm_calls": calls, "repairs": repairs, "same_answer": same, "items": total}
+    return LogicLMResults(runs, time.perf_counter() - start, replay)
 
 
 _HEADER = (
