@@ -55,20 +55,73 @@ class Const:
         return str(self.value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Compound:
     """A compound term ``functor(arg, ...)``.
+
+    Printing, comparing and hashing walk the term with a stack of their own, so that a term
+    nested thousands deep (as Prolog may hand one back) prints and compares like any other.
 
     >>> mother = Compound("mother", (Const("tom"),))
     >>> str(Literal("loves", (Var("X"), mother))), is_ground(mother)
     ('loves(X, mother(tom))', True)
+    >>> mother == Compound("mother", (Const("tom"),)), mother == Compound("mother", (Var("X"),))
+    (True, False)
     """
 
     functor: str
     args: tuple[Term, ...]
 
+    def _tokens(self) -> list[object]:
+        """The term in prefix order: ``(functor, arity)`` for a compound, else the term."""
+        out: list[object] = []
+        stack: list[Term] = [self]
+        while stack:
+            t = stack.pop()
+            if isinstance(t, Compound):
+                out.append((t.functor, len(t.args)))
+                stack.extend(reversed(t.args))
+            else:
+                out.append(t)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Compound):
+            return NotImplemented
+        pairs: list[tuple[Term, Term]] = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if isinstance(a, Compound) and isinstance(b, Compound):
+                if a is b:
+                    continue
+                if a.functor != b.functor or len(a.args) != len(b.args):
+                    return False
+                pairs.extend(zip(a.args, b.args, strict=True))
+            elif isinstance(a, Compound) or isinstance(b, Compound) or a != b:
+                return False
+        return True
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._tokens()))
+
     def __str__(self) -> str:
-        return f"{self.functor}({', '.join(map(str, self.args))})"
+        parts: list[str] = []
+        # work items: a term to write, or a literal piece of text
+        stack: list[Term | str] = [self]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, Compound):
+                parts.append(f"{item.functor}(")
+                stack.append(")")
+                for i in range(len(item.args) - 1, -1, -1):
+                    stack.append(item.args[i])
+                    if i:
+                        stack.append(", ")
+            else:
+                parts.append(str(item))
+        return "".join(parts)
 
 
 Term = Union[Var, Const, Compound]
