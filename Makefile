@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest fuzz system venv bench clean
+.PHONY: demo test lint layers typecheck pytest fuzz bench-load bench-batch system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -50,6 +50,14 @@ pytest: venv
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
 fuzz: venv
 	PEIRCE_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/fuzz -p no:cacheprovider
+
+# Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
+# increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
+bench-load: venv
+	$(BIN)/python bench/gate_load.py
+
+bench-batch: venv
+	$(BIN)/python bench/batch_scale.py
 
 # System packages, each installed only when its command is absent.
 system:
