@@ -49,7 +49,7 @@ pytest: venv
 
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
 fuzz: venv
-	PEIRCE_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/fuzz -p no:cacheprovider
+	PEIRCE_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/fuzz tests/test_server_schema.py -p no:cacheprovider
 
 # Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
 # increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
