@@ -7,20 +7,23 @@ batch of taxonomies, each in a namespace of its own, and runs HermiT (the jar ow
 twice on it, in a Java process with a timeout and a memory bound:
 
 1. **classification**, without individuals: each individual's assertions become a fresh class
-   (its *concept*, a subclass of each class asserted and of the complement of each class denied)
-   and each class ``C`` gets a named complement ``¬C``. An unsatisfiable concept is an
-   inconsistent taxonomy (a TBox of these axioms is always consistent: every class may be
-   empty), so one inconsistent taxonomy does not hide the answers of the others;
-2. **realisation** of the individuals of the consistent taxonomies: ``a`` is of ``C``
-   (entailed), of ``¬C`` (refuted: in the complement, or in a class disjoint from ``C``), or
-   neither (unknown: the open world).
+   (its *concept*, a subclass of each class asserted and of the complement of each class
+   denied), and each question ``C(a)`` a class below both ``a``'s concept and ``C``. An
+   unsatisfiable concept is an inconsistent taxonomy (a TBox of these axioms is always
+   consistent: every class may be empty), so one inconsistent taxonomy does not hide the
+   answers of the others; the concept below ``C`` is ``C(a)`` entailed, an unsatisfiable
+   question is ``C(a)`` refuted (``a`` in the complement of ``C`` or in a class disjoint from
+   it), neither is unknown (the open world);
+2. **realisation** of the individuals of the consistent taxonomies: the classes ``a`` belongs to
+   (entailed), which must be those the classification found.
 
-The two passes answer the same questions by different routes (subsumption of the concepts,
-types of the individuals); :class:`Realization` keeps both and :meth:`Realization.status`
-answers from the second. :func:`taxonomy_problem` writes the same taxonomy as first-order
-formulas (:mod:`peirce.fol`) for :func:`peirce.engine.fol.decide`, so Z3 can be asked too.
+Every axiom is Horn (no class is *defined* as a complement), so HermiT decides a batch without
+choices: a batch of 250 taxonomies takes seconds. :class:`Realization` keeps the answers of
+both passes and :meth:`Realization.status` answers from them. :func:`taxonomy_problem` writes
+the same taxonomy as first-order formulas (:mod:`peirce.fol`) for
+:func:`peirce.engine.fol.decide`, so Z3 can be asked too.
 
-Names are data: the ontology holds only generated IRIs (``c0``, ``n0``, ``i0``, ``k0`` in the
+Names are data: the ontology holds only generated IRIs (``c0``, ``i0``, ``k0``, ``q0_0`` in the
 namespace ``http://peirce.invalid/taxonomy/<k>#``), mapped back to the taxonomy's names, so no
 name reaches HermiT or a shell (Java is started without one, its arguments a list).
 
@@ -196,11 +199,12 @@ class Realization:
     Attributes:
         taxonomy: the taxonomy.
         consistent: whether it has a model (from the classification of the concepts).
-        members: the ``(individual, class)`` pairs entailed, from the realisation (empty when
-            inconsistent).
-        non_members: the pairs refuted, from the realisation.
-        concept_members: the pairs entailed, from the classification of the concepts.
-        concept_non_members: the pairs refuted, from the classification of the concepts.
+        members: the ``(individual, class)`` pairs entailed, from the realisation of the
+            individuals (empty when inconsistent).
+        non_members: the pairs refuted: the questions ``concept ⊓ class`` HermiT classified
+            as unsatisfiable (empty when inconsistent).
+        concept_members: the pairs entailed, from the classification of the concepts (the
+            same as ``members`` unless HermiT contradicts itself).
     """
 
     taxonomy: Taxonomy
@@ -208,7 +212,6 @@ class Realization:
     members: frozenset[Pair] = field(default_factory=frozenset)
     non_members: frozenset[Pair] = field(default_factory=frozenset)
     concept_members: frozenset[Pair] = field(default_factory=frozenset)
-    concept_non_members: frozenset[Pair] = field(default_factory=frozenset)
 
     def status(self, individual: str, cls: str) -> Status:
         """Whether ``cls(individual)`` is entailed, refuted, unknown, or the taxonomy
@@ -275,25 +278,22 @@ def _java(limits: ReasonerLimits) -> str:
     return found
 
 
-class _Iris:
-    """The generated IRIs of a batch and the (taxonomy, kind, index) each stands for."""
-
-    def __init__(self) -> None:
-        self.meaning: dict[str, tuple[int, str, int]] = {}
-
-    def iri(self, k: int, kind: str, j: int) -> str:
-        iri = f"{_NS}{k}#{kind}{j}"
-        self.meaning[iri] = (k, kind, j)
-        return iri
+def _iri(k: int, local: str) -> str:
+    return f"{_NS}{k}#{local}"
 
 
 def _write(
-    owl: ModuleType, taxonomies: Sequence[Taxonomy], ids: Sequence[int], abox: bool, path: str
-) -> _Iris:
-    """The ontology of ``taxonomies[k]`` for ``k`` in ``ids``, written to ``path`` (N-Triples):
-    the classes, their complements and axioms; with ``abox`` the individuals and assertions,
-    without it each individual's concept."""
-    iris = _Iris()
+    owl: ModuleType, taxonomies: Sequence[Taxonomy], ids: Iterable[int], abox: bool, path: str
+) -> None:
+    """The ontology of ``taxonomies[k]`` for ``k`` in ``ids``, written to ``path`` (N-Triples).
+
+    Every axiom is Horn (no class is defined as a complement, which would ask HermiT to choose
+    ``C`` or ``¬C`` for every element and class: batches then took minutes): the classes
+    ``c<j>`` and their axioms; with ``abox`` the individuals ``i<j>`` typed with the classes
+    asserted and the complements of those denied; without it each individual's concept
+    ``k<j>`` (a subclass of the same) and, for each class ``c<m>``, a question ``q<j>_<m>``
+    below both ``k<j>`` and ``c<m>``, unsatisfiable exactly when ``c<m>(i<j>)`` is refuted.
+    """
     world = owl.World()
     try:
         for k in ids:
@@ -304,15 +304,21 @@ def _write(
             def add(s: int, p: int, o: int, onto: object = onto) -> None:
                 onto._add_obj_triple_spo(s, p, o)  # type: ignore[attr-defined]
 
-            cls = {c: node(iris.iri(k, "c", j)) for j, c in enumerate(t.classes)}
-            comp = {c: node(iris.iri(k, "n", j)) for j, c in enumerate(t.classes)}
+            def complement(c: int) -> int:
+                blank = cast(int, world.new_blank_node())
+                add(blank, owl.rdf_type, owl.owl_class)
+                add(blank, owl.owl_complementof, c)
+                return blank
+
+            # every class and individual of the taxonomy under a root of its own (a fresh class:
+            # nothing else changes, since it may hold everything); HermiT's classification of
+            # thousands of unrelated classes under owl:Thing grew as their square
+            root = node(_iri(k, "root"))
+            add(root, owl.rdf_type, owl.owl_class)
+            cls = {c: node(_iri(k, f"c{j}")) for j, c in enumerate(t.classes)}
             for c in t.classes:
                 add(cls[c], owl.rdf_type, owl.owl_class)
-                add(comp[c], owl.rdf_type, owl.owl_class)
-                blank = world.new_blank_node()
-                add(blank, owl.rdf_type, owl.owl_class)
-                add(blank, owl.owl_complementof, cls[c])
-                add(comp[c], owl.owl_equivalentclass, blank)
+                add(cls[c], owl.rdfs_subclassof, root)
             for a, b in t.subclass_of:
                 add(cls[a], owl.rdfs_subclassof, cls[b])
             for a, b in t.disjoint:
@@ -326,23 +332,30 @@ def _write(
                 add(cls[a], owl.owl_equivalentclass, cls[b])
             for j, name in enumerate(t.individuals):
                 if abox:
-                    ind = node(iris.iri(k, "i", j))
+                    ind = node(_iri(k, f"i{j}"))
                     add(ind, owl.rdf_type, owl.owl_named_individual)
+                    link = owl.rdf_type
                 else:
-                    ind = node(iris.iri(k, "k", j))
+                    ind = node(_iri(k, f"k{j}"))
                     add(ind, owl.rdf_type, owl.owl_class)
-                link = owl.rdf_type if abox else owl.rdfs_subclassof
+                    link = owl.rdfs_subclassof
+                    for m, c in enumerate(t.classes):
+                        question = node(_iri(k, f"q{j}_{m}"))
+                        add(question, owl.rdf_type, owl.owl_class)
+                        add(question, owl.rdfs_subclassof, root)
+                        add(question, owl.rdfs_subclassof, ind)
+                        add(question, owl.rdfs_subclassof, cls[c])
+                add(ind, link, root)
                 for i, c in t.members:
                     if i == name:
                         add(ind, link, cls[c])
                 for i, c in t.non_members:
                     if i == name:
-                        add(ind, link, comp[c])
+                        add(ind, link, complement(cls[c]))
         with open(path, "wb") as out:
             world.save(out, format="ntriples")
     finally:
         world.close()
-    return iris
 
 
 class _Inconsistent(Exception):
@@ -378,67 +391,62 @@ def _hermit(owl: ModuleType, path: str, limits: ReasonerLimits) -> str:
     return (done.stdout or b"").decode("utf-8", "replace")
 
 
-def _closures(output: str) -> dict[str, set[str]]:
-    """For each IRI HermiT typed or classified: every class above it (with ``owl:Thing``)."""
-    up: dict[str, set[str]] = {}
-    typed: dict[str, set[str]] = {}
-    for relation, listed in _LINE.findall(output):
-        items = re.findall(r"<([^<>\s]+)>", listed)
-        if relation == "SubClassOf" and len(items) == 2:
-            up.setdefault(items[0], set()).add(items[1])
-        elif relation == "EquivalentClasses":
-            for a in items:
-                up.setdefault(a, set()).update(b for b in items if b != a)
-        elif relation == "Type" and len(items) == 2:
-            typed.setdefault(items[0], set()).add(items[1])
+class _Hierarchy:
+    """HermiT's output read back: the classes above each class or individual."""
 
-    def above(start: Iterable[str]) -> set[str]:
+    def __init__(self, output: str) -> None:
+        self.up: dict[str, set[str]] = {}
+        self.typed: dict[str, set[str]] = {}
+        self.empty: set[str] = set()  # the classes equivalent to owl:Nothing
+        for relation, listed in _LINE.findall(output):
+            items = re.findall(r"<([^<>\s]+)>", listed)
+            if relation == "SubClassOf" and len(items) == 2:
+                self.up.setdefault(items[0], set()).add(items[1])
+            elif relation == "EquivalentClasses" and _NOTHING in items:
+                self.empty.update(items)  # often thousands: no edges between them
+            elif relation == "EquivalentClasses":
+                for a, b in zip(items, [*items[1:], items[0]], strict=True):  # a ring
+                    self.up.setdefault(a, set()).add(b)
+            elif relation == "Type" and len(items) == 2:
+                self.typed.setdefault(items[0], set()).add(items[1])
+
+    def above(self, iri: str) -> set[str]:
+        """Every class above the class or individual ``iri`` (with itself and ``owl:Thing``;
+        an empty class is below ``owl:Nothing``, which is all that is said of it)."""
+        if iri in self.empty:
+            return {iri, _NOTHING}
         seen: set[str] = set()
-        todo = [*start, _THING]
+        todo = [iri, *self.typed.get(iri, ()), _THING]
         while todo:
             node = todo.pop()
             if node not in seen:
                 seen.add(node)
-                todo.extend(up.get(node, ()))
+                todo.extend(self.up.get(node, ()))
         return seen
 
-    out = {a: above([a]) for a in up}
-    out.update({i: above(types) for i, types in typed.items()})
-    return out
 
-
-def _answers(
-    t: Taxonomy, k: int, kind: str, closures: dict[str, set[str]]
-) -> tuple[frozenset[Pair], frozenset[Pair], bool]:
-    """The pairs entailed and refuted for taxonomy ``k`` whose individuals (``i``) or concepts
-    (``k``) are typed in ``closures``, and whether one of them is unsatisfiable."""
-    yes: set[Pair] = set()
-    no: set[Pair] = set()
-    empty = False
+def _members(t: Taxonomy, k: int, local: str, hierarchy: _Hierarchy) -> set[Pair]:
+    """The pairs ``(individual, class)`` with the class above the individual's ``local`` IRI
+    (``i`` its individual, ``k`` its concept)."""
+    out: set[Pair] = set()
     for j, name in enumerate(t.individuals):
-        above = closures.get(f"{_NS}{k}#{kind}{j}") or closures.get(_THING) or {_THING}
-        if _NOTHING in above:
-            empty = True
-        for m, c in enumerate(t.classes):
-            if f"{_NS}{k}#c{m}" in above:
-                yes.add((name, c))
-            if f"{_NS}{k}#n{m}" in above:
-                no.add((name, c))
-    return frozenset(yes), frozenset(no), empty
+        above = hierarchy.above(_iri(k, f"{local}{j}"))
+        out.update((name, c) for m, c in enumerate(t.classes) if _iri(k, f"c{m}") in above)
+    return out
 
 
 def _run(
     owl: ModuleType,
     taxonomies: Sequence[Taxonomy],
-    ids: Sequence[int],
+    ids: Iterable[int],
     abox: bool,
     limits: ReasonerLimits,
-) -> dict[str, set[str]]:
+) -> _Hierarchy:
     fd, path = tempfile.mkstemp(prefix="peirce-owl-", suffix=".nt")
     os.close(fd)
     try:
         _write(owl, taxonomies, ids, abox, path)
-        return _closures(_hermit(owl, path, limits))
+        return _Hierarchy(_hermit(owl, path, limits))
     finally:
         os.unlink(path)
 
@@ -466,21 +474,31 @@ def realize(
         concepts = _run(owl, taxonomies, everything, False, limits)
     except _Inconsistent:
         raise BackendError("HermiT found a batch of class axioms inconsistent") from None
-    by_concepts = [_answers(t, k, "k", concepts) for k, t in enumerate(taxonomies)]
-    consistent = [k for k in everything if not by_concepts[k][2]]
+    consistent, answers = [], []
+    for k, t in enumerate(taxonomies):
+        empty = any(_iri(k, f"k{j}") in concepts.empty for j in range(len(t.individuals)))
+        refuted = {
+            (name, c)
+            for j, name in enumerate(t.individuals)
+            for m, c in enumerate(t.classes)
+            if _iri(k, f"q{j}_{m}") in concepts.empty
+        }
+        answers.append((frozenset(_members(t, k, "k", concepts)), frozenset(refuted)))
+        if not empty:
+            consistent.append(k)
     try:
-        types = _run(owl, taxonomies, consistent, True, limits) if consistent else {}
+        types = _run(owl, taxonomies, consistent, True, limits) if consistent else _Hierarchy("")
     except _Inconsistent:
         raise BackendError(
             "HermiT found inconsistent the individuals of taxonomies whose concepts it found "
             "satisfiable"
         ) from None
     out = []
+    kept = set(consistent)
     for k, t in enumerate(taxonomies):
-        yes_c, no_c, empty = by_concepts[k]
-        if empty:
-            out.append(Realization(t, False, concept_members=yes_c, concept_non_members=no_c))
+        yes, no = answers[k]
+        if k not in kept:
+            out.append(Realization(t, False, concept_members=yes))
             continue
-        yes, no, _ = _answers(t, k, "i", types)
-        out.append(Realization(t, True, yes, no, yes_c, no_c))
+        out.append(Realization(t, True, frozenset(_members(t, k, "i", types)), no, yes))
     return out
