@@ -100,6 +100,7 @@ class GroundModel:
         self._uses: dict[int, list[int]] = {}  # literal -> rules with it in their body
         self._by_head: dict[int, list[int]] = {}
         self._clauses = 0
+        self._proofs: dict[int, ProofNode] = {}
 
     @classmethod
     def build(cls, clauses: Sequence[Clause], limit: int = INSTANCE_LIMIT) -> GroundModel | None:
@@ -141,6 +142,7 @@ class GroundModel:
         if total > self._limit:
             return False
         work: deque[tuple[int, int]] = deque()
+        self._proofs = {}  # levels may change: proofs are chosen anew
         for c in clauses:
             k = self._clauses
             self._clauses += 1
@@ -232,9 +234,10 @@ class GroundModel:
 
     def proof(self, goal: Literal) -> Proof:
         """The proof of a goal :meth:`holds` says is proved (built with a stack of its own, each
-        literal's proof once)."""
+        literal's proof once, and kept until the model grows: proof trees are immutable, so a
+        knowledge base asked again and again, as the gate's is, builds each proof once)."""
         root = self._ids[goal]
-        done: dict[int, ProofNode] = {}
+        done = self._proofs
         chosen: dict[int, int] = {}
         stack: list[tuple[int, bool]] = [(root, False)]
         while stack:
