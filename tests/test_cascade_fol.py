@@ -43,3 +43,24 @@ def test_a_context_without_formulas_stays_with_prolog() -> None:
     report = check_proof("Every cat is a mammal. Tom is a cat.", ["Tom is a mammal."])
     assert report.steps[0].status is StepStatus.VALID and "(z3)" not in report.steps[0].reason
     assert report.steps[0].proof is not None and report.steps[0].proof.goal == "mammal(tom)"
+
+
+def test_ask_decides_with_z3_when_the_context_holds_formulas() -> None:
+    from peirce.pipelines.proofs import ask
+    from peirce.results import Answer
+
+    def answer(question: str) -> tuple[Answer, str | None]:
+        r = ask(CONTEXT, question)
+        return r.answer, r.judgement.backend if r.judgement else None
+
+    assert answer("Is Tom a mammal?") == (Answer.TRUE, "z3")
+    assert answer("Is the following statement true or false? Tom is a bird.") == (
+        Answer.FALSE,
+        "z3",
+    )
+    assert answer("Is Rex a cat?") == (Answer.UNKNOWN, "z3")
+    assert answer("Mammal(rex) ∧ ¬Bird(rex)") == (Answer.TRUE, "z3")
+    # without formulas in the context, Prolog answers as before
+    plain = ask("Every cat is a mammal. Tom is a cat.", "Is Tom a mammal?")
+    assert plain.answer is Answer.TRUE and plain.judgement is not None
+    assert plain.judgement.backend == "prolog"

@@ -358,6 +358,11 @@ def ask(
     clauses, diagnostics = _context(context)
     sentence: Sentence = cnl.translate_question(question)
     goal = sentence.fact
+    formulas = _context_formulas(context, clauses)
+    if formulas is not None:
+        result = _ask_with_z3(question, goal, clauses, diagnostics, formulas)
+        if result is not None:
+            return result
     if goal is None:
         result = _untranslated_question(question, sentence, diagnostics)
     else:
@@ -370,6 +375,50 @@ def ask(
     if wanted and client is not None and isinstance(context, str):
         return _ask_llm(client, context, question, result, samples)
     return result
+
+
+def _ask_with_z3(
+    question: str,
+    goal: Literal | None,
+    clauses: Sequence[Clause],
+    diagnostics: tuple[Diagnostic, ...],
+    formulas: FormulaReading,
+) -> AskResult | None:
+    """``ask`` for a context that holds formulas: the question decided by Z3 against the
+    context's clauses and formulas (True: entailed, False: refuted, else Unknown with the two
+    scenarios in the evidence); ``None`` when the question cannot be posed."""
+    from peirce.pipelines.fol import clause_parts, decide_parts, read_formulas
+
+    if goal is not None:
+        asked = clause_parts([Clause(goal)], "the question")
+    else:
+        statement = _WRAPPER.sub("", question.strip()) or question
+        reading = read_formulas(translate(statement).untranslated)
+        if reading.unread or not reading.formulas:
+            return None
+        asked = reading.formulas
+    found = decide_parts([*clause_parts(clauses), *formulas.formulas], asked)
+    if isinstance(found, str):
+        return None
+    judgement = found.judgement()
+    read = {f.label for f in formulas.formulas}
+    diags = tuple(
+        d for d in diagnostics if not (d.code == "untranslated" and _diag_text(d) in read)
+    )
+    answer = _VERDICT_ANSWER[judgement.verdict]
+    if answer is Answer.UNKNOWN and formulas.unread:
+        reason = f"{judgement.reason}; {len(formulas.unread)} context sentence(s) not read"
+    else:
+        reason = judgement.reason
+    return AskResult(
+        question,
+        answer,
+        f"{reason} (z3)",
+        proof=judgement.proof,
+        goal=str(goal) if goal is not None else None,
+        judgement=judgement,
+        diagnostics=diags,
+    )
 
 
 _WRAPPER = re.compile(r"^.*?\?\s+(?=\S)", re.DOTALL)
