@@ -32,7 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from peirce.errors import InputError
-from peirce.evaluators.bench.common import load_items, text_field, text_list
+from peirce.evaluators.bench.common import text_field, text_list
+from peirce.evaluators.bench.linc_common import label_of, load_cases, model_clients
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.llm import LLMClient, LoopbackServer
@@ -43,7 +44,6 @@ from peirce.translators.cot import read_chain
 
 __all__ = ["BENCHMARK", "GateBench", "GateCase"]
 
-_LABELS = {"true": Answer.TRUE, "false": Answer.FALSE, "uncertain": Answer.UNKNOWN}
 _EXPECTED = (
     "an object with 'premises' (strings), 'conclusion', 'label' (True, False or Uncertain), "
     "'cot' (model -> chains) and optionally 'folio_fol' ({premises, conclusion})"
@@ -65,9 +65,7 @@ class GateCase:
 
     @classmethod
     def from_record(cls, rec: JSONObject) -> list[GateCase]:
-        label = _LABELS.get(text_field(rec, "label").lower())
-        if label is None:
-            raise InputError("'label' must be True, False or Uncertain")
+        label = label_of(rec)
         cot = rec.get("cot")
         if not isinstance(cot, dict):
             raise InputError("'cot' must map models to lists of chains")
@@ -154,33 +152,15 @@ class GateBench(Benchmark[list[GateCase], list[CaseOutcome]]):
     )
 
     def load(self, settings: Settings) -> list[GateCase]:
-        per_item = load_items(
-            settings.text("data"),
-            GateCase.from_record,
-            expected=_EXPECTED,
-            limit=settings.maybe_integer("limit"),
-        )
-        model = settings.maybe_text("model")
-        return [c for cases in per_item for c in cases if model is None or c.model == model]
+        return load_cases(settings, GateCase.from_record, _EXPECTED)
 
     def run(self, items: list[GateCase], settings: Settings) -> list[CaseOutcome]:
         upstream = _Upstream()
         out: list[CaseOutcome] = []
         from_proof = settings.flag("answer_from_proof")
-        with LoopbackServer(oracle=upstream) as srv:
-            clients: dict[str, LLMClient] = {}
-            try:
-                for case in items:
-                    client = clients.get(case.model)
-                    if client is None:
-                        client = LLMClient(
-                            base_url=srv.base_url, api_key="x", model=case.model, cache=False
-                        )
-                        clients[case.model] = client
-                    out.append(_run_case(case, client, upstream, from_proof))
-            finally:
-                for c in clients.values():
-                    c.close()
+        with LoopbackServer(oracle=upstream) as srv, model_clients(srv.base_url) as client:
+            for case in items:
+                out.append(_run_case(case, client(case.model), upstream, from_proof))
         return out
 
     def summarise(self, results: list[CaseOutcome], settings: Settings) -> Summary:

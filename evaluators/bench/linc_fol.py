@@ -27,16 +27,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from peirce.errors import InputError
-from peirce.evaluators.bench.common import load_items, text_field, text_list
+from peirce.evaluators.bench.common import text_field, text_list
+from peirce.evaluators.bench.linc_common import label_of, load_cases, model_clients
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
-from peirce.llm import LLMClient, LoopbackServer
+from peirce.llm import LoopbackServer
 from peirce.pipelines.llm_translate import SampleStatus, Vote, translate_and_decide, vote
 from peirce.results import Answer
 
 __all__ = ["BENCHMARK", "LincFol"]
 
-_LABELS = {"true": Answer.TRUE, "false": Answer.FALSE, "uncertain": Answer.UNKNOWN}
 _EXPECTED = "an object with 'premises', 'conclusion', 'label' and 'fol' (model -> samples)"
 LINC_GPT4 = {"folio": 72.5, "proofwriter": 98.3}
 
@@ -52,9 +52,7 @@ class FolCase:
 
     @classmethod
     def from_record(cls, rec: JSONObject) -> list[FolCase]:
-        label = _LABELS.get(text_field(rec, "label").lower())
-        if label is None:
-            raise InputError("'label' must be True, False or Uncertain")
+        label = label_of(rec)
         fol = rec.get("fol")
         if not isinstance(fol, dict):
             raise InputError("'fol' must map models to lists of samples")
@@ -104,39 +102,22 @@ class LincFol(Benchmark[list[FolCase], list[FolOutcome]]):
     )
 
     def load(self, settings: Settings) -> list[FolCase]:
-        per_item = load_items(
-            settings.text("data"),
-            FolCase.from_record,
-            expected=_EXPECTED,
-            limit=settings.maybe_integer("limit"),
-        )
-        model = settings.maybe_text("model")
-        return [c for cases in per_item for c in cases if model is None or c.model == model]
+        return load_cases(settings, FolCase.from_record, _EXPECTED)
 
     def run(self, items: list[FolCase], settings: Settings) -> list[FolOutcome]:
         replay = _Replay()
         out: list[FolOutcome] = []
-        with LoopbackServer(oracle=replay) as srv:
-            clients: dict[str, LLMClient] = {}
-            try:
-                for case in items:
-                    client = clients.get(case.model)
-                    if client is None:
-                        client = clients[case.model] = LLMClient(
-                            base_url=srv.base_url, api_key="x", model=case.model, cache=False
-                        )
-                    with replay.lock:
-                        replay.samples[(case.model, case.conclusion)] = case.samples
-                    t0 = time.perf_counter()
-                    pruned = translate_and_decide(
-                        client, case.premises, case.conclusion,
-                        samples=len(case.samples), repairs=0,
-                    )  # fmt: skip
-                    unpruned = vote(pruned.samples, prune=False)
-                    out.append(FolOutcome(case, pruned, unpruned, time.perf_counter() - t0))
-            finally:
-                for c in clients.values():
-                    c.close()
+        with LoopbackServer(oracle=replay) as srv, model_clients(srv.base_url) as client:
+            for case in items:
+                with replay.lock:
+                    replay.samples[(case.model, case.conclusion)] = case.samples
+                t0 = time.perf_counter()
+                pruned = translate_and_decide(
+                    client(case.model), case.premises, case.conclusion,
+                    samples=len(case.samples), repairs=0,
+                )  # fmt: skip
+                unpruned = vote(pruned.samples, prune=False)
+                out.append(FolOutcome(case, pruned, unpruned, time.perf_counter() - t0))
         return out
 
     def summarise(self, results: list[FolOutcome], settings: Settings) -> Summary:
