@@ -56,8 +56,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def _run_rate(
-    client: httpx.AsyncClient, method: str, url: str, body: object, rate: float, seconds: float,
-    check: str | None,
+    client: httpx.AsyncClient, method: str, url: str, body: object, *, rate: float,
+    seconds: float, check: str | None,
 ) -> dict[str, object]:  # fmt: skip
     latencies: list[float] = []
     errors = 0
@@ -114,18 +114,26 @@ async def _sweep(
         await asyncio.gather(*(client.post(f"{base}/v1/verify", json=verify) for _ in range(8)))
         for rate in rates:
             out["healthz"].append(
-                await _run_rate(client, "GET", f"{base}/healthz", None, rate, seconds, None)
+                await _run_rate(
+                    client, "GET", f"{base}/healthz", None, rate=rate, seconds=seconds, check=None
+                )
             )
             out["verify"].append(
                 await _run_rate(
-                    client, "POST", f"{base}/v1/verify", verify, rate, seconds, '"action": "pass"'
+                    client,
+                    "POST",
+                    f"{base}/v1/verify",
+                    verify,
+                    rate=rate,
+                    seconds=seconds,
+                    check='"action": "pass"',
                 )
             )
             if upstream:
                 out["proxy"].append(
                     await _run_rate(
-                        client, "POST", f"{base}/v1/chat/completions", chat, rate, seconds,
-                        '"action": "pass"',
+                        client, "POST", f"{base}/v1/chat/completions", chat,
+                        rate=rate, seconds=seconds, check='"action": "pass"',
                     )
                 )  # fmt: skip
     return out
@@ -177,7 +185,8 @@ def main() -> int:
             proc.wait(timeout=30)
             log.close()
     print(
-        f"peirce serve on loopback, {args.workers} workers, a 20-step chain, {args.seconds:g} s per rate"
+        f"peirce serve on loopback, {args.workers} workers, a 20-step chain, "
+        f"{args.seconds:g} s per rate"
     )
     for kind in ("healthz", "verify", "proxy"):
         for row in results[kind]:
