@@ -196,9 +196,14 @@ def main() -> int:
                 f"throughput {row['throughput']:6.1f}/s  errors {row['errors']}"
             )
     knee_v, knee_p = _knee(results["verify"]), _knee(results["proxy"])
-    print(f"  target: /v1/verify p99 < {TARGET_P99_MS:g} ms at 200/s; p99 passes it first at "
-          f"{knee_v if knee_v is not None else 'no rate tried'}/s (proxy: "
-          f"{knee_p if knee_p is not None else 'no rate tried'}/s)")  # fmt: skip
+
+    def said(knee: float | None) -> str:
+        return f"{knee:g}/s" if knee is not None else "no rate tried"
+
+    print(
+        f"  target: /v1/verify p99 < {TARGET_P99_MS:g} ms at 200/s; p99 first passes it at "
+        f"{said(knee_v)} (proxy: {said(knee_p)})"
+    )
     figures = {
         "workers": args.workers,
         "seconds_per_rate": args.seconds,
