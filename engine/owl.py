@@ -18,14 +18,16 @@ twice on it, in a Java process with a timeout and a memory bound:
    (entailed), which must be those the classification found.
 
 Every axiom is Horn (no class is *defined* as a complement), so HermiT decides a batch without
-choices: a batch of 250 taxonomies takes seconds. :class:`Realization` keeps the answers of
-both passes and :meth:`Realization.status` answers from them. :func:`taxonomy_problem` writes
-the same taxonomy as first-order formulas (:mod:`peirce.fol`) for
-:func:`peirce.engine.fol.decide`, so Z3 can be asked too.
+choices, and each taxonomy's classes and individuals sit under a root class of their own (which
+changes no answer: it may hold everything), so a batch of 250 taxonomies takes seconds.
+:class:`Realization` keeps the answers of both passes and :meth:`Realization.status` answers
+from them. :func:`taxonomy_problem` writes the same taxonomy as first-order formulas
+(:mod:`peirce.fol`) for :func:`peirce.engine.fol.decide`, so Z3 can be asked too.
 
-Names are data: the ontology holds only generated IRIs (``c0``, ``i0``, ``k0``, ``q0_0`` in the
-namespace ``http://peirce.invalid/taxonomy/<k>#``), mapped back to the taxonomy's names, so no
-name reaches HermiT or a shell (Java is started without one, its arguments a list).
+Names are data: the ontology holds only generated IRIs (``root``, ``c0``, ``i0``, ``k0``,
+``q0_0`` in the namespace ``http://peirce.invalid/taxonomy/<k>#``), mapped back to the
+taxonomy's names, so no name reaches HermiT or a shell (Java is started without one, its
+arguments a list).
 
 >>> t = Taxonomy(("Cat", "Mammal", "Fish"), ("tom", "nemo"), subclass_of=(("Cat", "Mammal"),),
 ...              disjoint=(("Mammal", "Fish"),), members=(("tom", "Cat"), ("nemo", "Fish")))
