@@ -222,7 +222,7 @@ def _hint(toks: list[Tok], unexpected: str | None) -> str:
     return ""
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _analyse(sentence: str, start: str = "start") -> tuple[Clause, ...] | _Problem:
     try:
         return clauses_of(_parse(sentence, start), sentence.strip())
