@@ -1,4 +1,5 @@
-"""Run peirce on the bundled examples, offline: proof checking, a question, a knowledge base.
+"""Run peirce on the bundled examples, offline: proof checking, a question, a knowledge base, a
+chain of thought as a model writes it through the verify-before-display gate.
 
 Everything runs symbolically; no LLM endpoint is needed or used.
 """
@@ -49,7 +50,43 @@ def run(args: argparse.Namespace) -> int:
 
     print("\n== Bundled knowledge base: kinship rules with proofs ==")
     _kinship_demo()
+
+    print("\n== The verify-before-display gate: model replies, shown only when they verify ==")
+    _gate_demo()
     return 0
+
+
+_PREMISES = (
+    "Gwen is tall. Gwen is calm. If someone is tall and calm then they are kind. "
+    "If someone is kind then they are happy."
+)
+_REPLIES = (
+    "Let's think step by step. We want to evaluate if Gwen is happy. Gwen is tall and calm "
+    "(premises 1 and 2), so Gwen is kind (premise 3). So Gwen is happy.\nANSWER: True",
+    "Gwen is tall. Gwen is rich, so Gwen is happy.\nANSWER: True",
+    "Gwen is tall. Gwen is not kind. So Gwen is not happy.\nANSWER: False",
+)
+
+
+def _gate_demo() -> None:
+    from peirce.pipelines.gate import Gate, Policy
+
+    print(f"premises: {_PREMISES}")
+    with Gate.from_text(_PREMISES) as gate:
+        for reply in _REPLIES:
+            d = gate.check(reply, question="Gwen is happy.")
+            print(f"\nreply: {reply!r}")
+            print(f"  {d.action.value.upper()}: {d.reason}")
+            for s in d.steps:
+                if s.finding.value not in ("entailed", "no_claim"):
+                    print(f"    step {s.index} {s.finding.value}: {s.text.strip()!r} ({s.reason})")
+        d = gate.check(
+            _REPLIES[2],
+            question="Gwen is happy.",
+            policy=Policy(repair=True, answer_from_proof=True),
+        )
+        print(f"\nthe last reply with repair allowed: {d.action.value.upper()} ({d.repaired_from})")
+        print("  " + (d.text or "").replace("\n", "\n  "))
 
 
 def _kinship_demo() -> None:
