@@ -104,6 +104,14 @@ def test_demo_runs_offline() -> None:
     assert out.returncode == 0, out.stderr
     assert "propagated" in out.stdout
     assert "unsupported" in out.stdout
+    gate = out.stdout.split("verify-before-display gate", 1)[1]
+    actions = [line.split(":")[0].strip() for line in gate.splitlines() if line.startswith("  ")]
+    assert [a for a in actions if a in ("PASS", "ANNOTATE", "BLOCK")] == [
+        "PASS",
+        "ANNOTATE",
+        "BLOCK",
+    ]
+    assert "REPAIR (verifier)" in gate and "ANSWER: True" in gate
 
 
 def test_examples_run() -> None:
