@@ -151,3 +151,27 @@ def test_a_repair_that_never_verifies_stays_blocked(gate: Gate) -> None:
             g.close()
     assert d.action is Action.BLOCK and d.text is None and not d.verified
     assert d.llm_calls <= 3 and d.rounds
+
+
+def test_a_logiclm_program_and_an_rdf_graph_are_knowledge_bases() -> None:
+    program = (
+        "Predicates:\nTall($x, bool)\nCalm($x, bool)\nKind($x, bool)\nFacts:\nTall(Gwen, True)\n"
+        "Calm(Gwen, True)\nRules:\nTall($x, True) && Calm($x, True) >>> Kind($x, True)\n"
+    )
+    with Gate(KnowledgeSource("logiclm", (program,))) as g:
+        d = g.check(
+            "Gwen is tall and calm, so Gwen is kind.\nANSWER: True", question="Gwen is kind."
+        )
+        assert d.action is Action.PASS and d.expected is Answer.TRUE
+    turtle = (
+        "@prefix : <http://example.org/> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        ":Tom a :Cat . :Cat rdfs:subClassOf :Mammal ."
+    )
+    with Gate(KnowledgeSource("rdf", (turtle,))) as g:
+        assert g.check("Tom is a mammal.\nANSWER: True", question="Tom is a mammal.").verified
+        assert g.check("Tom is not a mammal.\nANSWER: False").action is Action.BLOCK
+    with pytest.raises(InputError, match="not RDF"):
+        Gate(KnowledgeSource("rdf", ("this is not turtle <<<",)))
+    with pytest.raises(InputError):
+        Gate(KnowledgeSource("logiclm", ("Facts:\nTall(Gwen, True\n",)))

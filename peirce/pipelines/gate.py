@@ -43,6 +43,7 @@ step 2 is refuted: says kind(bob) is false, but the premises make it true: kind(
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ from peirce.fol import Finding as FolFinding
 from peirce.fol import FindingKind, Formula, Problem
 from peirce.jsontypes import JSON, JSONObject
 from peirce.llm.protocol import ChatClient
+from peirce.logic import Clause
 from peirce.pipelines.chains import ChainContext, check_chain
 from peirce.pipelines.decision import (
     Action,
@@ -91,8 +93,11 @@ class KnowledgeSource:
 
     Attributes:
         kind: ``text`` (premises in English: one text, or one sentence each), ``prolog`` (a
-            program of facts and rules; read without running anything) or ``fol`` (first-order
-            formulas, with ``sentences`` the English they formalise).
+            program of facts and rules; read without running anything), ``logiclm`` (a Horn
+            program in Logic-LM's format: Predicates, Facts, Rules, and a Query that is
+            ignored), ``rdf`` (an RDF graph in Turtle: triples as facts, ``rdfs:subClassOf``
+            and ``rdfs:subPropertyOf`` as rules) or ``fol`` (first-order formulas, with
+            ``sentences`` the English they formalise).
         premises: the premises: sentences, clauses or formulas.
         sentences: for ``fol``, the English sentences (premise ``n`` is the ``n``-th); steps
             are judged against them, the answer against the formulas.
@@ -104,7 +109,7 @@ class KnowledgeSource:
     sentences: tuple[str, ...] = ()
     name: str = ""
 
-    KINDS = ("text", "prolog", "fol")
+    KINDS = ("text", "prolog", "logiclm", "rdf", "fol")
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -155,21 +160,43 @@ class KnowledgeSource:
         }
 
 
-def _prolog_context(program: Sequence[str], limits: Limits) -> ChainContext:
-    """A Prolog program's clauses as the premises (read by the safe reader, never consulted):
-    premise ``n`` is clause ``n``, shown in controlled English (``kind(X) :- red(X).``: "If
-    something is red then it is kind.")."""
-    from peirce.engine.prolog.text import parse_program
+def _clause_context(kind: str, given: Sequence[str], limits: Limits) -> ChainContext:
+    """Premises given as a program or a graph, read as data (never run): a Prolog program, a
+    Logic-LM Horn program, or an RDF graph in Turtle. Premise ``n`` is clause ``n``, shown in
+    controlled English (``kind(X) :- red(X).``: "If something is red then it is kind.")."""
     from peirce.translators.cnl_render import render_clause
 
-    read = parse_program("\n".join(program), source="the knowledge base")
-    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise InputError(errors[0].render(), expected="Prolog facts and rules")
-    if not read.clauses:
-        raise InputError("the program has no clauses", expected="Prolog facts and rules")
-    texts = [render_clause(c) for c in read.clauses]
-    return ChainContext.from_clauses(read.clauses, texts, limits=limits)
+    text = "\n".join(given)
+    clauses: Sequence[Clause]
+    if kind == "prolog":
+        from peirce.engine.prolog.text import parse_program
+
+        read = parse_program(text, source="the knowledge base")
+        errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+        if errors:
+            raise InputError(errors[0].render(), expected="Prolog facts and rules")
+        clauses = read.clauses
+    elif kind == "logiclm":
+        from peirce.translators.logiclm_horn import read_horn_program
+
+        if not re.search(r"(?im)^\s*Query\s*:", text):
+            # a knowledge base asks nothing, but the reader wants a Query: its first fact
+            fact = re.search(r"(?is)Facts\s*:\s*\n\s*([^\n]+)", text)
+            text += f"\nQuery:\n{fact.group(1) if fact else ''}\n"
+        program = read_horn_program(text).program
+        if program is None:
+            failure = read_horn_program(text).failure
+            why = failure.render(text) if failure else "not a Horn program"
+            raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
+        clauses = program.clauses
+    else:
+        from peirce.translators.rdf_facts import read_rdf
+
+        clauses = read_rdf(text)
+    if not clauses:
+        raise InputError("the knowledge base has no clauses", expected="facts and rules")
+    texts = [render_clause(c) for c in clauses]
+    return ChainContext.from_clauses(clauses, texts, limits=limits)
 
 
 _FOL_ANSWER = {
@@ -212,8 +239,8 @@ class Gate:
         self.client = client
         self.formulas: tuple[Formula, ...] = ()
         self._decided: dict[str, tuple[Answer | None, str]] = {}
-        if source.kind == "prolog":
-            self.context = _prolog_context(source.premises, self.limits)
+        if source.kind in ("prolog", "logiclm", "rdf"):
+            self.context = _clause_context(source.kind, source.premises, self.limits)
             return
         if source.kind == "text":
             sentences: str | Sequence[str] = (

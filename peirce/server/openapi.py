@@ -33,7 +33,7 @@ _KB: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["premises"],
     "properties": {
-        "kind": {"enum": ["text", "prolog", "fol"]},
+        "kind": {"enum": ["text", "prolog", "logiclm", "rdf", "fol"]},
         "premises": {
             "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 2000}]
         },
