@@ -4,6 +4,8 @@ pruned, the answer voted; a split vote is ambiguous and a failed call gives no v
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from peirce.llm import Fault, LLMClient, LoopbackServer
 from peirce.pipelines.llm_translate import SampleStatus, translate_and_decide
 from peirce.results import Answer
@@ -101,3 +103,61 @@ def test_a_program_that_cannot_be_read_is_repaired_from_its_diagnostic() -> None
     with LoopbackServer(script=[HORN_BROKEN]) as srv, _client(srv) as c:
         run = translate_program(c, "Tom is a cat.", "Is Tom a mammal?", options, "horn", repairs=0)
     assert run.outcome is not None and run.outcome.answer is None and not run.outcome.parsed
+
+
+def test_check_proof_sends_steps_it_cannot_read_to_the_translator() -> None:
+    from peirce.pipelines.proofs import check_proof
+    from peirce.results import StepStatus
+
+    context = "All students are humans. Rose is a student."
+    steps = ["Rose is a human.", "Rose, being a student, is by all means a human being."]
+    offline = check_proof(context, steps)
+    assert [s.status for s in offline.steps] == [StepStatus.VALID, StepStatus.UNKNOWN]
+    with LoopbackServer(script=[[GOOD, GOOD, OPEN]]) as srv, _client(srv) as c:
+        report = check_proof(context, steps, client=c, samples=3)
+        sent = srv.requests[0]["messages"][-1]["content"]
+    assert [s.status for s in report.steps] == [StepStatus.VALID, StepStatus.VALID]
+    assert "2 of 3 translations give True" in report.steps[1].reason
+    assert "Rose is a human." in sent  # the sound step before it is a premise too
+    with LoopbackServer(script=[[GOOD, OPEN]]) as srv, _client(srv) as c:
+        split = check_proof(context, steps, client=c, samples=2)
+    assert split.steps[1].status is StepStatus.UNKNOWN and "ambiguous" in split.steps[1].reason
+
+
+def test_peirce_check_uses_the_translator_when_an_endpoint_is_configured(tmp_path: Path) -> None:
+    import json as _json
+    import os
+    import subprocess
+    import sys
+
+    record = {
+        "id": "r1",
+        "context": "All students are humans. Rose is a student.",
+        "steps": ["Rose is a human.", "Rose, being a student, is by all means a human being."],
+    }
+    path = tmp_path / "chains.jsonl"
+    path.write_text(_json.dumps(record) + "\n", encoding="utf-8")
+    with LoopbackServer(script=[[GOOD, GOOD, GOOD, GOOD, GOOD]]) as srv:
+        env = {
+            **os.environ,
+            "OPENAI_BASE_URL": srv.base_url,
+            "PEIRCE_MODEL": "m",
+            "OPENAI_API_KEY": "x",
+            "PEIRCE_LLM_CACHE": str(tmp_path / "cache.sqlite3"),
+        }
+        out = subprocess.run(
+            [sys.executable, "-m", "peirce", "check", str(path), "--json"],
+            capture_output=True, text=True, env=env, check=False, timeout=120,
+        )  # fmt: skip
+        hits = srv.hits
+    assert out.returncode == 0, out.stderr
+    line = next(_json.loads(x) for x in out.stdout.splitlines() if x.startswith("{"))
+    statuses = [s["status"] for s in line["report"]["steps"]]
+    assert statuses == ["valid", "valid"] and hits == 1
+    offline = subprocess.run(
+        [sys.executable, "-m", "peirce", "check", str(path), "--json"],
+        capture_output=True, text=True, check=False, timeout=120,
+        env={k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "PEIRCE_MODEL")},
+    )  # fmt: skip
+    line = next(_json.loads(x) for x in offline.stdout.splitlines() if x.startswith("{"))
+    assert [s["status"] for s in line["report"]["steps"]] == ["valid", "unknown"]

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_batch_arguments(parser)
 
 
-def _check(value: JSON) -> ProofReport:
+def _check(value: JSON, client: Any = None) -> ProofReport:
     from peirce.errors import InputError
     from peirce.pipelines.proofs import check_proof
 
@@ -54,7 +54,7 @@ def _check(value: JSON) -> ProofReport:
     texts = [s for s in steps if isinstance(s, str)]
     if len(texts) != len(steps):
         raise InputError("'steps' must be a list of strings", expected="a list of statements")
-    return check_proof(context, texts)
+    return check_proof(context, texts, client=client)
 
 
 def verdict(report: ProofReport) -> str:
@@ -84,12 +84,21 @@ class _Checker:
     """``check``'s work on one record (one per process: each has its own Prolog engine)."""
 
     def __init__(self, options: dict[str, Any]) -> None:
+        from peirce.config import llm_settings
+
         self.proofs = bool(options.get("proofs"))
+        # with an endpoint configured, steps the controlled English cannot read go to the LLM
+        # translator; offline nothing changes
+        self.client: Any = None
+        if llm_settings().configured:
+            from peirce.llm import LLMClient
+
+            self.client = LLMClient.from_env()
 
     def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
         from peirce import serde
 
-        report = _check(value)
+        report = _check(value, self.client)
         fields = {"verdict": verdict(report), "report": serde.to_json_obj(report)}
         shown = None
         if text:
@@ -99,10 +108,11 @@ class _Checker:
         return Outcome(fields, shown)
 
     def stats(self) -> dict[str, Any]:
-        return {}
+        return {"llm": self.client.stats.as_dict()} if self.client is not None else {}
 
     def close(self) -> None:
-        return None
+        if self.client is not None:
+            self.client.close()
 
 
 def processor(options: dict[str, Any]) -> _Checker:

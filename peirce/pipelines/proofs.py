@@ -170,6 +170,37 @@ def _judge_step(
     )
 
 
+def _step_by_llm(
+    client: ChatClient,
+    context: str,
+    sound: Sequence[str],
+    step: str,
+    *,
+    samples: int,
+    offline: _Judged,
+) -> _Judged:
+    """A step the controlled English cannot read, judged by the LLM translator (k first-order
+    translations of the context, the sound steps before it and the step, run in Z3 and voted):
+    entailed is valid, refuted is refuted, contingent is unsupported; a split or empty vote
+    leaves the step unknown, with why."""
+    from peirce.pipelines.llm_translate import translate_and_decide
+
+    premises = [s for s, _ in cnl.split_sentences(context)] + list(sound)
+    v = translate_and_decide(client, premises, step, samples=samples)
+    status = {
+        Answer.TRUE: StepStatus.VALID,
+        Answer.FALSE: StepStatus.REFUTED,
+        Answer.UNKNOWN: StepStatus.UNSUPPORTED,
+    }.get(v.answer or Answer.UNKNOWN, StepStatus.UNKNOWN)
+    if v.answer is None:
+        return _Judged(
+            StepStatus.UNKNOWN, f"{offline.reason}; LLM translation: {v.reason} ({v.calls} call(s))"
+        )
+    return _Judged(
+        status, f"LLM translation: {v.reason}, agreement {v.agreement:.2f} ({v.calls} call(s))"
+    )
+
+
 def _premises(proof: ProofNode | None) -> tuple[str, ...]:
     if proof is None:
         return ()
@@ -177,7 +208,12 @@ def _premises(proof: ProofNode | None) -> tuple[str, ...]:
 
 
 def check_proof(
-    context: Context, steps: Iterable[str], *, limits: Limits | None = None
+    context: Context,
+    steps: Iterable[str],
+    *,
+    limits: Limits | None = None,
+    client: ChatClient | None = None,
+    samples: int = 5,
 ) -> ProofReport:
     """Judge each step of a chain of reasoning against a context.
 
@@ -221,6 +257,11 @@ def check_proof(
                 judged = _Judged(
                     StepStatus.UNKNOWN, f"could not translate {bad.text!r}: {bad.reason}"
                 )
+                if client is not None and isinstance(context, str):
+                    sound = [r.text for r in results if r.status is StepStatus.VALID]
+                    judged = _step_by_llm(
+                        client, context, sound, text, samples=samples, offline=judged
+                    )
             else:
                 judged = _judge_step(kb, step_clauses, unsound, f"s{index}", incomplete)
             if found and judged.status in (StepStatus.REFUTED, StepStatus.UNSUPPORTED):
