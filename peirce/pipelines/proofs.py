@@ -34,12 +34,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 from peirce.errors import PeirceError
 from peirce.ir import Sentence, Translation
-from peirce.llm.protocol import ChatClient
 from peirce.logic import Clause, Literal, skolemise
 from peirce.pipelines.consistency import (
     conflict_errors,
@@ -47,7 +47,6 @@ from peirce.pipelines.consistency import (
     context_conflicts,
     inconsistency,
 )
-from peirce.pipelines.fol import FormulaReading, Part
 from peirce.results import (
     Answer,
     AskResult,
@@ -62,6 +61,10 @@ from peirce.results import (
     Verdict,
 )
 from peirce.translators import cnl
+
+if TYPE_CHECKING:  # imported when used: a check that needs neither pays for neither
+    from peirce.llm.protocol import ChatClient
+    from peirce.pipelines.fol import FormulaReading, Part
 
 __all__ = ["ask", "ask_many", "check_proof", "context_diagnostics", "translate"]
 
