@@ -262,8 +262,8 @@ def test_a_killed_server_loses_no_registered_knowledge_base(tmp_path: Path) -> N
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert not list(tmp_path.glob("kb-*.json.tmp*"))
     proc = _start(port, tmp_path)
+    assert not list(tmp_path.glob(".tmp-*"))  # a write the kill cut short leaves nothing behind
     try:
         for kb_id in ids:
             assert httpx.get(f"{url}/v1/kbs/{kb_id}").status_code == 200
@@ -310,3 +310,11 @@ def test_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_write_cut_short_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from peirce.server.store import KBStore
+
+    (tmp_path / ".tmp-cut.json").write_text('{"kind": "te', encoding="utf-8")
+    store = KBStore(tmp_path)
+    assert not list(tmp_path.glob(".tmp-*")) and store.ids() == []

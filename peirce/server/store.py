@@ -39,6 +39,10 @@ class KBStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.root.mkdir(parents=True, exist_ok=True)
+        # a write a kill interrupted leaves its temporary file: the knowledge base was never
+        # registered (its id was not returned), so the file goes
+        for stale in self.root.glob(".tmp-*.json"):
+            stale.unlink(missing_ok=True)
         self._cache: dict[str, KnowledgeSource] = {}
         self._lock = threading.Lock()
 
