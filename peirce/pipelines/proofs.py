@@ -236,9 +236,8 @@ def check_proof(
     >>> [(s.status.value, s.text) for s in report.steps]
     [('valid', 'Tom is a mammal.'), ('unsupported', 'Tom is a bird.')]
     """
-    clauses, diagnostics = _context(context)
+    clauses, diagnostics, formulas = _read_context(context)
     incomplete = any(d.code == "untranslated" for d in diagnostics)
-    formulas = _context_formulas(context, clauses)
     if formulas is not None:
         return _check_with_z3(clauses, diagnostics, formulas, steps)
     results: list[StepResult] = []
@@ -291,20 +290,29 @@ def check_proof(
     return ProofReport(tuple(results), diagnostics, found)
 
 
-def _context_formulas(context: Context, clauses: Sequence[Clause]) -> FormulaReading | None:
-    """The context's sentences the controlled English left that read as first-order formulas,
-    when there are any (the steps are then judged by Z3 against clauses and formulas together:
-    the cascade's next backend after Prolog); ``None`` otherwise."""
-    if not isinstance(context, (str, Translation)):
-        return None
+def _read_context(
+    context: Context,
+) -> tuple[tuple[Clause, ...], tuple[Diagnostic, ...], FormulaReading | None]:
+    """The context's clauses and diagnostics (as :func:`_context` gives them, translated once),
+    and the sentences the controlled English left that read as first-order formulas, when there
+    are any: the steps are then judged by Z3 against clauses and formulas together (the
+    cascade's next backend after Prolog)."""
     tr = translate(context) if isinstance(context, str) else context
-    if not tr.untranslated:
-        return None
+    clauses, diagnostics = _context(tr)
+    if not isinstance(tr, Translation) or not tr.untranslated:
+        return clauses, diagnostics, None
     from peirce.pipelines.fol import read_formulas
 
-    known = {c.head.predicate for c in clauses}
-    reading = read_formulas(tr.untranslated, known)
-    return reading if reading.formulas else None
+    reading = read_formulas(tr.untranslated, {c.head.predicate for c in clauses})
+    return clauses, diagnostics, reading if reading.formulas else None
+
+
+def _unread_only(
+    diagnostics: tuple[Diagnostic, ...], formulas: FormulaReading
+) -> tuple[Diagnostic, ...]:
+    """The diagnostics without those of the context sentences read as formulas."""
+    unread = {s.span for s in formulas.unread}
+    return tuple(d for d in diagnostics if d.code != "untranslated" or d.span in unread)
 
 
 def _step_parts(text: str, label: str) -> tuple[tuple[Part, ...], str | None]:
@@ -336,10 +344,7 @@ def _check_with_z3(
     of each says ``(z3)``."""
     from peirce.pipelines.fol import clause_parts, judge_step
 
-    read = {f.label for f in formulas.formulas}
-    diagnostics = tuple(
-        d for d in diagnostics if not (d.code == "untranslated" and _diag_text(d) in read)
-    )
+    diagnostics = _unread_only(diagnostics, formulas)
     incomplete = bool(formulas.unread)
     sound: list[Part] = [*clause_parts(clauses), *formulas.formulas]
     unsound: list[Part] = []
@@ -363,10 +368,6 @@ def _check_with_z3(
             )
         )
     return ProofReport(tuple(results), diagnostics, ())
-
-
-def _diag_text(d: Diagnostic) -> str:
-    return d.message.rsplit(": ", 1)[-1].strip().strip("'\"")
 
 
 _VERDICT_ANSWER = {
@@ -399,10 +400,9 @@ def ask(
     mammal(tom)   [Every cat is a mammal.]
       cat(tom)   [Tom is a cat.]
     """
-    clauses, diagnostics = _context(context)
+    clauses, diagnostics, formulas = _read_context(context)
     sentence: Sentence = cnl.translate_question(question)
     goal = sentence.fact
-    formulas = _context_formulas(context, clauses)
     if formulas is not None:
         result = _ask_with_z3(question, goal, clauses, diagnostics, formulas)
         if result is not None:
@@ -445,10 +445,7 @@ def _ask_with_z3(
     if isinstance(found, str):
         return None
     judgement = found.judgement()
-    read = {f.label for f in formulas.formulas}
-    diags = tuple(
-        d for d in diagnostics if not (d.code == "untranslated" and _diag_text(d) in read)
-    )
+    diags = _unread_only(diagnostics, formulas)
     answer = _VERDICT_ANSWER[judgement.verdict]
     if answer is Answer.UNKNOWN and formulas.unread:
         reason = f"{judgement.reason}; {len(formulas.unread)} context sentence(s) not read"
