@@ -34,7 +34,7 @@ from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_pro
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
-__all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt", "ground_judgement"]
+__all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt"]
 
 #: rule instances a model may have (beyond it, Prolog answers)
 INSTANCE_LIMIT = 200_000
@@ -271,17 +271,6 @@ def ground_attempt(
     if goal.key not in heads:
         return not_concluded(goal)
     return not_proved(goal, "ok", limits)
-
-
-def ground_judgement(
-    model: GroundModel, heads: set[tuple[str, int, bool]], goal: Literal, limits: Limits
-) -> Judgement | None:
-    """What ``KnowledgeBase.ask`` would answer for the ground ``goal``, from ``model``."""
-    p = ground_attempt(model, heads, goal, limits)
-    q = ground_attempt(model, heads, goal.complement(), limits) if p is not None else None
-    if p is None or q is None:
-        return None
-    return judgement(goal, p, q)
 
 
 class FastKnowledgeBase:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from peirce.engine.fol import SolverLimits, decide
 from peirce.errors import LLMError
@@ -94,12 +94,6 @@ class Vote:
     repairs: int = 0
     reason: str = ""
     counts: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def parse_rate(self) -> float:
-        return sum(s.status is not SampleStatus.UNREADABLE for s in self.samples) / max(
-            1, len(self.samples)
-        )
 
     def to_json(self) -> JSONObject:
         return {
@@ -208,8 +202,4 @@ def translate_and_decide(
             sample = run_sample(text, limits, repairs=tries)
         total_repairs += tries
         out.append(sample)
-    result = vote(out, prune=prune)
-    return Vote(
-        result.answer, result.agreement, result.ambiguous, result.samples,
-        calls, total_repairs, result.reason, result.counts,
-    )  # fmt: skip
+    return replace(vote(out, prune=prune), calls=calls, repairs=total_repairs)

@@ -160,17 +160,6 @@ class Pool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, fn, *args)
 
-    def warm(self) -> None:
-        """Start every worker now (each imports peirce and starts its engine), not on the first
-        request."""
-        tiny: JSONObject = {"kind": "text", "premises": ["Bob is red."]}
-        futures = [
-            self._executor.submit(verify, tiny, "Bob is red.", None, None, None)
-            for _ in range(max(1, self.workers))
-        ]
-        for f in futures:
-            f.result()
-
     def close(self) -> None:
         """Stop the workers (what is queued is dropped; what runs finishes)."""
         self._executor.shutdown(wait=True, cancel_futures=True)
