@@ -183,9 +183,10 @@ def _clause_context(kind: str, given: Sequence[str], limits: Limits) -> ChainCon
             # a knowledge base asks nothing, but the reader wants a Query: its first fact
             fact = re.search(r"(?is)Facts\s*:\s*\n\s*([^\n]+)", text)
             text += f"\nQuery:\n{fact.group(1) if fact else ''}\n"
-        program = read_horn_program(text).program
+        reading = read_horn_program(text)
+        program = reading.program
         if program is None:
-            failure = read_horn_program(text).failure
+            failure = reading.failure
             why = failure.render(text) if failure else "not a Horn program"
             raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
         clauses = program.clauses

@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Protocol
 from peirce.errors import LLMError
 from peirce.llm.complete import complete
 from peirce.llm.protocol import ChatClient
-from peirce.pipelines.decision import Action, Decision, Finding, Policy, RepairRound
+from peirce.pipelines.decision import (
+    Action,
+    Decision,
+    Finding,
+    Policy,
+    RepairRound,
+    StepFinding,
+)
 from peirce.results import Answer
 from peirce.translators import cnl
 from peirce.translators.cnl_render import render_clause
@@ -123,20 +130,25 @@ def _retrieve(sentences: Sequence[str], query: str, most: int = 6) -> list[str]:
     return [f"{i}. {s}" for _, i, s in sorted(hits, key=lambda x: x[1])]
 
 
+def _first_open(decision: Decision) -> StepFinding | None:
+    """The first step the gate blocks or cannot ground (refuted, contingent or unknown)."""
+    open_ = (Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN)
+    return next((s for s in decision.steps if s.finding in open_), None)
+
+
 def _monitor(decision: Decision) -> str:
     """What the Monitor flags: the first step the gate blocks or cannot ground, else the
     answer."""
-    for s in decision.steps:
-        if s.finding in (Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN):
-            return f"step {s.index} ({s.text.strip()!r}) is {s.finding.value}: {s.reason}"
-    return f"the final answer: {decision.reason}"
+    s = _first_open(decision)
+    if s is None:
+        return f"the final answer: {decision.reason}"
+    return f"step {s.index} ({s.text.strip()!r}) is {s.finding.value}: {s.reason}"
 
 
 def _query(decision: Decision) -> str:
-    for s in decision.steps:
-        if s.finding in (Finding.REFUTED, Finding.CONTINGENT, Finding.UNKNOWN):
-            return f"{s.text} {decision.question or ''}"
-    return decision.question or ""
+    """The Querier's query: that step and the question (the statements the proof lacked)."""
+    s = _first_open(decision)
+    return f"{s.text} {decision.question or ''}" if s else decision.question or ""
 
 
 def repair(
