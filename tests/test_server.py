@@ -318,3 +318,37 @@ def test_a_write_cut_short_leaves_no_temporary_file(tmp_path: Path) -> None:
     (tmp_path / ".tmp-cut.json").write_text('{"kind": "te', encoding="utf-8")
     store = KBStore(tmp_path)
     assert not list(tmp_path.glob(".tmp-*")) and store.ids() == []
+
+
+def test_a_stream_chunk_that_cannot_be_read_ends_the_stream_with_why(tmp_path: Path) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    first = json.dumps({"choices": [{"index": 0, "delta": {"content": "Gwen is tall. "}}]})
+
+    class Garbled(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            return
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(f"data: {first}\n\ndata: {{not json\n\ndata: [DONE]\n\n".encode())
+
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Garbled)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{upstream.server_address[1]}/v1"
+    try:
+        with serving(ServerSettings(data_dir=tmp_path, upstream=base)) as url:
+            body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "?"}],
+                    "peirce": {"context": PREMISES}}  # fmt: skip
+            events = _events(url, body)
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
+    last = events[-1]
+    assert last["choices"][0]["finish_reason"] == "content_filter"  # type: ignore[index]
+    assert "not a chat completion chunk" in last["peirce"]["reason"]  # type: ignore[index]
+    assert "Gwen is tall." in _released(events)  # what verified before it was released

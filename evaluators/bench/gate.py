@@ -36,7 +36,7 @@ from peirce.evaluators.bench.common import text_field, text_list
 from peirce.evaluators.bench.linc_common import label_of, load_cases, model_clients
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
-from peirce.llm import LLMClient, LoopbackServer
+from peirce.llm import Fault, LLMClient, LoopbackServer
 from peirce.llm.complete import complete
 from peirce.pipelines.gate import Action, Gate, KnowledgeSource, Policy
 from peirce.results import Answer
@@ -116,14 +116,16 @@ class _Upstream:
         with self.lock:
             self.queues[(case.model, case.conclusion)] = deque(case.chains)
 
-    def __call__(self, messages: Sequence[Mapping[str, JSON]], params: Mapping[str, JSON]) -> str:
+    def __call__(
+        self, messages: Sequence[Mapping[str, JSON]], params: Mapping[str, JSON]
+    ) -> str | Fault:
         text = str(messages[-1].get("content") or "")
         model = str(params.get("model"))
         question = text.rsplit("true, false or uncertain? ", 1)[-1].strip()
         with self.lock:
             queue = self.queues.get((model, question))
-            if not queue:
-                return "I cannot answer."
+            if not queue:  # no recorded sample left: the call fails, no reply is made up
+                return Fault.error(500)
             return queue.popleft()
 
 

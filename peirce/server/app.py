@@ -482,6 +482,17 @@ class _Server:
             body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified}
         )
 
+    async def _prefix_blocked(self, ask: _Ask, prefix: str) -> JSONObject | None:
+        """Why the reasoning so far must not be released (the block to send), or ``None``."""
+        verdict = await asyncio.wait_for(
+            self.pool.run(prefix_findings, ask.source.to_json(), prefix, ask.question, ask.policy),
+            self.settings.request_timeout,
+        )
+        if not (verdict.get("error") or verdict.get("blocked")):
+            return None
+        reason = str(verdict.get("error") or _blocked_reason(verdict["blocked"]))
+        return {"action": "block", "reason": reason, "step": verdict.get("blocked")}
+
     async def _stream(
         self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask
     ) -> AsyncIterator[bytes]:
@@ -524,24 +535,22 @@ class _Server:
                     payload = line[5:].strip()
                     if payload == "[DONE]":
                         break
-                    text += _delta(payload, meta)
+                    piece = _delta(payload, meta)
+                    if piece is None:
+                        why = "the upstream sent a chunk that is not a chat completion chunk: "
+                        why += repr(payload[:120])
+                        for b in end(why, {"action": "block", "reason": why}):
+                            yield b
+                        return
+                    text += piece
                     boundary = _last_boundary(text, released)
                     if boundary <= released or boundary - checked_at < self.settings.stream_chunk:
                         continue
-                    prefix = text[:boundary]
-                    verdict = await asyncio.wait_for(
-                        self.pool.run(
-                            prefix_findings, ask.source.to_json(), prefix, ask.question, ask.policy
-                        ),
-                        self.settings.request_timeout,
-                    )
+                    stop = await self._prefix_blocked(ask, text[:boundary])
                     checked_at = boundary
-                    if verdict.get("error") or verdict.get("blocked"):
+                    if stop is not None:
                         self.metrics.actions["block"] += 1
-                        reason = str(verdict.get("error") or _blocked_reason(verdict["blocked"]))
-                        info: JSONObject = {"action": "block", "reason": reason}
-                        info["step"] = verdict.get("blocked")
-                        for b in end(reason, info):
+                        for b in end(str(stop["reason"]), stop):
                             yield b
                         return
                     yield chunk({"content": text[released:boundary]}, None)
@@ -565,16 +574,20 @@ class _Server:
         yield b"data: [DONE]\n\n"
 
 
-def _delta(payload: str, meta: JSONObject) -> str:
-    """The text of one streamed chunk (empty for one that is not a chat chunk); ``meta`` keeps
-    the reply's id, creation time and model."""
+def _delta(payload: str, meta: JSONObject) -> str | None:
+    """The text of one streamed chunk (empty when it carries none, such as the role or the
+    finish reason), or ``None`` when it is not a chat completion chunk at all: the stream then
+    ends saying so, never passing over text it could not read. ``meta`` keeps the reply's id,
+    creation time and model."""
     try:
         event = json.loads(payload)
         meta.update({k: event[k] for k in ("id", "created", "model") if k in event})
-        piece = event["choices"][0]["delta"].get("content") or ""
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        piece = event["choices"][0]["delta"].get("content")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
+        return None
+    if piece is None:
         return ""
-    return piece if isinstance(piece, str) else ""
+    return piece if isinstance(piece, str) else None
 
 
 _BOUNDARY = re.compile(r"[.!?](?=\s)|\n")
