@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from peirce.errors import InputError
 from peirce.evaluators.bench.common import text_field, text_list
-from peirce.evaluators.bench.linc_common import label_of, load_cases, model_clients
+from peirce.evaluators.bench.linc_common import load_cases, model_clients, read_item
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.llm import Fault, LLMClient, LoopbackServer
@@ -65,10 +65,7 @@ class GateCase:
 
     @classmethod
     def from_record(cls, rec: JSONObject) -> list[GateCase]:
-        label = label_of(rec)
-        cot = rec.get("cot")
-        if not isinstance(cot, dict):
-            raise InputError("'cot' must map models to lists of chains")
+        item, chains = read_item(rec, "cot", "chains")
         fol = rec.get("folio_fol")
         fol_premises: tuple[str, ...] = ()
         fol_conclusion = None
@@ -76,18 +73,10 @@ class GateCase:
             fol_premises = text_list(fol, "premises")
             fol_conclusion = text_field(fol, "conclusion")
         return [
-            cls(
-                str(rec.get("id", "?")),
-                model,
-                text_list(rec, "premises"),
-                text_field(rec, "conclusion"),
-                label,
-                text_list(cot, model),
-                fol_premises,
-                fol_conclusion,
-            )
-            for model in sorted(cot)
-        ]
+            cls(item.id, model, item.premises, item.conclusion, item.label, texts,
+                fol_premises, fol_conclusion)
+            for model, texts in chains
+        ]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,9 +26,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from peirce.errors import InputError
-from peirce.evaluators.bench.common import text_field, text_list
-from peirce.evaluators.bench.linc_common import label_of, load_cases, model_clients
+from peirce.evaluators.bench.linc_common import load_cases, model_clients, read_item
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.llm import LoopbackServer
@@ -52,20 +50,10 @@ class FolCase:
 
     @classmethod
     def from_record(cls, rec: JSONObject) -> list[FolCase]:
-        label = label_of(rec)
-        fol = rec.get("fol")
-        if not isinstance(fol, dict):
-            raise InputError("'fol' must map models to lists of samples")
+        item, samples = read_item(rec, "fol", "samples")
         return [
-            cls(
-                str(rec.get("id", "?")),
-                model,
-                text_list(rec, "premises"),
-                text_field(rec, "conclusion"),
-                label,
-                text_list(fol, model),
-            )
-            for model in sorted(fol)
+            cls(item.id, model, item.premises, item.conclusion, item.label, texts)
+            for model, texts in samples
         ]
 
 
