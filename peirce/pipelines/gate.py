@@ -45,8 +45,8 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from peirce.cot import ChainReport, ClaimCheck, ClaimStatus, StepCheck
 from peirce.engine.fol import SolverLimits, decide
@@ -359,13 +359,7 @@ class Gate:
                 policy=policy,
             )
         total = (time.perf_counter() - t0) * 1000
-        return _with_timings(decision, {**decision.timings, "total": total})
-
-
-def _with_timings(d: Decision, timings: Mapping[str, float]) -> Decision:
-    from dataclasses import replace
-
-    return replace(d, timings=dict(timings))
+        return replace(decision, timings={**decision.timings, "total": total})
 
 
 _STATUS_FINDING = {
