@@ -127,9 +127,11 @@ class ChainContext:
     'valid'
     """
 
-    def __init__(self, context: str | Sequence[str], *, limits: Limits | None = None) -> None:
+    def __init__(
+        self, context: str | Sequence[str] | _Premises, *, limits: Limits | None = None
+    ) -> None:
         self.limits = limits or Limits()
-        self.premises = _Premises.read(context)
+        self.premises = context if isinstance(context, _Premises) else _Premises.read(context)
         self.kb = _fast(KnowledgeBase(self.premises.clauses, limits=self.limits), self.premises)
 
     @classmethod
@@ -138,15 +140,11 @@ class ChainContext:
     ) -> ChainContext:
         """A context of clauses already read (a Prolog program): premise ``n`` is ``texts[n-1]``,
         the text of clause ``n``."""
-        self = cls.__new__(cls)
-        self.limits = limits or Limits()
         labelled = [replace(c, label=t) for c, t in zip(clauses, texts, strict=True)]
         numbers: dict[str, list[int]] = {}
         for n, t in enumerate(texts, start=1):
             numbers.setdefault(t, []).append(n)
-        self.premises = _Premises(list(texts), labelled, numbers, [])
-        self.kb = _fast(KnowledgeBase(labelled, limits=self.limits), self.premises)
-        return self
+        return cls(_Premises(list(texts), labelled, numbers, []), limits=limits)
 
     @property
     def sentences(self) -> list[str]:
