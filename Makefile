@@ -48,8 +48,12 @@ pytest: venv
 	$(BIN)/python -m pytest -q
 
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
+# It takes hours on 2 cores; it can be run a part at a time, e.g.
+#   make fuzz FUZZ_TESTS=tests/fuzz/test_fuzz_dot.py FUZZ_STATS=fuzz-stats.jsonl
+FUZZ_TESTS ?= tests/fuzz tests/test_server_schema.py
+FUZZ_STATS ?=
 fuzz: venv
-	PEIRCE_FUZZ_EXAMPLES=100000 $(BIN)/python -m pytest -q tests/fuzz tests/test_server_schema.py -p no:cacheprovider
+	PEIRCE_FUZZ_EXAMPLES=100000 PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0
 
 # Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
 # increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
