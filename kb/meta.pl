@@ -43,7 +43,7 @@
 
 :- set_prolog_flag(optimise, true).  % arithmetic compiled inline (for this file only)
 
-:- use_module(library(http/json)).
+:- autoload(library(http/json), [atom_json_dict/3]).
 :- use_module(library(time)).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
