@@ -59,6 +59,7 @@ from peirce.fol import (
     Equals,
     Finding,
     FindingKind,
+    FolTerm,
     Formula,
     Not,
     Problem,
@@ -68,7 +69,7 @@ from peirce.fol import (
     Signature,
     signature,
 )
-from peirce.logic import Const, Var
+from peirce.logic import Compound, Var
 
 __all__ = ["DEFAULT_SOLVER_LIMITS", "SolverLimits", "decide"]
 
@@ -134,26 +135,36 @@ class _Encoding:
     def __init__(self, z3: ModuleType, ctx: Z3Term, sig: Signature) -> None:
         self.z3, self.ctx = z3, ctx
         self.sort = z3.DeclareSort("Individual", ctx)
-        # Z3 names: c:, p: and v: keep constants, predicates, bound variables and the solver's
-        # own literals (named with '!' and no ':' prefix) apart whatever the problem's names are
+        # Z3 names: c:, p:, f: and v: keep constants, predicates, functions, bound variables and
+        # the solver's own literals (named with '!' and no ':' prefix) apart whatever the
+        # problem's names are; a predicate or function used with two arities is two symbols
         self.constants = {c: z3.Const(f"c:{c}", self.sort) for c in sig.constants}
-        self.predicates: dict[str, Z3Term] = {}
+        names = [name for name, _ in sig.predicates]
+        self.predicates: dict[tuple[str, int], Z3Term] = {}
         for name, arity in sig.predicates:
+            z3_name = f"p:{name}" if names.count(name) == 1 else f"p:{name}/{arity}"
             if arity == 0:
-                self.predicates[name] = z3.Bool(f"p:{name}", ctx)
+                self.predicates[name, arity] = z3.Bool(z3_name, ctx)
             else:
                 domain = [self.sort] * arity
-                self.predicates[name] = z3.Function(f"p:{name}", *domain, z3.BoolSort(ctx))
-        self.arity = dict(sig.predicates)
+                self.predicates[name, arity] = z3.Function(z3_name, *domain, z3.BoolSort(ctx))
+        self.functions = {
+            (name, arity): z3.Function(f"f:{name}/{arity}", *[self.sort] * (arity + 1))
+            for name, arity in sig.functions
+        }
+        self.arity = sig.predicates
         self._fresh = itertools.count()
 
-    def term(self, t: Var | Const, env: dict[str, Z3Term]) -> Z3Term:
+    def term(self, t: FolTerm, env: dict[str, Z3Term]) -> Z3Term:
         if isinstance(t, Var):
             return env[t.name]
+        if isinstance(t, Compound):
+            args = [self.term(a, env) for a in t.args]
+            return self.functions[t.functor, len(args)](*args)
         return self.constants[str(t.value)]
 
     def atom(self, name: str, args: Sequence[Z3Term]) -> Z3Term:
-        p = self.predicates[name]
+        p = self.predicates[name, len(args)]
         return p if not args else p(*args)
 
     def formula(self, f: Formula, env: dict[str, Z3Term]) -> Z3Term:
@@ -200,7 +211,7 @@ class _Session:
         self.z3, self.limits, self.problem = z3, limits, problem
         self.deadline = time.monotonic() + limits.seconds
         self.ctx = z3.Context()
-        sig = signature((*problem.premises, problem.conclusion))
+        sig = signature((*problem.premises, problem.conclusion), split_arities=True)
         self.enc = _Encoding(z3, self.ctx, sig)
         self.solver = z3.Solver(ctx=self.ctx)
         self.solver.set("max_memory", limits.memory_mb)
@@ -377,7 +388,7 @@ def _scenario(session: _Session, model: Z3Term, holds: bool) -> Scenario:
         names[f"#{i}"] = e
     shown = 0
     omitted = 0
-    for name, arity in sorted(enc.arity.items()):
+    for name, arity in enc.arity:
         count = len(names) ** arity
         room = max(0, min(count, limits.max_facts - shown))
         omitted += count - room

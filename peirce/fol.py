@@ -2,8 +2,9 @@
 
 The reader (:mod:`peirce.translators.fol`) builds these formulas from text; the engine
 (:mod:`peirce.engine.fol`) turns them into solver terms and answers with a :class:`Finding`.
-Terms are :class:`peirce.logic.Var` (a name bound by a quantifier) and
-:class:`peirce.logic.Const` (any other name); a formula is an :class:`Atom`, an
+Terms are :class:`peirce.logic.Var` (a name bound by a quantifier),
+:class:`peirce.logic.Const` (any other name) and :class:`peirce.logic.Compound` (a function
+applied to terms, uninterpreted); a formula is an :class:`Atom`, an
 :class:`Equals`, a :class:`Not`, a :class:`Binary` connective or a :class:`Quantified` formula.
 
 >>> x, bonnie = Var("x"), Const("bonnie")
@@ -12,7 +13,7 @@ Terms are :class:`peirce.logic.Var` (a name bound by a quantifier) and
 >>> str(rule)
 '∀x (Chaperone(x) → ¬Students(x))'
 >>> signature([rule, Atom("Chaperone", (bonnie,))])
-Signature(predicates=(('Chaperone', 1), ('Students', 1)), constants=('bonnie',))
+Signature(predicates=(('Chaperone', 1), ('Students', 1)), constants=('bonnie',), functions=())
 
 Kept whole (past 400 lines): the formulas, their rendering and the findings are one vocabulary
 that the reader, the engine and the faces share.
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from peirce.errors import InputError
-from peirce.logic import Const, Var
+from peirce.logic import Compound, Const, Var
 from peirce.results import Judgement, Verdict
 from peirce.span import Span
 
@@ -59,8 +60,9 @@ __all__ = [
     "signature",
 ]
 
-#: A term of a first-order formula: a bound variable or a constant (function terms are not read).
-FolTerm = Union[Var, Const]
+#: A term of a first-order formula: a bound variable, a constant, or a function applied to terms
+#: (a :class:`~peirce.logic.Compound` whose arguments are terms of this kind).
+FolTerm = Union[Var, Const, Compound]
 
 
 class ArityError(InputError):
@@ -185,7 +187,7 @@ def _open_right(f: Formula) -> bool:
 
 
 def _term(t: FolTerm) -> str:
-    return t.name if isinstance(t, Var) else str(t.value)
+    return str(t)  # a variable's name, a constant's value, f(a, x)
 
 
 def render(f: Formula) -> str:
@@ -270,23 +272,45 @@ def depth(f: Formula) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Signature:
-    """The predicates (with their arities) and the constants of some formulas, sorted by name."""
+    """The predicates and functions (with their arities) and the constants of some formulas,
+    sorted by name; a name may be a predicate, a function and a constant at once."""
 
     predicates: tuple[tuple[str, int], ...]
     constants: tuple[str, ...]
+    functions: tuple[tuple[str, int], ...] = ()
 
 
-def signature(formulas: Iterable[Formula]) -> Signature:
-    """The predicates and constants of ``formulas``; :class:`ArityError` when one predicate is
-    used with two numbers of arguments (the error's span points at the second use)."""
+def _subterms(terms: Iterable[FolTerm]) -> Iterator[FolTerm]:
+    """The terms and every term inside them (a function's arguments), without recursion."""
+    stack = list(terms)
+    while stack:
+        t = stack.pop()
+        yield t
+        if isinstance(t, Compound):
+            stack.extend(t.args)
+
+
+def signature(formulas: Iterable[Formula], *, split_arities: bool = False) -> Signature:
+    """The predicates, functions and constants of ``formulas``; :class:`ArityError` when one
+    predicate is used with two numbers of arguments (the error's span points at the second use),
+    unless ``split_arities``: then each name and arity is a predicate of its own.
+
+    >>> f = Atom("Likes", (Const("ann"), Compound("music", (Const("bob"),))))
+    >>> signature([f, Atom("Likes", (Const("ann"),))], split_arities=True)
+    Signature(predicates=(('Likes', 1), ('Likes', 2)), constants=('ann', 'bob'),
+              functions=(('music', 1),))
+    """
     arity: dict[str, int] = {}
+    used: set[tuple[str, int]] = set()
+    functions: set[tuple[str, int]] = set()
     constants: set[str] = set()
     for f in formulas:
         for g in _walk(f):
             terms: tuple[FolTerm, ...] = ()
             if isinstance(g, Atom):
+                used.add((g.predicate, len(g.args)))
                 known = arity.setdefault(g.predicate, len(g.args))
-                if known != len(g.args):
+                if known != len(g.args) and not split_arities:
                     raise ArityError(
                         f"{g.predicate} is used with {len(g.args)} argument"
                         f"{'' if len(g.args) == 1 else 's'} here and with {known} before",
@@ -295,8 +319,12 @@ def signature(formulas: Iterable[Formula]) -> Signature:
                 terms = g.args
             elif isinstance(g, Equals):
                 terms = (g.left, g.right)
-            constants.update(str(t.value) for t in terms if isinstance(t, Const))
-    return Signature(tuple(sorted(arity.items())), tuple(sorted(constants)))
+            for t in _subterms(terms):
+                if isinstance(t, Const):
+                    constants.add(str(t.value))
+                elif isinstance(t, Compound):
+                    functions.add((t.functor, len(t.args)))
+    return Signature(tuple(sorted(used)), tuple(sorted(constants)), tuple(sorted(functions)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,7 +147,7 @@ def _error(text: str) -> ParseError:
         ("P(a) Q(a)", 6, "unexpected name 'Q'"),
         ("P(a) ∧", 7, "ends too early"),
         ("P(a) ∧ # Q(a)", 8, "unexpected character '#'"),
-        ("P(f(a))", 3, "function terms are not read"),
+        ("a = = b", 5, "unexpected symbol '='"),
         ("∀x", 3, "ends too early"),
         ("P(a,)", 5, "unexpected symbol ')'"),
     ],

@@ -67,7 +67,7 @@ from peirce.fol import (
     depth,
     signature,
 )
-from peirce.logic import Const, Var
+from peirce.logic import Compound, Const, Var
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span, caret_context
 
@@ -202,13 +202,8 @@ class _Builder:
         if isinstance(node, Token):
             name = str(node)
         elif node.data == "function_term":
-            name = str(node.children[0])
-            raise self.fail(
-                f"{name}(...) stands where a constant or a variable should: function terms are "
-                "not read (use a predicate for the relation)",
-                node.meta.start_pos,
-                node.meta.end_pos,
-            )
+            args = tuple(self.term(k, bound) for k in node.children[1:])
+            return Compound(str(node.children[0]), args)
         else:
             name = str(node.children[0])
         return Var(name) if name in bound else Const(name)
@@ -375,16 +370,20 @@ class Reading:
 def _code(err: ParseError) -> str:
     if err.message.startswith(("unbalanced", "')' closes", "']' closes")):
         return "unbalanced"
-    if "function terms" in err.message:
-        return "unsupported"
     return "syntax"
 
 
 _VARIABLE_LOOKING = frozenset("uvwxyz")
 
 
-def read_problem(premises: Sequence[str], conclusion: str) -> Reading:
+def read_problem(
+    premises: Sequence[str], conclusion: str, *, split_arities: bool = False
+) -> Reading:
     """Read premises and a conclusion; every unreadable formula and any arity clash is reported.
+
+    With ``split_arities``, a predicate used with two numbers of arguments is read as two
+    predicates (``Wedding/1`` and ``Wedding/2``, as Prover9 reads a name by its arity), with a
+    warning where the second arity first stands, instead of an error.
 
     A name that looks like a variable (``x``) but is bound by no quantifier is read as a
     constant, with a warning:
@@ -417,9 +416,12 @@ def read_problem(premises: Sequence[str], conclusion: str) -> Reading:
     try:
         signature(formulas)
     except ArityError as err:
-        where, span = _locate(formulas, locations, err)
-        diagnostics.append(Diagnostic("arity", err.message, span=span, location=where))
-        return Reading(None, tuple(diagnostics), texts)
+        if split_arities:
+            diagnostics.extend(_arity_splits(formulas, locations))
+        else:
+            where, span = _locate(formulas, locations, err)
+            diagnostics.append(Diagnostic("arity", err.message, span=span, location=where))
+            return Reading(None, tuple(diagnostics), texts)
     problem = Problem(tuple(formulas[:-1]), formulas[-1], tuple(premises), conclusion)
     return Reading(problem, tuple(diagnostics), texts)
 
@@ -439,6 +441,29 @@ def _unbound(text: str, f: Formula, where: str) -> list[Diagnostic]:
                     span = Span.at(text, at, at + 1) if at >= 0 else a.span
                 msg = f"{str(t.value)!r} is bound by no quantifier: read as a constant"
                 out.append(Diagnostic("unbound", msg, Severity.WARNING, span, where))
+    return out
+
+
+def _arity_splits(formulas: list[Formula], locations: list[str]) -> list[Diagnostic]:
+    """A warning where each predicate is first used with an arity other than its first."""
+    from peirce.fol import atoms
+
+    first: dict[str, int] = {}
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for f, where in zip(formulas, locations, strict=True):
+        for a in atoms(f):
+            n = len(a.args)
+            known = first.setdefault(a.predicate, n)
+            if n == known or (a.predicate, n) in seen:
+                continue
+            seen.add((a.predicate, n))
+            msg = (
+                f"{a.predicate} is used with {n} argument{'' if n == 1 else 's'} here and with "
+                f"{known} before: read as two predicates, {a.predicate}/{known} and "
+                f"{a.predicate}/{n}"
+            )
+            out.append(Diagnostic("arity", msg, Severity.WARNING, a.span, where))
     return out
 
 

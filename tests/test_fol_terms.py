@@ -1,0 +1,116 @@
+"""Function terms, equality between terms, quoted names and predicates with two arities: read by
+the first-order reader and decided by Z3 as uninterpreted functions and separate symbols."""
+
+from __future__ import annotations
+
+import pytest
+
+from peirce.engine.fol import decide
+from peirce.fol import Atom, Equals, FindingKind, Not, Problem, render, signature
+from peirce.logic import Compound, Const, Var
+from peirce.results import Severity
+from peirce.translators.fol import parse_formula, read_problem
+
+a, b, x = Const("a"), Const("b"), Var("x")
+
+
+def _problem(premises: list[str], conclusion: str, *, split: bool = False) -> Problem:
+    reading = read_problem(premises, conclusion, split_arities=split)
+    assert reading.problem is not None, reading.render()
+    return reading.problem
+
+
+def _kind(premises: list[str], conclusion: str, *, split: bool = False) -> str:
+    return decide(_problem(premises, conclusion, split=split)).kind.value
+
+
+def test_function_terms_are_read_with_their_variables() -> None:
+    assert parse_formula("P(f(a))") == Atom("P", (Compound("f", (a,)),))
+    f = parse_formula("all x. (P(x) -> f(x, g(a)) != x)")
+    eq = f.body.right  # type: ignore[union-attr]
+    assert eq == Not(Equals(Compound("f", (x, Compound("g", (a,)))), x))
+    assert parse_formula("f(a) = g(b)") == Equals(Compound("f", (a,)), Compound("g", (b,)))
+
+
+def test_quoted_names_are_constants() -> None:
+    f = parse_formula('Reads(harry, "Walden") & Popular("Stranger Things")')
+    assert signature([f]).constants == ('"Stranger Things"', '"Walden"', "harry")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["P(f(a, x))", "f(a) = g(b, c)", "¬(f(a) = a)", 'R("New York", g(f(b)))', "∀x (x = f(x))"],
+)
+def test_rendered_terms_read_back_the_same(text: str) -> None:
+    f = parse_formula(text)
+    assert parse_formula(render(f)) == f
+
+
+def test_signature_keeps_functions_predicates_and_constants_apart() -> None:
+    f = parse_formula("FavoriteSeason(mia, FavoriteSeason(emma)) ∧ Season(FavoriteSeason)")
+    sig = signature([f])
+    assert sig.predicates == (("FavoriteSeason", 2), ("Season", 1))
+    assert sig.functions == (("FavoriteSeason", 1),)
+    assert sig.constants == ("FavoriteSeason", "emma", "mia")
+
+
+def test_function_terms_are_uninterpreted_functions_in_z3() -> None:
+    rule = "∀x (Cat(x) → Likes(x, food(x)))"
+    assert _kind([rule, "Cat(tom)"], "Likes(tom, food(tom))") == "entailed"
+    assert _kind([rule, "Cat(tom)"], "∃y Likes(tom, y)") == "entailed"
+    # nothing says food(tom) and food(jerry) are one thing
+    assert _kind([rule, "Cat(tom)"], "Likes(tom, food(jerry))") == "contingent"
+    # congruence: equal arguments, equal values; not the other way round
+    assert _kind(["a = b"], "food(a) = food(b)") == "entailed"
+    assert _kind(["food(a) = food(b)"], "a = b") == "contingent"
+    assert _kind(["mother(a) = b", "Rich(b)"], "Rich(mother(a))") == "entailed"
+    assert _kind(["mother(a) = b", "Rich(b)"], "¬Rich(mother(a))") == "refuted"
+
+
+def test_inequality_between_terms() -> None:
+    premises = ["∃x (Season(x) ∧ Loves(mia, x) ∧ x != summer)", "∀x (Loves(mia, x) → x = winter)"]
+    assert _kind(premises, "winter != summer") == "entailed"
+    assert _kind(premises, "Season(winter)") == "entailed"
+    assert _kind(premises, "Season(summer)") == "contingent"
+
+
+def test_a_name_as_function_predicate_and_constant_is_three_symbols() -> None:
+    premises = [
+        "∀x Season(FavoriteSeason(x))",
+        "FavoriteSeason(mia, winter)",
+        "Dog(FavoriteSeason)",
+    ]
+    assert _kind(premises, "Season(FavoriteSeason(mia))") == "entailed"
+    # the predicate FavoriteSeason/2 says nothing about the function FavoriteSeason/1
+    assert _kind(premises, "Season(winter)") == "contingent"
+    assert _kind(premises, "FavoriteSeason(mia) = winter") == "contingent"
+    # LINC's lost votes: a predicate that is also a constant
+    assert _kind(["Dog(rex)", "∀x (Eats(x, Dog) → Happy(x))", "Eats(rex, Dog)"], "Happy(rex)") == (
+        "entailed"
+    )
+
+
+def test_two_arities_are_refused_or_split_on_request() -> None:
+    premises = ["Wedding(john)", "∀x (Wedding(john, x) → Happy(x))"]
+    strict = read_problem(premises, "Happy(mary)")
+    assert strict.problem is None and [d.code for d in strict.diagnostics] == ["arity"]
+    split = read_problem(premises, "Happy(mary)", split_arities=True)
+    assert split.problem is not None
+    (d,) = split.diagnostics
+    assert (d.code, d.severity, d.location) == ("arity", Severity.WARNING, "premise 2")
+    assert "Wedding/1 and Wedding/2" in d.message
+    assert d.span is not None and premises[1][d.span.start : d.span.end] == "Wedding(john, x)"
+
+
+def test_split_arities_are_separate_predicates_in_z3() -> None:
+    premises = ["Wedding(john)", "∀x (Wedding(john, x) → Happy(x))", "Wedding(john, mary)"]
+    assert _kind(premises, "Happy(mary)", split=True) == "entailed"
+    # the one-place Wedding gives no two-place fact, and the other way round
+    assert _kind(premises[:2], "∃x Wedding(john, x)", split=True) == "contingent"
+    assert _kind(premises[1:], "Wedding(mary)", split=True) == "contingent"
+    assert _kind(premises, "¬Wedding(john)", split=True) == "refuted"
+    found = decide(_problem(premises[:2], "Happy(mary)", split=True))
+    assert found.kind is FindingKind.CONTINGENT
+    facts = {f for s in found.scenarios for f in s.facts}
+    assert "Wedding(john)" in facts  # both predicates are shown under their own name
+    assert any(f.startswith(("Wedding(john, ", "¬Wedding(john, ")) for f in facts)
