@@ -69,14 +69,26 @@ class Citation:
         premises: the premise numbers as written: 1 is the first; -1 the last, -2 the one before.
         text: the words of the citation.
         span: where they stand in the chain.
+        counts: what each number counts, when not all premises: "rule" ("rule 5": the fifth
+            rule) or "fact" ("fact 2": the second fact), "premise" (all premises); empty when
+            every number counts all premises.
 
     >>> Citation((7, 10), "From premises 7 and 10", Span(0, 22)).premises
     (7, 10)
+    >>> Citation((13, 2), "premise 13 and rule 2", Span(0, 21), ("premise", "rule")).counted
+    ((13, 'premise'), (2, 'rule'))
     """
 
     premises: tuple[int, ...]
     text: str
     span: Span
+    counts: tuple[str, ...] = ()
+
+    @property
+    def counted(self) -> tuple[tuple[int, str], ...]:
+        """Each number with what it counts ("premise", "rule" or "fact")."""
+        counts = self.counts or ("premise",) * len(self.premises)
+        return tuple(zip(self.premises, counts, strict=True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,8 +121,13 @@ def test_no_direct_information_means_no_premise_states_it() -> None:
     assert report.steps[1].claims[0].premises == ("Gwen is calm.",)
 
 
-def test_a_citation_shared_by_a_reason_and_its_conclusion_needs_to_support_one() -> None:
+def test_a_citation_before_since_goes_with_the_conclusion_it_licenses() -> None:
     report = check_chain(PREMISES, "According to premise 4, since Gwen is gentle, Gwen is kind.")
     claims = report.steps[0].claims
-    assert [c.claim.citations[0].premises for c in claims] == [(4,), (4,)]
+    assert [[x.premises for x in c.claim.citations] for c in claims] == [[], [(4,)]]
     assert not any(c.citation_error for c in claims)
+    # the rule cited does not give the conclusion: the conclusion is flagged, not its reason
+    report = check_chain(PREMISES, "By premise 6, since Gwen is tall, Gwen is loud.")
+    reason, conclusion = report.steps[0].claims
+    assert reason.status is ClaimStatus.VALID and reason.citation_error is None
+    assert conclusion.status is ClaimStatus.UNSUPPORTED

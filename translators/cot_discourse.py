@@ -131,6 +131,20 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
         ),
     )
 )
+#: the separator "and" before a clause ("X, and we know Y"), which may also join conditions
+_AND = len(_SEPARATORS) - 1
+_IF = re.compile(r"(?:^|[,:;]|\bthat)\s*\bif\b", re.IGNORECASE)  # "if" opening a rule
+_IF_CLOSED = re.compile(r",|\bthen\b", re.IGNORECASE)
+
+
+def _open_condition(left: str) -> bool:
+    """``left`` ends inside the condition of a rule: its last "if" that opens a clause has no
+    comma or "then" after it ("if something sees the cat" before "and it is kind, then it is
+    cold"; not the "if" of "we cannot determine if X")."""
+    found = list(_IF.finditer(left))
+    return bool(found) and not _IF_CLOSED.search(left, found[-1].end())
+
+
 #: a clause that only says where what follows comes from ("From premise 3", "From the rule")
 _SOURCE_ONLY = re.compile(
     r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus),?\s+)?(?:from|according\s+to|based\s+on"
@@ -193,6 +207,8 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
             continue
         left, right = piece.cut(0, m.start()), piece.cut(m.end())
         if not left.strip().s or not right.strip().s or _SOURCE_ONLY.match(left.s):
+            continue
+        if i == _AND and _open_condition(left.s):  # "if X and it is Y, then Z" is one rule
             continue
         derived = _SEPARATORS[i][1]
         return [*_split(left), *[(p, d or derived) for p, d in _split(right)]]
@@ -284,11 +300,13 @@ class StepReader:
         return piece, cites
 
     def _citation(self, piece: Piece, m: re.Match[str]) -> Citation:
-        numbers = P.cited_numbers(m)
-        found = re.findall(P.NUMBER, numbers, re.IGNORECASE)
+        found = P.cited(m.group())
         span = Span.at(self.source, piece.at + m.start(), piece.at + m.end())
         text = self.source[span.start : span.end].strip()
-        return Citation(tuple(P.ordinal(n) for n in found), text, span)
+        counts = tuple(c for _, c in found)
+        return Citation(
+            tuple(n for n, _ in found), text, span, () if set(counts) <= {"premise"} else counts
+        )
 
     def clause(self, piece: Piece, derived: bool = False) -> list[ChainClaim]:
         """The claims of one clause (see the module docstring)."""
@@ -347,7 +365,9 @@ class StepReader:
 
     def _since(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
         """ "Since X, Y": X is a reason given, Y the conclusion; the comma that divides them is
-        the first one after which both sides are read, else the first before a clause."""
+        the first one after which both sides are read, else the first before a clause. A
+        citation before it ("From premise 9, since X, Y") names the premise the step applies,
+        so it goes with the conclusion."""
         guard = _protected(piece.s)
         commas = [i for i, ch in enumerate(piece.s) if ch == "," and not guard[i]]
         subject = self.subject
@@ -363,13 +383,13 @@ class StepReader:
             grounds = self.clauses(piece.cut(0, i), derived=False)
             then = self.clauses(piece.cut(i + 1), derived=True)
             if all(c.read for c in grounds + then) and grounds and then:
-                return [_cited(c, cites) for c in (*grounds, *then)]
+                return [*grounds, *(_cited(c, cites) for c in then)]
         self.subject = subject
         if fallback is None:
             return [_cited(c, cites) for c in self.clause(piece, derived)]
         grounds = self.clauses(piece.cut(0, fallback), derived=False)
         then = self.clauses(piece.cut(fallback + 1), True)
-        return [_cited(c, cites) for c in (*grounds, *then)]
+        return [*grounds, *(_cited(c, cites) for c in then)]
 
     def clauses(self, piece: Piece, derived: bool = False) -> list[ChainClaim]:
         """The claims of ``piece`` cut at its connectives."""
@@ -456,11 +476,17 @@ def _claim_form(s: str) -> bool:
 _DIRECT = re.compile(r"\b(?:direct(?:ly)?|explicit(?:ly)?|specific(?:ally)?)\b", re.IGNORECASE)
 
 
+_ONE_WAY = re.compile(r"\b(?:confirm|prove|verify|support)\b", re.IGNORECASE)
+
+
 def _not_known(head: str) -> tuple[ClaimKind, Answer | None]:
     """ "No information about whether X": X is undecided; "no *direct* information": no
-    premise states X or its opposite (X may still follow)."""
+    premise states X or its opposite (X may still follow); "we cannot confirm if X": X is
+    not proved (a verb that goes one way: its opposite may be)."""
     if _DIRECT.search(head):
         return ClaimKind.NOT_STATED, None
+    if _ONE_WAY.search(head):
+        return ClaimKind.UNPROVABLE, None
     return ClaimKind.STATUS, Answer.UNKNOWN
 
 

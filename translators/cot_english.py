@@ -288,6 +288,8 @@ def _normalise(text: str, subject: str | None) -> str:
         lambda m: f"{'is' if m.group(1) == 'is' else 'being'} {m.group(2).strip()}",
         t,
     )
+    # "is not a rough thing": one quality denied ("not a big, rough thing" denies only the pair)
+    t = re.sub(r"\bis not an? ([a-z]+) (?:thing|person|one|animal|entity)\b", r"is not \1", t)
     t = re.sub(r"\bbeing\s+(?=[a-z]+\b)", "", t) if t.startswith(("being ", "Being ")) else t
     m = _THAT_ARE.match(t)
     if m:

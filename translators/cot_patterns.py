@@ -40,7 +40,7 @@ __all__ = [
     "UNPROVABLE",
     "UNPROVABLE_STATEMENT",
     "X_TAIL",
-    "cited_numbers",
+    "cited",
     "finite",
     "ordinal",
 ]
@@ -107,21 +107,48 @@ def ordinal(word: str) -> int:
 _NUMBERS = rf"{NUMBER}(?:\s*(?:,|and|&|,\s*and)\s*{NUMBER})*"
 
 
+_NOUN = r"(?:premises?|rules?|facts?|statements?|sentences?)"
+
+
 def _ref(tag: str) -> str:
-    """A reference to premises by number; the numbers are in groups named ``n<tag>...``."""
+    """A reference to premises by number ("premise 3", "premise 13 and rule 2", "the third and
+    fifth rules"); the numbers are in groups named ``n<tag>...``."""
     return (
-        rf"(?:(?:the\s+|our\s+)?(?:premises?|rules?|facts?|statements?|sentences?)\s+(?:\#\s*)?"
-        rf"(?P<n{tag}a>{_NUMBERS})"
-        rf"|(?:the|our)\s+(?P<n{tag}b>{_NUMBERS})\s+(?:premises?|rules?|facts?|statements?|sentences?))"
+        rf"(?:(?:the\s+|our\s+)?{_NOUN}\s+(?:\#\s*)?(?P<n{tag}a>{_NUMBERS})"
+        rf"(?:\s*(?:,|and|&|,\s*and)\s*(?:the\s+)?{_NOUN}\s+(?:\#\s*)?{_NUMBERS})*"
+        rf"|(?:the|our)\s+(?P<n{tag}b>{_NUMBERS})\s+{_NOUN})"
     )
 
 
 _REF_A, _REF_B, _REF_C, _REF_D = _ref("a"), _ref("b"), _ref("c"), _ref("d")
 
 
-def cited_numbers(m: re.Match[str]) -> str:
-    """The text of the premise numbers a citation pattern matched."""
-    return " ".join(v for k, v in m.groupdict().items() if k.startswith("n") and v)
+_CITED = re.compile(rf"(?P<noun>{_NOUN})|(?P<number>{NUMBER})", re.IGNORECASE)
+_COUNTS = {"rule": "rule", "rules": "rule", "fact": "fact", "facts": "fact"}
+
+
+def cited(text: str) -> list[tuple[int, str]]:
+    """The premises a citation names, each as (number, what is counted): "premise" when all
+    premises are counted, "rule" or "fact" when only rules or facts are ("rule 5" is the fifth
+    rule). A number counts by the noun before it, else by the one after it.
+
+    >>> cited("according to premise 13 and rule 2"), cited("the third and last facts")
+    ([(13, 'premise'), (2, 'rule')], [(3, 'fact'), (-1, 'fact')])
+    """
+    tokens = [(m.group("noun"), m.group("number")) for m in _CITED.finditer(text)]
+    out: list[tuple[int, str]] = []
+    noun: str | None = None
+    pending: list[int] = []
+    for word, number in tokens:
+        if word is not None:
+            noun = _COUNTS.get(word.lower(), "premise")
+            out += [(n, noun) for n in pending]
+            pending = []
+        elif noun is None:
+            pending.append(ordinal(number))
+        else:
+            out.append((ordinal(number), noun))
+    return out + [(n, "premise") for n in pending]
 
 
 #: a citation inside parentheses: "(premise 2)", "(from the seventh premise)"

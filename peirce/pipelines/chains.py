@@ -112,9 +112,19 @@ class _Premises:
                 numbers.setdefault(c.label or "", []).append(n)
         return cls(texts, clauses, numbers, untranslated)
 
-    def number(self, cited: int) -> int | None:
-        n = cited if cited > 0 else len(self.texts) + 1 + cited
-        return n if 1 <= n <= len(self.texts) else None
+    def number(self, cited: int, counts: str = "premise") -> int | None:
+        """The premise a citation names: ``cited`` counts all premises, or only the rules or
+        only the facts (``counts``); negative numbers count from the end."""
+        among = list(range(1, len(self.texts) + 1))
+        if counts in ("rule", "fact"):
+            among = [n for n in among if self.kind(n) == counts]
+        k = cited if cited > 0 else len(among) + 1 + cited
+        return among[k - 1] if 1 <= k <= len(among) else None
+
+    def kind(self, n: int) -> str:
+        """ "fact" when premise ``n`` states only facts, else "rule"."""
+        own = [c for c in self.clauses if c.label == self.texts[n - 1]]
+        return "fact" if own and all(c.is_fact for c in own) else "rule"
 
 
 class ChainContext:
@@ -291,23 +301,40 @@ class _Judge:
         self, claim: ChainClaim, clauses: Sequence[Clause], used: tuple[str, ...]
     ) -> str | None:
         """What is wrong with the premises ``claim`` cites (``None``: one of them supports it)."""
-        numbers = [n for c in claim.citations for n in c.premises]
-        resolved = [self.premises.number(n) for n in numbers]
-        if any(n is None for n in resolved):
-            bad = next(n for n, r in zip(numbers, resolved, strict=True) if r is None)
-            return f"cites premise {bad}, but there are {len(self.premises.texts)} premises"
-        cited = [n for n in resolved if n is not None]
+        named = [(n, what) for c in claim.citations for n, what in c.counted]
+        options = [self._options(n, what) for n, what in named]
+        if any(not o for o in options):
+            n, what = next(x for x, o in zip(named, options, strict=True) if not o)
+            total = len(self.premises.texts)
+            if what != "premise":
+                total = sum(self.premises.kind(k) == what for k in range(1, total + 1))
+            return f"cites {what} {n}, but there are {total} {what}s"
+        cited = list(dict.fromkeys(k for o in options for k in o))
         texts = {self.premises.texts[n - 1] for n in cited}
         if texts & set(used) or any(
             self._concludes(self.premises.texts[n - 1], clauses) for n in cited
         ):
             return None
         rests = sorted({n for u in used for n in self.premises.numbers.get(u, [])})
-        which = ", ".join(f"premise {n} ({self.premises.texts[n - 1]!r})" for n in rests)
-        named = ", ".join(f"premise {n} ({self.premises.texts[n - 1]!r})" for n in cited)
-        return f"cites {named}, which does not support it" + (
+        which = ", ".join(self._premise(n) for n in rests)
+        names = ", ".join(
+            self._premise(o[0])
+            if what == "premise"
+            else f"{what} {n} ({' or '.join(self._premise(k) for k in o)})"
+            for (n, what), o in zip(named, options, strict=True)
+        )
+        return f"cites {names}, which does not support it" + (
             f"; it rests on {which}" if which else ""
         )
+
+    def _premise(self, n: int) -> str:
+        return f"premise {n} ({self.premises.texts[n - 1]!r})"
+
+    def _options(self, n: int, what: str) -> list[int]:
+        """The premises "premise n" / "rule n" / "fact n" may name: "rule 5" is the fifth rule,
+        or premise 5 for a chain that calls every premise a rule."""
+        found = [self.premises.number(n, what), self.premises.number(n)]
+        return list(dict.fromkeys(k for k in found if k is not None))
 
     def _concludes(self, premise: str, clauses: Sequence[Clause]) -> bool:
         """Whether the premise's own clauses conclude one of ``clauses`` directly (its head

@@ -1,0 +1,80 @@
+"""Readings of chain steps that were once wrong: each test names the misreading it guards."""
+
+from __future__ import annotations
+
+from peirce.cot import ClaimKind, ClaimStatus
+from peirce.pipelines.chains import check_chain
+from peirce.translators.cot import read_chain
+from peirce.translators.cot_english import read_statement
+from peirce.translators.cot_patterns import cited
+
+PREMISES = [
+    "The owl is loud.",
+    "The owl is not quick.",
+    "If something is loud then it is proud.",
+    "If something sees the fox and it is proud then it is calm.",
+    "The owl sees the fox.",
+]
+
+
+def readings(text: str) -> list[tuple[str, str | None]]:
+    return [(c.kind.value, c.cnl) for c in read_chain(text).claims]
+
+
+def test_a_denied_kind_of_thing_is_the_quality_denied() -> None:
+    assert read_statement("the owl is not a quick thing").cnl == "The owl is not quick."
+    # "not a big, quick thing" denies the pair, not each: not read rather than misread
+    assert read_statement("the owl is not a big, quick animal").cnl is None
+
+
+def test_and_inside_the_condition_of_a_rule_does_not_cut_the_rule() -> None:
+    text = "According to premise 4, if something sees the fox and it is proud, then it is calm."
+    assert readings(text) == [
+        ("statement", "If something sees the fox and it is proud, then it is calm.")
+    ]
+    # after a closed condition, "and it is" still starts a clause of its own
+    assert readings("The owl is loud, and it is proud.") == [
+        ("statement", "The owl is loud."),
+        ("statement", "The owl is proud."),
+    ]
+
+
+def test_cannot_confirm_if_says_not_proved_not_undecided() -> None:
+    claim = read_chain("So we can't confirm if the owl is quick.").claims[0]
+    assert (claim.kind, claim.cnl) == (ClaimKind.UNPROVABLE, "The owl is quick.")
+    # the premises refute it, so it is indeed not proved: the claim holds
+    report = check_chain(PREMISES, "So we can't confirm if the owl is quick.")
+    assert report.steps[0].claims[0].status is ClaimStatus.VALID
+    # "cannot determine whether" stays a claim that it is undecided, which here is false
+    report = check_chain(PREMISES, "We cannot determine whether the owl is quick.")
+    assert report.steps[0].claims[0].status is ClaimStatus.REFUTED
+
+
+def test_rule_and_fact_numbers_count_rules_and_facts() -> None:
+    assert cited("according to premise 3 and rule 2") == [(3, "premise"), (2, "rule")]
+    assert cited("the second and last rules") == [(2, "rule"), (-1, "rule")]
+    # the second rule is premise 4, the third fact is premise 5
+    report = check_chain(
+        PREMISES,
+        "From rule 2, if something sees the fox and it is proud then it is calm. "
+        "By fact 3, the owl sees the fox.",
+    )
+    assert not report.flagged
+    report = check_chain(PREMISES, "From rule 1, the owl sees the fox.")
+    error = report.steps[0].claims[0].citation_error
+    assert error is not None and error.startswith("cites rule 1 (premise 3")
+    report = check_chain(PREMISES, "By rule 9, the owl is loud.")
+    assert report.steps[0].claims[0].citation_error == "cites rule 9, but there are 2 rules"
+
+
+def test_a_citation_with_premise_and_rule_numbers_is_read_after_because() -> None:
+    report = check_chain(
+        PREMISES, "The owl is proud because it is loud (according to premise 1 and rule 1)."
+    )
+    assert [c.status.value for c in report.steps[0].claims] == ["valid", "valid"]
+    assert not report.flagged
+
+
+def test_if_after_a_verb_is_whether_and_does_not_hold_back_a_cut() -> None:
+    text = "We cannot determine if the owl is quick or not, and the statement is uncertain."
+    assert [c.kind.value for c in read_chain(text).claims] == ["status", "status"]
