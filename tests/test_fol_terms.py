@@ -114,3 +114,36 @@ def test_split_arities_are_separate_predicates_in_z3() -> None:
     facts = {f for s in found.scenarios for f in s.facts}
     assert "Wedding(john)" in facts  # both predicates are shown under their own name
     assert any(f.startswith(("Wedding(john, ", "¬Wedding(john, ")) for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("exists x y. (P(x) & Q(y))", "∃x ∃y (P(x) ∧ Q(y))"),
+        ("all x y.P(x, y)", "∀x ∀y P(x, y)"),
+        ("all x all y. P(x, y)", "∀x ∀y P(x, y)"),  # a quantifier word is no variable
+        ("all x, y. P(x, y)", "∀x ∀y P(x, y)"),
+        ("Rank(x, Best, Asia-Pacific)", "Rank(x, Best, Asia-Pacific)"),
+        ("Rain->-Wet", "Rain → ¬Wet"),  # a hyphen before a name, not inside one, is ¬
+        ("P(a)&-Q(a)", "P(a) ∧ ¬Q(a)"),
+    ],
+)
+def test_nltk_spellings_and_hyphenated_names(text: str, expected: str) -> None:
+    assert render(parse_formula(text)) == expected
+
+
+def test_several_words_in_an_argument_are_one_name_with_a_warning() -> None:
+    r = read_problem(["Capital(beijing, People's Republic of China)"], "Capital(beijing, prc)")
+    assert r.problem is not None
+    (arg,) = r.problem.premises[0].args[1:]  # type: ignore[union-attr]
+    assert arg == Const("People's Republic of China")
+    (d,) = r.diagnostics
+    assert d.severity is Severity.WARNING and "read as one name" in d.message
+    assert d.span is not None and d.span.start == len("Capital(beijing, ")
+    # the same words name the same individual; other words another one
+    same = "Capital(beijing, People's Republic of China)"
+    assert _kind([same, "∀x (Capital(beijing, x) → Country(x))"], "Country(prc)") == "contingent"
+    f = "∀x (Capital(beijing, x) → Country(x))"
+    assert _kind([same, f], "Country(People's Republic of China)") == "entailed"
+    # words where a formula should be are still an error
+    assert read_problem(["Yale is Private"], "Private(Yale)").problem is None

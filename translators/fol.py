@@ -204,6 +204,11 @@ class _Builder:
         elif node.data == "function_term":
             args = tuple(self.term(k, bound) for k in node.children[1:])
             return Compound(str(node.children[0]), args)
+        elif node.data == "words":
+            name = " ".join(str(k) for k in node.children)
+            msg = f"the words {name!r} read as one name"
+            self.notes.append((msg, *self._where(node)))
+            return Const(name)
         else:
             name = str(node.children[0])
         return Var(name) if name in bound else Const(name)
@@ -229,8 +234,10 @@ class _Builder:
         if kind in ("forall", "exists"):
             binders = kids[1]
             body_node = kids[2]
-            # the grammar makes binders a subtree of names
-            names = [str(t) for t in getattr(binders, "children", ())]
+            # the grammar makes binders a subtree of names, or one token of spaced names
+            names = [
+                n for t in getattr(binders, "children", ()) for n in str(t).rstrip(".").split()
+            ]
             inner = bound | frozenset(names)
             body = self.formula(body_node, inner)
             q = Quantifier.FORALL if kind == "forall" else Quantifier.EXISTS

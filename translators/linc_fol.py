@@ -6,6 +6,18 @@ ASCII, Prover9's ``all x.`` / ``exists x.`` / ``-``). Every formula keeps the se
 from. A pair whose formula cannot be read is reported with its line, its column and what was
 expected; nothing is guessed.
 
+LINC's prompt asks for NLTK's notation, which LINC hands to Prover9; its conventions are kept
+where they say what a formula means (each is a warning):
+
+- a variable no quantifier binds (a name ``u`` to ``z``, digits allowed) is universally
+  quantified over its formula, as Prover9 reads free variables (``Female(x) | Male(x)`` is
+  ``∀x (Female(x) ∨ Male(x))``);
+- a predicate used with two numbers of arguments is two predicates (``Wedding/1`` and
+  ``Wedding/2``), as Prover9 tells symbols by name and arity.
+
+Names that are a predicate and a constant at once (``Dog(x)`` beside ``Eats(x, Dog)``), function
+terms (uninterpreted functions) and ``=`` between terms are read as the reader reads them.
+
 >>> text = ("TEXT:\\tAll cats are mammals.\\nFOL:\\tall x. (Cat(x) -> Mammal(x))\\n"
 ...         "TEXT:\\tTom is a cat.\\nFOL:\\tCat(Tom)\\n"
 ...         "TEXT:\\tTom is a mammal.\\nFOL:\\tMammal(Tom)\\n")
@@ -14,6 +26,11 @@ expected; nothing is guessed.
 (['∀x (Cat(x) → Mammal(x))', 'Cat(Tom)'], 'Mammal(Tom)', 'All cats are mammals.')
 >>> read_translation("FOL: Cat(tom)\\nFOL: Cat(tom\\n").errors[0]
 "conclusion: unbalanced '(': it is never closed (expected ')' before the end)"
+>>> r = read_translation("FOL: Cat(x) | Dog(x)\\nFOL: Cat(tom) | Dog(tom)\\n")
+>>> str(r.premises[0])
+'∀x (Cat(x) ∨ Dog(x))'
+>>> print(r.warnings[0])
+premise 1: 'x' is bound by no quantifier: read as ∀x over the formula (Prover9's convention)
 """
 
 from __future__ import annotations
@@ -21,7 +38,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from peirce.fol import Formula, Problem
+from peirce.fol import Atom, Binary, Equals, FolTerm, Formula, Not, Problem, Quantified, Quantifier
+from peirce.logic import Compound, Const, Var
 from peirce.results import Severity
 from peirce.translators.fol import read_problem
 
@@ -29,16 +47,21 @@ __all__ = ["Translation", "read_translation"]
 
 _LINE = re.compile(r"^\s*(TEXT|FOL)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
+#: Prover9's variables: names from u to z (here one letter, digits allowed, as NLTK writes them).
+_FREE_VARIABLE = re.compile(r"[u-z][0-9]*")
+
 
 @dataclass(frozen=True, slots=True)
 class Translation:
     """A translation read: the problem (premises, conclusion, each with its formula's text),
-    the sentences the premises come from, and what could not be read (``errors``: one line
-    each, with its place; a problem is given only when there are none)."""
+    the sentences the premises come from, what could not be read (``errors``: one line each,
+    with its place; a problem is given only when there are none) and what was read by a
+    convention of the notation (``warnings``)."""
 
     problem: Problem | None
     sentences: tuple[str, ...]
     errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -55,7 +78,8 @@ class Translation:
 
 def read_translation(text: str) -> Translation:
     """Read ``TEXT:``/``FOL:`` pairs (the last pair is the conclusion) as one problem: an
-    unreadable formula, or a predicate used with two arities, is an error with its place."""
+    unreadable formula is an error with its place; free variables and predicates with two
+    arities are read as Prover9 reads them, with a warning."""
     pairs: list[tuple[str, str]] = []
     sentence = ""
     for line in text.splitlines():
@@ -71,11 +95,60 @@ def read_translation(text: str) -> Translation:
     if len(pairs) < 2:
         why = "no 'FOL:' line" if not pairs else "one formula only"
         return Translation(None, (), (f"{why}: expected TEXT:/FOL: pairs, the conclusion last",))
-    reading = read_problem([b for _, b in pairs[:-1]], pairs[-1][1])
+    reading = read_problem([b for _, b in pairs[:-1]], pairs[-1][1], split_arities=True)
     sentences = tuple(s for s, _ in pairs[:-1])
     errors = tuple(
         f"{d.location}: {d.message}" for d in reading.diagnostics if d.severity is Severity.ERROR
     )
     if reading.problem is None or errors:
         return Translation(None, sentences, errors or ("the formulas could not be read",))
-    return Translation(reading.problem, sentences)
+    warnings = [
+        f"{d.location}: {d.message}"
+        for d in reading.diagnostics
+        if d.code == "arity" and d.severity is Severity.WARNING
+    ]
+    p = reading.problem
+    formulas = []
+    locations = [f"premise {i}" for i in range(1, len(p.premises) + 1)] + ["conclusion"]
+    for f, where in zip((*p.premises, p.conclusion), locations, strict=True):
+        closed, names = _close(f)
+        formulas.append(closed)
+        warnings += [
+            f"{where}: {n!r} is bound by no quantifier: read as ∀{n} over the formula "
+            "(Prover9's convention)"
+            for n in names
+        ]
+    problem = Problem(tuple(formulas[:-1]), formulas[-1], p.premise_texts, p.conclusion_text)
+    return Translation(problem, sentences, (), tuple(warnings))
+
+
+def _close(f: Formula) -> tuple[Formula, list[str]]:
+    """``f`` with its free variables (constants named like Prover9's variables) universally
+    quantified, outermost first in the order they first stand; and their names."""
+    names: list[str] = []
+    out = _bind(f, names)
+    for name in reversed(names):
+        out = Quantified(Quantifier.FORALL, Var(name), out)
+    return out, names
+
+
+def _bind(f: Formula, names: list[str]) -> Formula:
+    if isinstance(f, Atom):
+        return Atom(f.predicate, tuple(_term(t, names) for t in f.args), f.span)
+    if isinstance(f, Equals):
+        return Equals(_term(f.left, names), _term(f.right, names))
+    if isinstance(f, Not):
+        return Not(_bind(f.body, names))
+    if isinstance(f, Binary):
+        return Binary(f.op, _bind(f.left, names), _bind(f.right, names))
+    return Quantified(f.quantifier, f.var, _bind(f.body, names))
+
+
+def _term(t: FolTerm, names: list[str]) -> FolTerm:
+    if isinstance(t, Compound):
+        return Compound(t.functor, tuple(_term(a, names) for a in t.args))
+    if isinstance(t, Const) and isinstance(t.value, str) and _FREE_VARIABLE.fullmatch(t.value):
+        if t.value not in names:
+            names.append(t.value)
+        return Var(t.value)
+    return t

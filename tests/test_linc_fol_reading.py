@@ -1,0 +1,103 @@
+"""LINC-style translations (TEXT:/FOL: pairs in NLTK's notation, as Prover9 reads it): the
+conventions the reader keeps, and that Z3 decides each newly read kind of formula right."""
+
+from __future__ import annotations
+
+import pytest
+
+from peirce.engine.fol import SolverLimits
+from peirce.fol import Quantified
+from peirce.pipelines.llm_translate import SampleStatus, run_sample
+from peirce.results import Answer
+from peirce.translators.linc_fol import read_translation
+
+LIMITS = SolverLimits(seconds=10)
+
+
+def _sample(*formulas: str) -> str:
+    return "".join(f"TEXT:\tsentence {i}.\nFOL:\t{f}\n" for i, f in enumerate(formulas))
+
+
+def _answer(*formulas: str) -> Answer | None:
+    s = run_sample(_sample(*formulas), LIMITS)
+    assert s.status is SampleStatus.VOTED, s.reason
+    return s.answer
+
+
+def test_free_variables_are_universal_over_their_formula() -> None:
+    r = read_translation(_sample("Female(x) | Male(x)", "all x. (Female(x) -> Plays(x))", "P(a)"))
+    assert r.ok and isinstance(r.premises[0], Quantified)
+    assert r.warnings == (
+        "premise 1: 'x' is bound by no quantifier: read as ∀x over the formula "
+        "(Prover9's convention)",
+    )
+    rules = (
+        "Female(x) | Male(x)",
+        "all x. (Female(x) -> Plays(x))",
+        "all x. (Male(x) -> Plays(x))",
+    )
+    assert _answer(*rules, "Plays(coco)") is Answer.TRUE
+    # read as a constant, x would say nothing about coco
+    assert _answer(*rules, "Plays(x)") is Answer.TRUE  # the conclusion closed too: ∀x Plays(x)
+    assert _answer("P(x) -> Q(x)", "P(a)", "Q(a)") is Answer.TRUE
+    assert _answer("P(x) -> Q(x)", "P(a)", "-Q(a)") is Answer.FALSE
+
+
+def test_only_prover9_variable_names_are_closed() -> None:
+    # a, tom and Rock are constants; x1 is a variable; a bound x stays bound
+    r = read_translation(_sample("P(a) & Q(x1)", "P(tom) & all x. R(x)", "R(Rock)"))
+    assert r.ok
+    assert [str(f) for f in r.premises] == ["∀x1 (P(a) ∧ Q(x1))", "P(tom) ∧ ∀x R(x)"]
+    assert r.warnings == (
+        "premise 1: 'x1' is bound by no quantifier: read as ∀x1 over the formula "
+        "(Prover9's convention)",
+    )
+    # a free x beside a bound x: the inner quantifier still binds its own
+    r = read_translation(_sample("P(x) & exists x. -P(x)", "Q(a)"))
+    assert str(r.premises[0]) == "∀x (P(x) ∧ ∃x ¬P(x))"
+    s = run_sample(_sample("P(x) & exists x. -P(x)", "Q(a)"), LIMITS)
+    assert s.status is SampleStatus.INCONSISTENT
+
+
+def test_two_arities_are_two_predicates_with_a_warning() -> None:
+    text = _sample("Wedding(john)", "all y. (Wedding(john, y) -> Happy(y))", "Wedding(john, mary)")
+    r = read_translation(text + "TEXT:\tMary is happy.\nFOL:\tHappy(mary)\n")
+    assert r.ok and len(r.warnings) == 1 and "Wedding/1 and Wedding/2" in r.warnings[0]
+    assert r.warnings[0].startswith("premise 2: ")
+    rule = "all y. (Wedding(john, y) -> Happy(y))"
+    assert _answer("Wedding(john)", rule, "Wedding(john, mary)", "Happy(mary)") is Answer.TRUE
+    # the one-place fact says nothing of the two-place predicate
+    assert _answer("Wedding(john)", "exists y. Wedding(john, y)") is Answer.UNKNOWN
+
+
+def test_a_name_that_is_a_predicate_and_a_constant_keeps_its_vote() -> None:
+    formulas = ("all x. (Dog(x) -> Eats(x, Meat))", "Dog(Rex)", "all x. (Eats(x, Dog) -> -Dog(x))")
+    assert _answer(*formulas, "Eats(Rex, Meat)") is Answer.TRUE
+    assert _answer(*formulas, "Eats(Rex, Dog)") is Answer.FALSE
+    assert _answer(*formulas, "Eats(Tom, Dog)") is Answer.UNKNOWN
+
+
+def test_function_terms_and_equality_are_decided() -> None:
+    assert _answer("all x. (Twin(x) -> SpendsTime(x, Sibling(x)))", "Twin(ann)",
+                   "exists y. SpendsTime(ann, y)") is Answer.TRUE  # fmt: skip
+    assert _answer("FavoriteSeason(mia) = winter", "-(FavoriteSeason(emma) = winter)",
+                   "FavoriteSeason(mia) = FavoriteSeason(emma)") is Answer.FALSE  # fmt: skip
+    two = "exists x. exists y. (Season(x) & Season(y) & x != y)"
+    assert _answer("exists x. (Season(x) & x != summer)", "Season(summer)", two) is Answer.TRUE
+    assert _answer('Reads(harry, "Walden")', 'all x. (Reads(harry, x) -> Smarter(harry))',
+                   "Smarter(harry)") is Answer.TRUE  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("formula", "why"),
+    [
+        ("Symptoms(pox, [Fever, Headache])", "unexpected symbol '['"),
+        ("all x. (Rating(x) > 9 -> Listed(x))", "unexpected character '>'"),
+        ("Yale is Private", "unexpected name 'is'"),
+        ("Fever(pox) & ...", "unexpected symbol '.'"),
+    ],
+)
+def test_lists_arithmetic_and_english_stay_unread_with_their_place(formula: str, why: str) -> None:
+    s = run_sample(_sample("P(a)", formula, "P(a)"), LIMITS)
+    assert s.status is SampleStatus.UNREADABLE and s.answer is None
+    assert s.reason.startswith("premise 2: ") and why in s.reason
