@@ -22,8 +22,6 @@ True
 
 from __future__ import annotations
 
-import ctypes
-import importlib.resources
 import json
 import math
 import os
@@ -123,103 +121,120 @@ class _Runtime:
     """The started engine: handles of the predicates peirce calls, per-thread attachment."""
 
     def __init__(self) -> None:
+        from peirce.engine.prolog import native as c
+
         try:
-            from pyswip import core  # importing pyswip starts Prolog
+            self.native = lib = c.start()
         except ImportError as exc:  # pragma: no cover - pyswip is a core dependency
             raise MissingDependencyError("pyswip", purpose="the Prolog engine") from exc
+        except BackendError:
+            raise
         except Exception as exc:  # pragma: no cover - SWI-Prolog missing or broken
             raise BackendError(f"SWI-Prolog could not be started: {exc}") from exc
-        self.core = core
-        lib = core._lib
-        self.get_nchars = lib.PL_get_nchars
-        self.get_nchars.argtypes = [
-            ctypes.c_void_p,
-            ctypes.POINTER(ctypes.c_size_t),
-            ctypes.POINTER(ctypes.c_void_p),
-            ctypes.c_uint,
-        ]
-        self.get_nchars.restype = ctypes.c_int
-        self.put_float = lib.PL_put_float
-        self.put_float.argtypes = [ctypes.c_void_p, ctypes.c_double]
-        self.put_float.restype = ctypes.c_int
-        self.clear_exception = lib.PL_clear_exception
-        self.clear_exception.restype = None
-        self.destroy_engine = lib.PL_thread_destroy_engine
-        self.destroy_engine.restype = ctypes.c_int
-        self.flags = core.PL_Q_NODEBUG | core.PL_Q_PASS_EXCEPTION
-        self.text_out = core.CVT_ATOM | core.CVT_STRING | core.REP_UTF8 | core.BUF_STACK
+        self.flags = c.PL_Q_NODEBUG | c.PL_Q_PASS_EXCEPTION
+        self.text_out = c.CVT_ATOM | c.CVT_STRING | c.REP_UTF8 | c.BUF_STACK
         self.local = threading.local()
-        with ExitStack() as stack:
-            meta = stack.enter_context(
-                importlib.resources.as_file(importlib.resources.files("peirce.kb") / "meta.pl")
-            )
-            self.call(core.PL_predicate("ensure_loaded", 1, "user"), str(meta))
-        self.api = core.PL_predicate("api", 4, "peirce_meta")
-        self.prove = core.PL_predicate("prove", 10, "peirce_meta")
-        self.ask_batch = core.PL_predicate("ask_batch", 8, "peirce_meta")
-        self.call_json = core.PL_predicate("call_json", 7, "peirce_meta")
+        self.loaded: Path | None = None  # the file the meta-interpreter was loaded from
+        self._load_meta()
+        self.api = lib.predicate(b"api", 4, b"peirce_meta")
+        self.prove = lib.predicate(b"prove", 10, b"peirce_meta")
+        self.ask_batch = lib.predicate(b"ask_batch", 8, b"peirce_meta")
+        self.call_json = lib.predicate(b"call_json", 7, b"peirce_meta")
         self.programs: dict[str, str] = {}
+
+    def _load(self, how: bytes, path: Path) -> None:
+        self.call(self.native.predicate(how, 1, b"user"), str(path))
+        self.loaded = path
+
+    def _meta_ready(self) -> bool:
+        """Whether the meta-interpreter answers (a call of an operation it does not have)."""
+        try:
+            self.call(self.native.predicate(b"api", 4, b"peirce_meta"), "", 64, "[]", out=True)
+        except BackendError:
+            return False
+        return True
+
+    def _load_meta(self) -> None:
+        """Load ``kb/meta.pl``: its compiled ``.qlf`` when there is one (compiled by this very
+        load when there is not; see :mod:`~peirce.engine.prolog.native`), else the source."""
+        import peirce.kb
+        from peirce.engine.prolog.native import compiled, forget, keep
+
+        source = Path(peirce.kb.__file__).with_name("meta.pl")
+        if not source.is_file():  # pragma: no cover - a package not on the file system
+            import importlib.resources
+
+            with ExitStack() as stack:
+                files = importlib.resources.files("peirce.kb") / "meta.pl"
+                self._load(
+                    b"ensure_loaded", stack.enter_context(importlib.resources.as_file(files))
+                )
+            return
+        qlf, copy = compiled(self.native, source)
+        if qlf is not None or copy is not None:
+            done = False
+            try:
+                if qlf is not None:
+                    self._load(b"ensure_loaded", qlf)
+                elif copy is not None:
+                    self._load(b"qcompile", copy)  # loads it, and writes the .qlf beside it
+                done = True
+            except BackendError:  # a file this Prolog does not take: the source, as without
+                pass
+            ready = self._meta_ready()
+            if copy is not None:
+                keep(copy, done and ready)
+            if ready:
+                return
+            if qlf is not None:
+                forget(qlf)
+        self._load(b"ensure_loaded", source)
 
     def attach(self) -> None:
         """Give the calling thread a Prolog engine (threads share the database)."""
         if getattr(self.local, "attached", None) is not None:
             return
-        if self.core.PL_thread_self() != -1:
+        if self.native.thread_self() != -1:
             self.local.attached = False  # the thread that started Prolog
             return
-        if self.core.PL_thread_attach_engine(None) < 0:
+        if self.native.thread_attach_engine(None) < 0:
             raise BackendError("could not attach a Prolog engine to this thread")
         # dropped with the thread's locals when the thread ends: give the engine back then
-        self.local.attached = _Detach(self.destroy_engine)
-
-    def put(self, ref: int, value: str | int | float) -> None:
-        core = self.core
-        if isinstance(value, str):
-            data = value.encode("utf-8")
-            core.PL_put_chars(ref, core.PL_ATOM | core.REP_UTF8, len(data), data)
-        elif isinstance(value, int):
-            core.PL_put_integer(ref, value)
-        else:
-            self.put_float(ref, value)
+        self.local.attached = _Detach(self.native.thread_destroy_engine)
 
     def _exception_text(self) -> str:
         """The pending exception as text (then cleared), or ``""``."""
-        exc = self.core.PL_exception(0)
+        lib = self.native
+        exc = lib.exception(None)
         if not exc:
             return ""
-        size = ctypes.c_size_t()
-        ptr = ctypes.c_void_p()
-        flags = self.core.CVT_WRITEQ | self.core.REP_UTF8 | self.core.BUF_STACK
-        text = "an exception"
-        if self.get_nchars(exc, ctypes.byref(size), ctypes.byref(ptr), flags):
-            text = ctypes.string_at(ptr.value or 0, size.value).decode("utf-8", "replace")
-        self.clear_exception()
+        from peirce.engine.prolog.native import BUF_STACK, CVT_WRITEQ, REP_UTF8
+
+        text = lib.text(exc, CVT_WRITEQ | REP_UTF8 | BUF_STACK, "replace") or "an exception"
+        lib.clear_exception()
         return f": {text}"
 
     def call(self, pred: object, *args: str | int | float, out: bool = False) -> str:
         """Call ``pred`` with ``args`` (plus one output argument when ``out``); its text."""
-        core = self.core
+        lib = self.native
         self.attach()
-        fid = core.PL_open_foreign_frame()
+        fid = lib.open_foreign_frame()
         try:
             n = len(args) + (1 if out else 0)
-            refs = core.PL_new_term_refs(n)
+            refs = lib.new_term_refs(n)
             for i, value in enumerate(args):
-                self.put(refs + i, value)
-            if not core.PL_call_predicate(None, self.flags, pred, refs):
+                lib.put(refs + i, value)
+            if not lib.call_predicate(None, self.flags, pred, refs):
                 detail = self._exception_text()
                 raise BackendError(f"a call into SWI-Prolog failed{detail}")
             if not out:
                 return ""
-            size = ctypes.c_size_t()
-            ptr = ctypes.c_void_p()
-            if not self.get_nchars(
-                refs + n - 1, ctypes.byref(size), ctypes.byref(ptr), self.text_out
-            ):
+            text = lib.text(refs + n - 1, self.text_out)
+            if text is None:
                 raise BackendError("SWI-Prolog returned no text")
-            return ctypes.string_at(ptr.value or 0, size.value).decode("utf-8")
+            return text
         finally:
-            core.PL_discard_foreign_frame(fid)
+            lib.discard_foreign_frame(fid)
 
 
 _STARTED: list[_Runtime] = []  # the runtime, once started
@@ -384,6 +399,8 @@ def _load_program(rt: _Runtime, program: str, directory: str | os.PathLike[str] 
         return module
     with ExitStack() as stack:
         if directory is None:
+            import importlib.resources
+
             resource = importlib.resources.files("peirce.kb") / program
             if not resource.is_file():
                 raise ConfigError(f"no program {program!r} in peirce.kb")

@@ -18,7 +18,6 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -194,6 +193,8 @@ def swipl_top_level(swipl: str, program: str | os.PathLike[str]) -> Iterator[lis
     the top level runs is checked by ``library(sandbox)`` after expansion, so no ``shell/1``,
     ``process_create/3`` or file access is reachable. No init file and no packs are loaded.
     """
+    import importlib.resources
+
     meta_file = importlib.resources.files("peirce.kb") / "meta.pl"
     with importlib.resources.as_file(meta_file) as meta:
         yield [
