@@ -31,6 +31,7 @@ def test_linc_fol_votes_the_recorded_samples(tmp_path: Path) -> None:
     summary = execute(bench, bench.settings(data=str(path)))
     rows = {r["model"]: r for r in summary.figures["results"]}  # type: ignore[union-attr]
     assert set(rows["m1"]) >= {"items", "parse_rate", "vote_accuracy", "pruned_vote_accuracy"}
+    assert rows["m1"]["too_complex_samples"] == rows["m2"]["too_complex_samples"] == 0
     # m1: item 1 votes True (2 of 3); item 2: CLASH pruned, OPEN votes Uncertain (right), but
     # unpruned CLASH votes True against OPEN's Uncertain: a tie, no answer
     assert rows["m1"]["parse_rate"] == 5 / 6

@@ -10,8 +10,17 @@ the models wrote: prompt, HTTP, reading, Z3, vote. No repair is asked (the recor
 Figures per model: ``parse_rate`` (samples read whole), ``vote_accuracy`` (the majority of the
 samples' answers, inconsistent premises voting as a prover that does not check them would:
 True), ``pruned_vote_accuracy`` (inconsistent samples pruned, as peirce does), ties
-(``translation_ambiguous``: no answer, counted wrong), beside LINC's published GPT-4 figures
-(FOLIO 72.5, ProofWriter 98.3).
+(``translation_ambiguous``: no answer, counted wrong), samples Z3 could not decide within its
+limits (``too_complex_samples``: no vote), beside LINC's published GPT-4 figures (FOLIO 72.5,
+ProofWriter 98.3). Those are over every item LINC kept (182 of FOLIO's validation set, 360
+ProofWriter items); a file holding part of them (the even half) is compared with them only
+roughly.
+
+LINC's own conventions differ in three places: Prover9 answers Uncertain when it proves
+neither the conclusion nor its negation within its time (here a limit reached gives no vote);
+a sample Prover9 cannot take is dropped (here it is read when the reader can: a name that is a
+predicate and a constant, function terms, two arities); a tie goes to the answer of the
+earliest sample (here it is no answer).
 
 Reference:
     Olausson et al., "LINC: A Neurosymbolic Approach for Logical Reasoning by Combining Language
@@ -130,7 +139,10 @@ class LincFol(Benchmark[list[FolCase], list[FolOutcome]]):
                 f"{pruned * 100:5.1f}  ambiguous {row['ambiguous']}"
             )
         if dataset:
-            lines.append(f"  LINC's published GPT-4 accuracy on {dataset}: {LINC_GPT4[dataset]}")
+            lines.append(
+                f"  LINC's published GPT-4 accuracy on {dataset}: {LINC_GPT4[dataset]} "
+                "(over all the items LINC kept; this file may hold part of them)"
+            )
         seconds = sum(r.seconds for r in results)
         lines.append(f"  {figures['llm_calls']} calls over loopback, {seconds:.1f} s")
         return Summary(tuple(lines), figures)
@@ -149,6 +161,7 @@ def _figures(results: Sequence[FolOutcome]) -> dict[str, object]:
         "ambiguous": sum(r.pruned.ambiguous for r in results),
         "no_vote": sum(r.pruned.answer is None and not r.pruned.ambiguous for r in results),
         "inconsistent_samples": sum(s.status is SampleStatus.INCONSISTENT for s in samples),
+        "too_complex_samples": sum(s.status is SampleStatus.TOO_COMPLEX for s in samples),
     }
 
 
