@@ -78,3 +78,29 @@ def test_a_citation_with_premise_and_rule_numbers_is_read_after_because() -> Non
 def test_if_after_a_verb_is_whether_and_does_not_hold_back_a_cut() -> None:
     text = "We cannot determine if the owl is quick or not, and the statement is uncertain."
     assert [c.kind.value for c in read_chain(text).claims] == ["status", "status"]
+
+
+def test_an_individual_named_in_parentheses_is_the_something() -> None:
+    assert read_statement("something sees the fox (the owl)").cnl == "The owl sees the fox."
+    # and a later "it" is that individual
+    claims = read_chain("Something sees the fox (the owl), so it is calm.").claims
+    assert [c.cnl for c in claims] == ["The owl sees the fox.", "The owl is calm."]
+
+
+def test_it_after_an_unread_clause_naming_someone_else_is_not_guessed() -> None:
+    text = "The fox is big. Something odd happens to the owl here maybe. So it is calm."
+    last = read_chain(text).claims[-1]
+    assert last.kind is ClaimKind.UNREAD and "nothing to refer to" in (last.reason or "")
+
+
+def test_a_description_the_premises_do_not_name_is_the_individual_they_do() -> None:
+    context = ["The fox is big.", "If the fox is big then the fox is cold.", "The owl is red."]
+    report = check_chain(context, "So the big fox is cold.")
+    assert [c.status for c in report.steps[0].claims] == [ClaimStatus.VALID]
+    # the quality is claimed too: a fox not known to be red is not "the red fox"; a quality the
+    # premises never use leaves the name as it is
+    report = check_chain(context, "So the red fox is cold.")
+    assert report.steps[0].claims[0].status is ClaimStatus.UNSUPPORTED
+    assert "red(fox)" in report.steps[0].claims[0].reason
+    report = check_chain(context, "So the tall fox is cold.")
+    assert "cold(tall_fox)" in report.steps[0].claims[0].reason

@@ -32,7 +32,7 @@ from peirce.cot import ChainClaim, Citation, ClaimKind
 from peirce.results import Answer
 from peirce.span import Span
 from peirce.translators import cot_patterns as P
-from peirce.translators.cot_english import read_statement, sole_subject
+from peirce.translators.cot_english import META_WORDS, read_statement, sole_subject
 from peirce.translators.cot_segment import Segment
 
 __all__ = ["Piece", "StepReader"]
@@ -239,6 +239,8 @@ class StepReader:
     ) -> list[ChainClaim]:
         reading = read_statement(piece.s, self.subject)
         if reading.cnl is None:
+            if _other_referent(piece.s, self.subject):  # a later "it" may mean what this names
+                self.subject = None
             return [
                 self._claim(
                     piece, ClaimKind.UNREAD, derived=derived, citations=cites, reason=reading.reason
@@ -463,6 +465,37 @@ class StepReader:
         if P.SCAFFOLD.fullmatch(stripped.s) or P.ANSWER_LINE.match(stripped.s):
             return self.clause(stripped)
         return self.clauses(whole)
+
+
+_REFERENT = re.compile(r"\bsome(?:thing|one)\b|\b[Tt]he\s+([a-z]+)|\b([A-Z][a-z]+)\b")
+
+
+def _other_referent(text: str, subject: str | None) -> bool:
+    """``text`` names something other than ``subject`` (an individual, or "something"), so
+    that a pronoun after it may refer to either.
+
+    >>> _other_referent("something chases the cat (the dog)", "The cat")
+    True
+    >>> _other_referent("the cat, as the premises say, is", "The cat")
+    False
+    """
+    if subject is None:
+        return False
+    own = subject.lower().split()[-1]
+    for m in _REFERENT.finditer(text):
+        word = (m.group(1) or m.group(2) or "something").lower()
+        if word != own and word not in META_WORDS and word not in _CONNECTIVES:
+            return True
+    return False
+
+
+_CONNECTIVES = frozenset(
+    re.findall(
+        r"\w+",
+        "from therefore since so thus hence however then if and but because as also now "
+        "according based additionally furthermore finally first second next lastly let it",
+    )
+)
 
 
 def _claim_form(s: str) -> bool:

@@ -43,7 +43,7 @@ from functools import lru_cache
 from peirce.logic import Compound, Const, Literal, Term
 from peirce.translators import cnl
 
-__all__ = ["Reading", "read_statement", "sole_subject", "subject_of", "verb_stem"]
+__all__ = ["META_WORDS", "Reading", "read_statement", "sole_subject", "subject_of", "verb_stem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +174,9 @@ _META = frozenset(
     ]
 )
 
+#: the same words, for readers of the discourse around claims
+META_WORDS = _META
+
 _NP = r"(?:[A-Z][a-z]+|[Tt]he\s+[a-z]+(?:\s+[a-z]+)?)"
 _PLURAL_SUBJECT = re.compile(
     rf"^(?:both\s+)?({_NP}(?:\s*,\s*{_NP})*)\s*,?\s+and\s+([Tt]he|[A-Z][a-z]+)\s+(.+)$"
@@ -291,6 +294,9 @@ def _normalise(text: str, subject: str | None) -> str:
     # "is not a rough thing": one quality denied ("not a big, rough thing" denies only the pair)
     t = re.sub(r"\bis not an? ([a-z]+) (?:thing|person|one|animal|entity)\b", r"is not \1", t)
     t = re.sub(r"\bbeing\s+(?=[a-z]+\b)", "", t) if t.startswith(("being ", "Being ")) else t
+    m = re.match(rf"^[Ss]ome(?:thing|one)\s+(.+?)\s*\(\s*({_NP})\s*\)$", t)
+    if m:  # "something chases the cat (the dog)": the one named in parentheses does
+        t = f"{m.group(2)} {m.group(1)}"
     m = _THAT_ARE.match(t)
     if m:
         t = f"All {m.group(1)} things are {m.group(2)}"

@@ -68,7 +68,7 @@ from peirce.cot import (
 from peirce.engine.contrapositive import contrapositives
 from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits
-from peirce.logic import Clause, Literal, Term, Var, skolemise
+from peirce.logic import Clause, Const, Literal, Term, Var, skolemise
 from peirce.results import Answer, ProofNode, Verdict
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
@@ -197,6 +197,7 @@ class _Judge:
     unsound: list[Clause] = field(default_factory=list)
     classical_kb: KnowledgeBase | None = None
     counter: int = 0
+    vocabulary: tuple[frozenset[Term], frozenset[str]] | None = None
 
     @property
     def incomplete(self) -> bool:
@@ -230,8 +231,48 @@ class _Judge:
         proof = kb.prove(goal, extra=(*extra, *assumed))
         return goal, proof.proved, proof.proof, proof.limit_hit, proof.reason
 
+    def read(self, text: str | None) -> tuple[Clause, ...]:
+        """The clauses of a claim, with a description the premises do not name as an individual
+        read as one they do: "the big tiger is cold" says the tiger is big and cold when the
+        premises know the tiger and the quality big, but no "big tiger"."""
+        clauses = _clauses(text)
+        if not clauses:
+            return clauses
+        if self.vocabulary is None:
+            names = frozenset(
+                a for c in self.premises.clauses for lit in (c.head, *c.body) for a in lit.args
+            )
+            qualities = frozenset(
+                lit.predicate
+                for c in self.premises.clauses
+                for lit in (c.head, *c.body)
+                if len(lit.args) == 1
+            )
+            self.vocabulary = (names, qualities)
+        names, qualities = self.vocabulary
+        out: list[Clause] = []
+        for clause in clauses:
+            if not clause.is_fact:
+                out.append(clause)
+                continue
+            args: list[Term] = []
+            for a in clause.head.args:
+                described = _described(a, names, qualities)
+                if described is None:
+                    args.append(a)
+                    continue
+                quality, who = described
+                args.append(who)
+                out.append(Clause(Literal(quality, (who,)), label=clause.label))
+            out.append(replace(clause, head=replace(clause.head, args=tuple(args))))
+        return tuple(dict.fromkeys(out))
+
+    def fact(self, text: str | None) -> Literal | None:
+        clauses = self.read(text)
+        return clauses[0].head if len(clauses) == 1 and clauses[0].is_fact else None
+
     def statement(self, claim: ChainClaim) -> ClaimCheck:
-        clauses = _clauses(claim.cnl)
+        clauses = self.read(claim.cnl)
         if not clauses:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
         proofs: list[ProofNode] = []
@@ -241,7 +282,8 @@ class _Judge:
                 proofs.append(proof)
                 continue
             check = self._not_proved(claim, clause, goal, limited, why)
-            self.unsound.extend(clauses)
+            label = f"the earlier claim {claim.text!r}"
+            self.unsound.extend(replace(c, label=label) for c in clauses)
             return check
         proof = (
             proofs[0]
@@ -262,12 +304,21 @@ class _Judge:
         if limited:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"search stopped for {goal}: {why}")
         if self.unsound:
-            _, through, _, _, _ = self._prove(self.kb, clause, self.unsound)
+            _, through, proof, _, _ = self._prove(self.kb, clause, self.unsound)
             if through:
+                used = _used(proof)
+                earlier = [r for r in used if r.startswith("the earlier claim ")]
+                which = " and ".join(dict.fromkeys(earlier)) or "an earlier claim"
+                says = f"{goal} follows only through"
+                if clause.is_fact and used == tuple(earlier[:1]) and len(earlier) == 1:
+                    says = "repeats"  # the earlier claim itself, said again
+                verb = "are" if len(set(earlier)) > 1 else "is"
                 return ClaimCheck(
                     claim,
                     ClaimStatus.PROPAGATED,
-                    f"{goal} follows only through an earlier claim that is not valid",
+                    f"{says} {which}, which {verb} not valid",
+                    proof,
+                    used,
                 )
         if clause.is_fact:
             contra = self.kb.prove(goal.complement())
@@ -288,14 +339,52 @@ class _Judge:
                 "not be translated",
                 classical=classical,
             )
-        what = "fact" if clause.is_fact else "rule"
-        reason = f"states a {what} ({clause}) that the premises do not give"
+        reason = self._unsupported(clause)
         if classical:
             reason += (
                 "; it holds classically, by contraposition, which the open-world reading does "
                 "not use"
             )
         return ClaimCheck(claim, ClaimStatus.UNSUPPORTED, reason, classical=classical)
+
+    def _unsupported(self, clause: Clause) -> str:
+        """Why a statement is unsupported, with the premise it comes nearest to, if any."""
+        if clause.is_fact:
+            reason = (
+                f"states a fact, {clause}, that no premise states and the premises do not prove; "
+                "they do not prove its opposite either"
+            )
+        else:
+            reason = f"states a rule, {clause}, that no premise states and that does not follow"
+        near = self._near(clause)
+        return f"{reason} ({near})" if near else reason
+
+    def _near(self, clause: Clause) -> str | None:
+        """A premise that says almost what ``clause`` says: a relation the other way round, a
+        rule read backwards, or the same rule under further conditions."""
+        for c in self.premises.clauses:
+            where = ", ".join(f"premise {n}" for n in self.premises.numbers.get(c.label or "", []))
+            head = clause.head
+            if clause.is_fact and c.is_fact and len(head.args) == 2:
+                if c.head == replace(head, args=head.args[::-1]):
+                    return f"{where} says it the other way round: {c.label!r}"
+                continue
+            if clause.is_fact or c.is_fact:
+                continue
+            if len(c.body) == 1 and _shape(Clause(c.body[0], (c.head,))) == _shape(clause):
+                return f"{where} states the converse: {c.label!r}"
+            if len(c.body) > len(clause.body) and _match_clause(c, clause) is not None:
+                return f"{where} gives it only under a further condition: {c.label!r}"
+        return None
+
+    def _grounds(self, used: Sequence[str]) -> str:
+        """ "premise 3" or "premises 2, 7 and 11": the premises a proof rests on."""
+        numbers = sorted({n for u in used for n in self.premises.numbers.get(u, [])})
+        if not numbers:
+            return "the premises"
+        if len(numbers) == 1:
+            return f"premise {numbers[0]}"
+        return f"premises {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
     def citation(
         self, claim: ChainClaim, clauses: Sequence[Clause], used: tuple[str, ...]
@@ -357,7 +446,7 @@ class _Judge:
     # -- statuses ------------------------------------------------------------------------------
 
     def status(self, claim: ChainClaim, value: Answer) -> ClaimCheck:
-        goal = self.goal if claim.about_goal else _fact(claim.cnl)
+        goal = self.goal if claim.about_goal else self.fact(claim.cnl)
         if goal is None:
             what = "the statement evaluated" if claim.about_goal else repr(claim.cnl)
             return ClaimCheck(
@@ -387,20 +476,31 @@ class _Judge:
                 "be translated",
                 classical=classical,
             )
-        reason = (
-            f"says {goal} is {said[value]}, but the premises make it {said[given]}: "
-            f"{judgement.reason}"
-        )
+        used = _used(judgement.proof)
+        if given is Answer.UNKNOWN:
+            reason = (
+                f"says {goal} is {said[value]}, but the premises leave it open: they prove "
+                f"neither {goal} nor {goal.complement()}"
+            )
+        else:
+            proved = goal if given is Answer.TRUE else goal.complement()
+            how = "states" if len(used) == 1 and used[0] in self.premises.texts else "prove"
+            if value is Answer.UNKNOWN:  # "there is no information about whether X"
+                reason = f"says it is not known whether {goal}, but {self._grounds(used)} {how} "
+                reason += f"{proved}" if proved == goal else f"its opposite, {proved}"
+            else:
+                reason = (
+                    f"says {goal} is {said[value]}, but the premises make it {said[given]}: "
+                    f"{judgement.reason}"
+                )
         status = ClaimStatus.UNSUPPORTED if given is Answer.UNKNOWN else ClaimStatus.REFUTED
-        return ClaimCheck(
-            claim, status, reason, judgement.proof, _used(judgement.proof), classical=classical
-        )
+        return ClaimCheck(claim, status, reason, judgement.proof, used, classical=classical)
 
     def _classical_answer(self, goal: Literal) -> Answer:
         return _ANSWER[self.classical().ask(goal).verdict]
 
     def unprovable(self, claim: ChainClaim) -> ClaimCheck:
-        clauses = _clauses(claim.cnl)
+        clauses = self.read(claim.cnl)
         if not clauses:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
         proofs = []
@@ -419,17 +519,18 @@ class _Judge:
                 return ClaimCheck(claim, ClaimStatus.VALID, f"{goal} is indeed not provable")
             proofs.append(proof)
         proof = proofs[0]
+        used = _used(proof)
         return ClaimCheck(
             claim,
             ClaimStatus.REFUTED,
-            f"says {claim.cnl!r} cannot be concluded, but the premises prove it",
+            f"says {claim.cnl!r} cannot be concluded, but {self._grounds(used)} prove it",
             proof,
-            _used(proof),
+            used,
         )
 
     def not_stated(self, claim: ChainClaim) -> ClaimCheck:
         """ "No premise states whether X": neither X nor its opposite is a premise."""
-        clauses = _clauses(claim.cnl)
+        clauses = self.read(claim.cnl)
         if not clauses:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
         stated = {_shape(c): c for c in self.premises.clauses}
@@ -527,6 +628,41 @@ def _match(pattern: Literal, goal: Literal) -> dict[str, Term] | None:
         elif p != g:
             return None
     return binding
+
+
+def _described(
+    term: Term, names: frozenset[Term], qualities: frozenset[str]
+) -> tuple[str, Term] | None:
+    """ "big_tiger", when the premises name no such individual but know ``tiger`` and the
+    quality ``big``: (``big``, ``tiger``)."""
+    if not isinstance(term, Const) or not isinstance(term.value, str) or term in names:
+        return None
+    quality, _, rest = term.value.partition("_")
+    who = Const(rest)
+    return (quality, who) if rest and who in names and quality in qualities else None
+
+
+def _match_clause(premise: Clause, claim: Clause) -> dict[str, Term] | None:
+    """A binding of ``premise``'s variables that makes its head ``claim``'s head and each of
+    ``claim``'s conditions one of its own (the premise says as much, maybe with more
+    conditions), or ``None``."""
+    head, body = skolemise(claim, "near")
+    binding = _match(premise.head, head)
+    return None if binding is None else _cover(list(body), premise.body, binding)
+
+
+def _cover(
+    goals: list[Literal], conditions: tuple[Literal, ...], binding: dict[str, Term]
+) -> dict[str, Term] | None:
+    if not goals:
+        return binding
+    for p in conditions:
+        found = _match(_substitute(p, binding), goals[0])
+        if found is not None:
+            done = _cover(goals[1:], conditions, {**binding, **found})
+            if done is not None:
+                return done
+    return None
 
 
 def _substitute(lit: Literal, binding: dict[str, Term]) -> Literal:
