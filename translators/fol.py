@@ -86,6 +86,8 @@ _OPEN = {")": "(", "]": "["}
 # How the grammar's terminals are named in messages.
 _DESCRIBE = {
     "NAME": "a name",
+    "STRING": "a quoted name",
+    "SPACED_BINDERS": "variables",
     "LPAR": "'('",
     "RPAR": "')'",
     "LSQB": "'['",
