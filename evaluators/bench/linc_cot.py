@@ -12,9 +12,13 @@ Figures: the share of steps translated (a step is a sentence or list item that m
 is translated when every claim in it was read; before: the plain controlled English on the same
 steps), steps by status, wrong-chain recall (wrong chains flagged), the share of wrong chains
 whose first flag is a reasoning step rather than the answer or a restatement of it, the pass rate
-of right chains, and steps per second. Flags in right chains are broken down by kind: many are
-real errors of the model (a miscounted premise number, a fact the premises do not give, a
-derivation missed) that a right answer does not undo.
+of right chains (and the same with wrong premise numbers set aside), and steps per second. Flags
+in right chains are broken down by kind: they are the models' own errors that a right answer
+does not undo (a miscounted premise number; "no information about X" where a premise states X; a
+fact or rule no premise gives, a relation the other way round, a rule without one of its
+conditions). LINC's prompt lists the premises one per line, unnumbered, in the order of
+``premises``; the models count them from 1, facts and rules together, and premise ``n`` here is
+the ``n``-th line ("rule n" and "fact n" may also count rules or facts only).
 
 ProofWriter's labels follow the open world without contrapositives; items where a classical
 reading (rules read contrapositively too) answers otherwise are counted and reported apart.
@@ -32,7 +36,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from peirce.cot import ChainReport, ClaimKind
+from peirce.cot import ChainReport, ClaimCheck, ClaimKind, ClaimStatus
 from peirce.errors import InputError
 from peirce.evaluators.bench.common import load_items, text_field, text_list
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
@@ -95,8 +99,15 @@ class ChainOutcome:
         steps: its steps that make a claim; ``translated`` of them were read whole, and
             ``before`` of them the plain controlled English reads.
         statuses: how many steps have each status.
-        flag: the kind of the first flag ("answer", "refuted", "unsupported", "propagated",
-            "citation", "status"), ``None`` when the chain is not flagged.
+        flag: the kind of the first flag, ``None`` when the chain is not flagged: "answer" (the
+            answer or a restatement of it), "citation" (a claim that holds cites a premise that
+            does not give it), "not_known" (says it is not known whether X, which the premises
+            decide), "not_stated" (says no premise states X, which one does), "unprovable" (says
+            X cannot be concluded, which follows), "status" (another truth value the premises do
+            not give), "fact" / "rule" (a statement no premise gives and that does not follow),
+            "refuted" (a statement the premises refute), "propagated" (one that follows only
+            through an earlier error).
+        flags: the kinds of all its flags (the same kinds).
         located: the first flag is at a step before the answer line.
         reasoning: the first flag is at a claim that is not about the conclusion (not the answer
             nor a restatement of it, such as "the statement is uncertain").
@@ -112,6 +123,7 @@ class ChainOutcome:
     before: int
     statuses: dict[str, int]
     flag: str | None
+    flags: frozenset[str]
     located: bool
     reasoning: bool
     contrapositive: bool
@@ -133,6 +145,7 @@ def outcome(item: LincItem, model: str, chain: str, contrapositive: bool) -> Cha
         sum(cnl.translate(s.step.text).complete for s in steps),
         dict(statuses),
         flag,
+        frozenset(_kind(c) for s in report.steps for c in s.claims if c.flagged),
         located,
         reasoning,
         contrapositive,
@@ -151,13 +164,24 @@ def _first_flag(report: ChainReport) -> tuple[str | None, bool, bool]:
         c.flagged and not c.claim.about_goal and not _restates(c.claim.cnl, report.goal)
         for c in first.claims
     )
-    if claim.claim.kind is ClaimKind.ANSWER or claim.claim.about_goal:
-        return "answer", located, reasoning
-    if not claim.status.flagged:
-        return "citation", located, reasoning
-    if claim.claim.kind in (ClaimKind.STATUS, ClaimKind.UNPROVABLE, ClaimKind.NOT_STATED):
-        return "status", located, reasoning
-    return claim.status.value, located, reasoning
+    return _kind(claim), located, reasoning
+
+
+def _kind(check: ClaimCheck) -> str:
+    """What a flagged claim gets wrong (see :attr:`ChainOutcome.flag`)."""
+    claim = check.claim
+    if claim.kind is ClaimKind.ANSWER or claim.about_goal:
+        return "answer"
+    if not check.status.flagged:
+        return "citation"
+    if claim.kind is ClaimKind.STATUS:
+        return "not_known" if claim.value is Answer.UNKNOWN else "status"
+    if claim.kind in (ClaimKind.UNPROVABLE, ClaimKind.NOT_STATED):
+        return claim.kind.value
+    if check.status is ClaimStatus.UNSUPPORTED:
+        clauses = cnl.translate(claim.cnl or "").clauses
+        return "rule" if any(not c.is_fact for c in clauses) else "fact"
+    return check.status.value
 
 
 def _restates(cnl_text: str | None, goal: str | None) -> bool:
@@ -192,6 +216,9 @@ def _figures(outcomes: list[ChainOutcome], seconds: float) -> dict[str, object]:
         "unanswered_chains": sum(not o.answered for o in outcomes),
         "right_chains": len(right),
         "right_chain_pass_rate": _rate(sum(o.flag is None for o in right), len(right)),
+        "right_chain_pass_rate_citations_aside": _rate(
+            sum(o.flags <= {"citation"} for o in right), len(right)
+        ),
         "right_chain_flags": dict(Counter(o.flag for o in right if o.flag is not None)),
         "steps_per_second": _rate(steps, 0) if seconds <= 0 else steps / seconds,
     }
@@ -271,7 +298,9 @@ class LincCot(Benchmark[list[LincItem], LincCotResults]):
         )
         lines.append(f"  steps by status: {figures['steps_by_verdict']}")
         lines.append(
-            f"  flags in right chains, by kind of the first: {figures['right_chain_flags']}"
+            f"  flags in right chains, by kind of the first: {figures['right_chain_flags']}; "
+            "right chains passing when wrong premise numbers are set aside: "
+            f"{figures['right_chain_pass_rate_citations_aside']:.3f}"
         )
         lines.append(
             f"  contrapositive items (classical answer differs from the label): "
