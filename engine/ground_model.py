@@ -28,10 +28,10 @@ import itertools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 
-from peirce.engine.prolog import KnowledgeBase, Limits
+from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase, Limits, unifiable
 from peirce.engine.prolog.codec import clause_text, literal_text
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
-from peirce.logic import Clause, Compound, Const, Literal, Term, Var
+from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
 __all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt"]
@@ -45,27 +45,50 @@ def _constant_key(t: Term) -> tuple[str, str]:
     return type(value).__name__, str(value)
 
 
-def _vars(lit: Literal) -> set[str]:
-    return {t.name for t in lit.args if isinstance(t, Var)}
-
-
 def _datalog(clause: Clause) -> bool:
-    lits = (clause.head, *clause.body)
-    if any(isinstance(t, Compound) for lit in lits for t in lit.args):
-        return False
-    if any(lit.predicate.startswith("b:") for lit in lits):
-        return False
+    """No compound term, no built-in, and every variable of the head also in the body."""
     body_vars: set[str] = set()
-    for b in clause.body:
-        body_vars |= _vars(b)
-    return _vars(clause.head) <= body_vars
+    for lit in clause.body:
+        if lit.predicate.startswith("b:"):
+            return False
+        for t in lit.args:
+            if isinstance(t, Var):
+                body_vars.add(t.name)
+            elif not isinstance(t, Const):
+                return False
+    head = clause.head
+    if head.predicate.startswith("b:"):
+        return False
+    for t in head.args:
+        if isinstance(t, Var):
+            if t.name not in body_vars:
+                return False
+        elif not isinstance(t, Const):
+            return False
+    return True
 
 
-def _subst(lit: Literal, env: Mapping[str, Term]) -> Literal:
-    if not any(isinstance(t, Var) for t in lit.args):
-        return lit
-    args = tuple(env[t.name] if isinstance(t, Var) else t for t in lit.args)
-    return Literal(lit.predicate, args, lit.negated)
+def _typed(t: Const) -> tuple[type, object]:
+    """A constant as Prolog compares it: ``1`` and ``1.0`` apart (a ``bool`` is its integer,
+    as the codec sends it)."""
+    v = t.value
+    return (int, int(v)) if isinstance(v, bool) else (type(v), v)
+
+
+def _ground_key(lit: Literal) -> tuple[str, bool, tuple[object, ...]]:
+    """A ground literal as a key: its relation and its constants as Prolog compares them
+    (equal exactly when the two unify)."""
+    return lit.predicate, lit.negated, tuple([_typed(t) for t in lit.args])  # type: ignore[arg-type]
+
+
+#: a literal of a clause, made ready to instantiate: predicate, sign, and per argument either a
+#: constant or the position of its variable among the clause's variables
+_Template = tuple[str, bool, tuple[Const | int, ...]]
+
+
+def _template(lit: Literal, index: Mapping[str, int]) -> _Template:
+    args = tuple(index[t.name] if isinstance(t, Var) else t for t in lit.args)
+    return lit.predicate, lit.negated, args  # type: ignore[return-value]
 
 
 class GroundModel:
@@ -88,73 +111,99 @@ class GroundModel:
     kind(bob)   [Bob is kind.]
     """
 
-    def __init__(self, constants: frozenset[Term], limit: int = INSTANCE_LIMIT) -> None:
-        self.constants = constants
-        self._ordered: list[Term] = sorted(constants, key=_constant_key)
+    def __init__(self, constants: Iterable[Const], limit: int = INSTANCE_LIMIT) -> None:
+        # the constants as Prolog tells them apart (the first of equal ones stands for them)
+        self._constants: dict[tuple[type, object], Const] = {}
+        for c in constants:
+            self._constants.setdefault(_typed(c), c)
+        self.constants = frozenset(self._constants.values())
+        self._ordered: list[Const] = sorted(self.constants, key=_constant_key)
+        self._typed_ordered = [_typed(c) for c in self._ordered]
         self._limit = limit
         self._rules: list[tuple[tuple[int, tuple[int, ...]], Clause, int]] = []
-        self._lits: list[Literal] = []
-        self._ids: dict[Literal, int] = {}
+        # literal id -> (predicate, negated, constants): the literal, built when it is shown
+        self._lits: list[tuple[str, bool, tuple[Term, ...]]] = []
+        self._ids: dict[tuple[str, bool, tuple[object, ...]], int] = {}
         self._level: dict[int, int] = {}
         self._need: list[int] = []
         self._uses: dict[int, list[int]] = {}  # literal -> rules with it in their body
         self._by_head: dict[int, list[int]] = {}
         self._clauses = 0
         self._proofs: dict[int, ProofNode] = {}
+        self._texts: dict[int, str] = {}  # literal id -> its text (it never changes)
+        self._clause_texts: dict[int, str] = {}  # clause number -> its text
 
     @classmethod
     def build(cls, clauses: Sequence[Clause], limit: int = INSTANCE_LIMIT) -> GroundModel | None:
         """The model, or ``None`` when the clauses are not Datalog or have more than ``limit``
         instances over their constants."""
-        if not all(_datalog(c) for c in clauses):
-            return None
-        constants = frozenset(
+        constants = [
             t
             for c in clauses
             for lit in (c.head, *c.body)
             for t in lit.args
             if isinstance(t, Const)
-        )
+        ]
         model = cls(constants, limit)
         return model if model.extend(clauses) else None
 
-    def _ident(self, lit: Literal) -> int:
-        n = self._ids.get(lit)
+    def _ident(self, pred: str, neg: bool, args: tuple[Term, ...]) -> int:
+        key = (pred, neg, tuple([_typed(t) for t in args]))  # type: ignore[arg-type]
+        n = self._ids.get(key)
         if n is None:
-            n = self._ids[lit] = len(self._lits)
-            self._lits.append(lit)
+            n = self._ids[key] = len(self._lits)
+            self._lits.append((pred, neg, args))
         return n
 
     def extend(self, clauses: Sequence[Clause]) -> bool:
         """Add clauses and derive what they give; ``False`` (and nothing added) when one is not
         Datalog, names a constant the model does not have, or the instances would pass the
         limit: build a new model then."""
-        if not all(_datalog(c) for c in clauses):
-            return False
-        for c in clauses:
-            for lit in (c.head, *c.body):
-                if any(isinstance(t, Const) and t not in self.constants for t in lit.args):
-                    return False
+        constants = self._constants
+        width = len(self._ordered)
         total = len(self._rules)
+        plans: list[tuple[Clause, int]] = []
         for c in clauses:
-            n = len({v for b in c.body for v in _vars(b)})
-            total += len(self._ordered) ** n if n else 1
+            if not _datalog(c):
+                return False
+            names: set[str] = set()
+            for lit in (c.head, *c.body):
+                for t in lit.args:
+                    if isinstance(t, Var):
+                        names.add(t.name)
+                    elif _typed(t) not in constants:  # type: ignore[arg-type]
+                        return False
+            total += width ** len(names) if names else 1
+            plans.append((c, len(names)))
         if total > self._limit:
             return False
         work: deque[tuple[int, int]] = deque()
         self._proofs = {}  # levels may change: proofs are chosen anew
-        for c in clauses:
+        ident = self._ident
+        for c, n in plans:
             k = self._clauses
             self._clauses += 1
-            names = sorted({v for b in c.body for v in _vars(b)})
-            envs = (
-                [dict(zip(names, values, strict=True))
-                 for values in itertools.product(self._ordered, repeat=len(names))]
-                if names else [{}]
-            )  # fmt: skip
-            for env in envs:
-                head = self._ident(_subst(c.head, env))
-                body = tuple(self._ident(_subst(b, env)) for b in c.body)
+            if not n:
+                head = ident(c.head.predicate, c.head.negated, c.head.args)
+                body = tuple([ident(b.predicate, b.negated, b.args) for b in c.body])
+                self._add_rule(head, body, c, k, work)
+                continue
+            names_sorted = sorted({t.name for b in c.body for t in b.args if isinstance(t, Var)})
+            index = {name: i for i, name in enumerate(names_sorted)}
+            head_t = _template(c.head, index)
+            body_t = [_template(b, index) for b in c.body]
+            for values in itertools.product(self._ordered, repeat=n):
+                head = ident(
+                    head_t[0],
+                    head_t[1],
+                    tuple([values[a] if isinstance(a, int) else a for a in head_t[2]]),
+                )
+                body = tuple(
+                    [
+                        ident(p, g, tuple([values[a] if isinstance(a, int) else a for a in args]))
+                        for p, g, args in body_t
+                    ]
+                )
                 self._add_rule(head, body, c, k, work)
         self._relax(work)
         return True
@@ -165,40 +214,51 @@ class GroundModel:
         i = len(self._rules)
         self._rules.append(((head, body), c, k))
         self._by_head.setdefault(head, []).append(i)
+        level = self._level
+        if not body:
+            self._need.append(0)
+            work.append((head, 0))
+            return
         distinct = set(body)
-        missing = [b for b in distinct if b not in self._level]
-        self._need.append(len(missing))
+        missing = 0
+        uses = self._uses
         for b in distinct:
-            self._uses.setdefault(b, []).append(i)
+            if b not in level:
+                missing += 1
+            uses.setdefault(b, []).append(i)
+        self._need.append(missing)
         if not missing:
-            work.append((head, 1 + max(self._level[b] for b in body) if body else 0))
+            work.append((head, 1 + max([level[b] for b in body])))
 
     def _relax(self, work: deque[tuple[int, int]]) -> None:
         """Derive and lower levels until nothing changes (each literal's level is the least
         height of a derivation of it)."""
         level = self._level
+        need = self._need
+        rules = self._rules
+        uses = self._uses
         while work:
             lit, height = work.popleft()
             old = level.get(lit)
             if old is not None and old <= height:
                 continue
             level[lit] = height
-            for i in self._uses.get(lit, ()):
+            for i in uses.get(lit, ()):
                 if old is None:
-                    self._need[i] -= 1
-                if self._need[i] == 0:
-                    (head, body), _, _ = self._rules[i]
-                    work.append((head, 1 + max(level[b] for b in body)))
+                    need[i] -= 1
+                if need[i] == 0:
+                    (head, body), _, _ = rules[i]
+                    work.append((head, 1 + max([level[b] for b in body])))
 
     def _known(self, goal: Literal) -> bool:
-        return all(isinstance(t, Const) and t in self.constants for t in goal.args)
+        return all(isinstance(t, Const) and _typed(t) in self._constants for t in goal.args)
 
     def holds(self, goal: Literal) -> bool | None:
         """Whether the clauses prove the ground ``goal``; ``None`` when the model cannot say (a
         variable, or a constant the clauses do not name)."""
         if not self._known(goal):
             return None
-        n = self._ids.get(goal)
+        n = self._ids.get(_ground_key(goal))
         return n is not None and n in self._level
 
     def _candidates(self, lit: int) -> list[int]:
@@ -212,7 +272,7 @@ class GroundModel:
             if not body:
                 if height == 0:
                     out.append(i)
-            elif all(b in level for b in body) and max(level[b] for b in body) == height - 1:
+            elif all(b in level for b in body) and max([level[b] for b in body]) == height - 1:
                 out.append(i)
         return out
 
@@ -223,8 +283,11 @@ class GroundModel:
         """The instance a depth-first search in clause order would most likely find first: the
         earliest clause, and among its instances the one whose body literals come from the
         earliest clauses (a proof, whichever is chosen, proves the same literal)."""
+        found = self._candidates(lit)
+        if len(found) == 1:
+            return found[0]
         return min(
-            self._candidates(lit),
+            found,
             key=lambda i: (
                 self._rules[i][2],
                 tuple(self._first_clause(b) for b in self._rules[i][0][1]),
@@ -232,11 +295,18 @@ class GroundModel:
             ),
         )
 
+    def _text(self, lit: int) -> str:
+        text = self._texts.get(lit)
+        if text is None:
+            pred, neg, args = self._lits[lit]
+            text = self._texts[lit] = literal_text(Literal(pred, args, neg))
+        return text
+
     def proof(self, goal: Literal) -> Proof:
         """The proof of a goal :meth:`holds` says is proved (built with a stack of its own, each
         literal's proof once, and kept until the model grows: proof trees are immutable, so a
         knowledge base asked again and again, as the gate's is, builds each proof once)."""
-        root = self._ids[goal]
+        root = self._ids[_ground_key(goal)]
         done = self._proofs
         chosen: dict[int, int] = {}
         stack: list[tuple[int, bool]] = [(root, False)]
@@ -247,14 +317,16 @@ class GroundModel:
             i = chosen.get(lit)
             if i is None:
                 i = chosen[lit] = self._choose(lit)
-            (_, body), clause, _ = self._rules[i]
+            (_, body), clause, k = self._rules[i]
             if not expanded:
                 stack.append((lit, True))
                 stack.extend((b, False) for b in reversed(body) if b not in done)
                 continue
-            text = clause_text(clause)
-            kids = tuple(done[b] for b in body)
-            done[lit] = ProofNode(literal_text(self._lits[lit]), clause.label or text, text, kids)
+            text = self._clause_texts.get(k)
+            if text is None:
+                text = self._clause_texts[k] = clause_text(clause)
+            kids = tuple([done[b] for b in body])
+            done[lit] = ProofNode(self._text(lit), clause.label or text, text, kids)
         return Proof(True, done[root])
 
 
@@ -280,20 +352,41 @@ class FastKnowledgeBase:
     Clauses :meth:`add`-ed later (the sound steps of a chain) join the model, which is rebuilt
     when next asked; they reach Prolog only when Prolog is next asked, so that a chain whose
     every question the model answers costs no Prolog call after the first load.
+
+    Given no Prolog knowledge base (``kb=None``), it makes one of the clauses (with ``limits``)
+    when Prolog is first asked, so that a check the model answers whole costs no Prolog call at
+    all (nothing is sent to Prolog then, so no bound on what is sent applies).
     """
 
-    def __init__(self, kb: KnowledgeBase, clauses: Iterable[Clause]) -> None:
-        self.kb = kb
+    def __init__(
+        self, kb: KnowledgeBase | None, clauses: Iterable[Clause], *, limits: Limits | None = None
+    ) -> None:
+        self._kb = kb
+        self.limits = kb.limits if kb is not None else limits or DEFAULT_LIMITS
+        self._builtins = kb.builtins if kb is not None else False
         self._clauses = list(clauses)
+        self._initial = len(self._clauses)
         self._pending: list[Clause] = []
         self._built = False
         self.model: GroundModel | None = None
         self.answered = 0  # questions the model answered
         self._heads = {c.head.key for c in self._clauses}
 
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The Prolog knowledge base (made now when it was left to be made)."""
+        if self._kb is None:
+            self._kb = KnowledgeBase(self._clauses[: self._initial], limits=self.limits)
+        return self._kb
+
+    @property
+    def prolog_started(self) -> bool:
+        """Whether the Prolog knowledge base has been made."""
+        return self._kb is not None
+
     def _current(self) -> GroundModel | None:
         if not self._built:
-            self.model = None if self.kb.builtins else GroundModel.build(self._clauses)
+            self.model = None if self._builtins else GroundModel.build(self._clauses)
             self._built = True
         return self.model
 
@@ -310,10 +403,11 @@ class FastKnowledgeBase:
         self._built = False
 
     def _flush(self) -> KnowledgeBase:
+        kb = self.kb
         if self._pending:
-            self.kb.add(self._pending)
+            kb.add(self._pending)
             self._pending = []
-        return self.kb
+        return kb
 
     def concludes(self, lit: Literal) -> bool:
         return lit.key in self._heads
@@ -322,7 +416,7 @@ class FastKnowledgeBase:
         model = self._current()
         if model is None:
             return None
-        found = ground_attempt(model, self._heads, goal, self.kb.limits)
+        found = ground_attempt(model, self._heads, goal, self.limits)
         if found is not None:
             self.answered += 1
         return found
@@ -343,13 +437,23 @@ class FastKnowledgeBase:
         return self._flush().ask(goal, extra=extra)
 
     def has_head(self, goal: Literal) -> bool:
-        return self._flush().has_head(goal)
+        """Whether some clause's head unifies with ``goal`` (as Prolog's knowledge base says)."""
+        if self._kb is not None:
+            return self._flush().has_head(goal)
+        return any(c.head.key == goal.key and unifiable(goal, c.head) for c in self._clauses)
 
     def clauses(self) -> list[Clause]:
         return list(self._clauses)
 
     def close(self) -> None:
-        self.kb.close()
+        if self._kb is not None:
+            self._kb.close()
+
+    def __enter__(self) -> FastKnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._flush(), name)

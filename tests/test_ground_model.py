@@ -101,7 +101,63 @@ def test_check_proof_answers_as_with_prolog_alone(
 
     steps = random.Random(seed).sample(STEPS, 8)
     fast = proofs.check_proof(CONTEXT, steps)
-    monkeypatch.setattr(proofs, "FastKnowledgeBase", lambda kb, clauses: kb)
-    plain = proofs.check_proof(CONTEXT, steps)
+    monkeypatch.setattr(GroundModel, "build", classmethod(lambda cls, clauses, limit=0: None))
+    plain = proofs.check_proof(CONTEXT, steps)  # no model: every question goes to Prolog
     for a, b in zip(fast.steps, plain.steps, strict=True):
         assert (a.status, a.reason, a.premises) == (b.status, b.reason, b.premises), a.text
+
+
+def test_a_check_the_model_answers_whole_makes_no_prolog_knowledge_base(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from peirce.engine import ground_model
+    from peirce.pipelines import proofs
+
+    steps = ["Max is a dumpus.", "Max is a wumpus.", "Max is an impus.", "Max is a numpus."]
+    with_prolog = proofs.check_proof(CONTEXT, steps)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a Prolog knowledge base was made")
+
+    monkeypatch.setattr(ground_model, "KnowledgeBase", refuse)
+    alone = proofs.check_proof(CONTEXT, steps)
+    assert [s.status.value for s in alone.steps] == ["valid", "valid", "valid", "unsupported"]
+    assert alone == with_prolog
+    # a step that is a rule is proved with its body assumed: Prolog answers that
+    with pytest.raises(AssertionError, match="Prolog knowledge base"):
+        proofs.check_proof(CONTEXT, ["Every wumpus is a tumpus."])
+
+
+def test_clauses_added_before_prolog_is_asked_reach_it_in_order() -> None:
+    red = Clause(Literal("red", (Const("bob"),)), label="Bob is red.")
+    kind = Clause(Literal("kind", (X,)), (Literal("red", (X,)),), label="Red things are kind.")
+    calm = Clause(Literal("calm", (Const("bob"),)), label="Bob is calm.")
+    with FastKnowledgeBase(None, [red, kind]) as fast:
+        assert fast.prove(Literal("kind", (Const("bob"),))).proved
+        fast.add([calm])
+        assert not fast.prolog_started
+        assert fast.prove(Literal("calm", (X,))).proved  # a variable: Prolog, made now
+        assert fast.prolog_started
+        assert [str(c) for c in fast.kb.clauses()] == [str(red), str(kind), str(calm)]
+
+
+def test_constants_are_told_apart_as_prolog_tells_them() -> None:
+    age = Clause(Literal("age", (Const("tom"), Const(1))), label="Tom is 1.")
+    old = Clause(Literal("old", (X,)), (Literal("age", (X, Const(1.0))),), label="rule")
+    p = Clause(Literal("p", (Const(1.0),)), label="p")
+    goals = [
+        Literal("age", (Const("tom"), Const(1.0))),  # 1 and 1.0 do not unify in Prolog
+        Literal("age", (Const("tom"), Const(True))),  # True is sent as 1
+        Literal("old", (Const("tom"),)),
+        Literal("p", (Const(1),)),
+        Literal("p", (Const(1.0),)),
+    ]
+    with KnowledgeBase([age, old, p]) as kb:
+        fast = FastKnowledgeBase(kb, [age, old, p])
+        got = [(fast.prove(g).proved, fast.has_head(g)) for g in goals]
+        assert fast.answered == len(goals)
+        assert got == [(kb.prove(g).proved, kb.has_head(g)) for g in goals]
+        assert [proved for proved, _ in got] == [False, True, False, False, True]
+    lazy = FastKnowledgeBase(None, [age, old, p])
+    assert [lazy.has_head(g) for g in goals] == [h for _, h in got]
+    assert not lazy.prolog_started

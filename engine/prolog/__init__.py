@@ -21,7 +21,7 @@ private ones.
 from __future__ import annotations
 
 from peirce.engine.prolog.batch import ask_many
-from peirce.engine.prolog.kb import Answers, KnowledgeBase, Solution
+from peirce.engine.prolog.kb import Answers, KnowledgeBase, Solution, unifiable
 from peirce.engine.prolog.proofs import Proof
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, Limits, call_json
 from peirce.engine.prolog.text import (
@@ -48,4 +48,5 @@ __all__ = [
     "parse_program",
     "parse_query",
     "swipl_top_level",
+    "unifiable",
 ]

@@ -113,7 +113,7 @@ from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
-__all__ = ["Answers", "KnowledgeBase", "Solution"]
+__all__ = ["Answers", "KnowledgeBase", "Solution", "unifiable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +307,7 @@ class KnowledgeBase:
 
     def has_head(self, goal: Literal) -> bool:
         """Whether some clause's head unifies with ``goal``."""
-        return any(_unifiable(goal, head) for head in self._heads.get(goal.key, ()))
+        return any(unifiable(goal, head) for head in self._heads.get(goal.key, ()))
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
         """ENTAILED (``goal`` is provable), REFUTED (its complement is) or UNKNOWN, with proof.
@@ -354,7 +354,7 @@ class KnowledgeBase:
         return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
 
 
-def _unifiable(goal: Literal, head: Literal) -> bool:
+def unifiable(goal: Literal, head: Literal) -> bool:
     """Whether ``goal`` and ``head`` unify (their variables kept apart; no occurs check)."""
     s: dict[tuple[int, str], tuple[int, Term]] = {}
     pairs = [(0, a, 1, b) for a, b in zip(goal.args, head.args, strict=True)]

@@ -46,6 +46,7 @@ from peirce.pipelines.consistency import (
     conflicts,
     context_conflicts,
     inconsistency,
+    suspects,
 )
 from peirce.results import (
     Answer,
@@ -242,10 +243,12 @@ def check_proof(
         return _check_with_z3(clauses, diagnostics, formulas, steps)
     results: list[StepResult] = []
     unsound: list[Clause] = []
-    with KnowledgeBase(clauses, limits=limits or Limits()) as base:
-        found, notes = conflicts(base, clauses)
+    # Prolog is asked only what the least model of the clauses cannot answer (a context that
+    # is not Datalog, a step that is a rule, a relation that may contradict itself)
+    with FastKnowledgeBase(None, clauses, limits=limits or Limits()) as kb:
+        suspected = suspects(clauses)
+        found, notes = conflicts(kb.kb, clauses, relations=suspected) if suspected else ((), ())
         diagnostics = (*diagnostics, *conflict_errors(found), *notes)
-        kb = FastKnowledgeBase(base, clauses)
         for index, text in enumerate(steps, start=1):
             tr = translate(text)
             label = f"step {index}: {text.strip()}"
