@@ -40,6 +40,8 @@ from peirce.results import Judgement, Verdict
 from peirce.span import Span
 
 __all__ = [
+    "CONS",
+    "NIL",
     "ArityError",
     "Atom",
     "Binary",
@@ -186,8 +188,27 @@ def _open_right(f: Formula) -> bool:
             return False
 
 
+#: A list term ``[a, b]`` is ``CONS(a, CONS(b, NIL))``, as Prover9 reads lists: a term built
+#: from its members, with names no formula's text can give a function or a constant.
+CONS, NIL = "[|]", "[]"
+
+
 def _term(t: FolTerm) -> str:
-    return str(t)  # a variable's name, a constant's value, f(a, x)
+    """A term as written: a variable's name, a constant's value, ``f(a, x)``, ``[a, b]``.
+
+    >>> _term(Compound(CONS, (Const("a"), Compound(CONS, (Var("x"), Const(NIL))))))
+    '[a, x]'
+    """
+    items: list[FolTerm] = []
+    rest = t
+    while isinstance(rest, Compound) and rest.functor == CONS and len(rest.args) == 2:
+        items.append(rest.args[0])
+        rest = rest.args[1]
+    if rest == Const(NIL):
+        return f"[{', '.join(_term(i) for i in items)}]"
+    if isinstance(t, Compound):
+        return f"{t.functor}({', '.join(_term(a) for a in t.args)})"
+    return str(t)
 
 
 def render(f: Formula) -> str:

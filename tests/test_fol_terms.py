@@ -39,7 +39,14 @@ def test_quoted_names_are_constants() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["P(f(a, x))", "f(a) = g(b, c)", "¬(f(a) = a)", 'R("New York", g(f(b)))', "∀x (x = f(x))"],
+    [
+        "P([a, [b, x]], [])",
+        "P(f(a, x))",
+        "f(a) = g(b, c)",
+        "¬(f(a) = a)",
+        'R("New York", g(f(b)))',
+        "∀x (x = f(x))",
+    ],
 )
 def test_rendered_terms_read_back_the_same(text: str) -> None:
     f = parse_formula(text)
@@ -126,6 +133,8 @@ def test_split_arities_are_separate_predicates_in_z3() -> None:
         ("Rank(x, Best, Asia-Pacific)", "Rank(x, Best, Asia-Pacific)"),
         ("Rain->-Wet", "Rain → ¬Wet"),  # a hyphen before a name, not inside one, is ¬
         ("P(a)&-Q(a)", "P(a) ∧ ¬Q(a)"),
+        ("not P(a) & notable(b)", "¬P(a) ∧ notable(b)"),  # NLTK's 'not'; a name may start so
+        ("P(a, [b, f(x), [c]], [])", "P(a, [b, f(x), [c]], [])"),  # lists, as Prover9 has them
     ],
 )
 def test_nltk_spellings_and_hyphenated_names(text: str, expected: str) -> None:

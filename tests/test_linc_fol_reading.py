@@ -91,13 +91,26 @@ def test_function_terms_and_equality_are_decided() -> None:
 @pytest.mark.parametrize(
     ("formula", "why"),
     [
-        ("Symptoms(pox, [Fever, Headache])", "unexpected symbol '['"),
+        ("Symptoms(pox) = {Fever, Headache}", "unexpected character '{'"),
+        ("Coughing ∈ Symptoms(pox)", "unexpected character '∈'"),
         ("all x. (Rating(x) > 9 -> Listed(x))", "unexpected character '>'"),
         ("Yale is Private", "unexpected name 'is'"),
         ("Fever(pox) & ...", "unexpected symbol '.'"),
     ],
 )
-def test_lists_arithmetic_and_english_stay_unread_with_their_place(formula: str, why: str) -> None:
+def test_sets_arithmetic_and_english_stay_unread_with_their_place(formula: str, why: str) -> None:
     s = run_sample(_sample("P(a)", formula, "P(a)"), LIMITS)
     assert s.status is SampleStatus.UNREADABLE and s.answer is None
     assert s.reason.startswith("premise 2: ") and why in s.reason
+
+
+def test_lists_are_terms_and_not_is_negation_as_nltk_and_prover9_read_them() -> None:
+    fact = "Symptoms(pox, [Fever, Headache])"
+    assert _answer(fact, "exists x. Symptoms(pox, x)") is Answer.TRUE
+    # the list is one individual built from its members, not each member
+    assert _answer(fact, "Symptoms(pox, Fever)") is Answer.UNKNOWN
+    assert _answer(fact, "Fever = Cough", "Symptoms(pox, [Cough, Headache])") is Answer.TRUE
+    assert _answer(fact, "Symptoms(pox, [Headache, Fever])") is Answer.UNKNOWN
+    assert _answer(fact, "not Symptoms(pox, [Fever, Headache])") is Answer.FALSE
+    assert _answer("(not Fly(Rock) & not Bird(Rock)) -> not Breathe(Rock)", "-Fly(Rock)",
+                   "-Bird(Rock)", "Breathe(Rock)") is Answer.FALSE  # fmt: skip

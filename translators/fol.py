@@ -6,6 +6,10 @@ The grammar is ``grammars/fol.lark``: ¬ binds tightest, then ∧, then ∨ and 
 (grouping to the right), then ↔. Names bound by a quantifier are variables, other names are
 constants; a predicate and a constant may share a name.
 
+Terms are names, quoted names (``"Stranger Things"``), function terms (``f(a)``, uninterpreted),
+and, in an argument, several words naming one thing (``People's Republic of China``) or a list
+(``[a, b]``: one term, as Prover9 reads lists); ``=`` and ``≠`` stand between any two terms.
+
 The slips real annotations contain are read as their authors meant them where the reading is
 certain: a quantifier without parentheses around its body scopes as far right as possible, stray
 spaces (``Mammal (x)``) and a trailing period are ignored. Anything else is a
@@ -53,6 +57,8 @@ from typing import TYPE_CHECKING
 
 from peirce.errors import ParseError
 from peirce.fol import (
+    CONS,
+    NIL,
     ArityError,
     Atom,
     Binary,
@@ -100,6 +106,7 @@ _DESCRIBE = {
     "_IMP": "'→'",
     "_IFF": "'↔'",
     "_NOT": "'¬'",
+    "_NOT_WORD": "'¬'",
     "ALL_SYM": "'∀'",
     "ALL_WORD": "'∀'",
     "ALL_P9": "'∀'",
@@ -206,6 +213,11 @@ class _Builder:
         elif node.data == "function_term":
             args = tuple(self.term(k, bound) for k in node.children[1:])
             return Compound(str(node.children[0]), args)
+        elif node.data == "list_term":
+            out: FolTerm = Const(NIL)
+            for k in reversed(node.children):
+                out = Compound(CONS, (self.term(k, bound), out))
+            return out
         elif node.data == "words":
             name = " ".join(str(k) for k in node.children)
             msg = f"the words {name!r} read as one name"

@@ -16,7 +16,10 @@ where they say what a formula means (each is a warning):
   ``Wedding/2``), as Prover9 tells symbols by name and arity.
 
 Names that are a predicate and a constant at once (``Dog(x)`` beside ``Eats(x, Dog)``), function
-terms (uninterpreted functions) and ``=`` between terms are read as the reader reads them.
+terms (uninterpreted functions), lists (one term built from the members, as Prover9 builds
+``[a, b]``), NLTK's ``not`` and ``=`` between terms are read as the reader reads them. Sets,
+arithmetic (``Rating(x) > 9``) and English inside a formula are not: such a sample is unread,
+with the place.
 
 >>> text = ("TEXT:\\tAll cats are mammals.\\nFOL:\\tall x. (Cat(x) -> Mammal(x))\\n"
 ...         "TEXT:\\tTom is a cat.\\nFOL:\\tCat(Tom)\\n"
