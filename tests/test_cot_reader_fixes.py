@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from peirce.cot import ClaimKind, ClaimStatus
 from peirce.pipelines.chains import check_chain
+from peirce.results import Answer
 from peirce.translators.cot import read_chain
 from peirce.translators.cot_english import read_statement
 from peirce.translators.cot_patterns import cited
@@ -104,3 +105,28 @@ def test_a_description_the_premises_do_not_name_is_the_individual_they_do() -> N
     assert "red(fox)" in report.steps[0].claims[0].reason
     report = check_chain(context, "So the tall fox is cold.")
     assert "cold(tall_fox)" in report.steps[0].claims[0].reason
+
+
+def test_statuses_said_in_other_words() -> None:
+    assert readings("The owl being quick is uncertain.") == [("status", "The owl is quick.")]
+    assert readings("The owl not being quick is true.") == [("status", "The owl is not quick.")]
+    claim = read_chain("So the truth value of the conclusion is uncertain.").claims[0]
+    assert (claim.kind, claim.about_goal) == (ClaimKind.STATUS, True)
+    claim = read_chain('The statement "the owl is quick" contradicts the premises.').claims[0]
+    assert (claim.kind, claim.cnl, claim.value) == (
+        ClaimKind.STATUS,
+        "The owl is quick.",
+        Answer.FALSE,
+    )
+    # "X or not X", "does or does not": the one statement X
+    assert readings("We cannot say if the owl is quick or not quick.") == [
+        ("status", "The owl is quick.")
+    ]
+    assert readings("We don't know if the owl does or does not see the fox.") == [
+        ("status", "The owl sees the fox.")
+    ]
+    # "we cannot conclude X" without "that": X is not proved
+    assert readings("We cannot conclude the owl is calm.") == [("unprovable", "The owl is calm.")]
+    assert readings("We don't know anything from the premises about the owl being calm.") == [
+        ("status", "The owl is calm.")
+    ]

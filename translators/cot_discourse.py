@@ -268,6 +268,8 @@ class StepReader:
             return [self._claim(whole, kind, value=value, about_goal=True, derived=derived)]
         x = P.X_TAIL.sub("", x.strip(' .,"“”')).strip(' .,"“”')
         x = re.sub(r"^or\s+not\s+", "", x, flags=re.IGNORECASE)
+        x = re.sub(r"\b(is|are)\s+(\w+)\s+or\s+not\s+\2$", r"\1 \2", x)  # "white or not white"
+        x = re.sub(r"\b(?:does|do)\s+or\s+(?:does|do)\s+not\s+([a-z]+)", _third, x)  # "does or not"
         out = []
         for part in _alternatives(x):
             reading = read_statement(part, self.subject)
@@ -418,11 +420,15 @@ class StepReader:
                 piece, x, ClaimKind.STATUS, _value(m.group("v")), derived=derived, cites=cites
             )
         m = P.TRUTH_IS.match(s)
-        if m:
-            value = _value(m.group("v") or m.group("w") or m.group("u"))
+        gerund = m and m.group("g")
+        if gerund and gerund.startswith("The "):
+            gerund = "the" + gerund[3:]
+        x = P.finite(gerund) if gerund else None
+        if m and (x or not gerund):
+            value = _value(m.group("v") or m.group("w") or m.group("u") or m.group("t"))
             return self._about(
                 piece,
-                m.group("q") or m.group("x"),
+                m.group("q") or m.group("x") or x,
                 ClaimKind.STATUS,
                 value,
                 derived=derived,
@@ -430,7 +436,7 @@ class StepReader:
             )
         m = P.CONTRADICTS.match(s)
         if m:
-            x = m.group("x") or m.group("q")
+            x = m.group("x") or m.group("q") or m.group("y") or m.group("r")
             return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
         if P.NO_CONCLUSION.match(s):
             return self._about(
@@ -521,6 +527,12 @@ def _not_known(head: str) -> tuple[ClaimKind, Answer | None]:
     if _ONE_WAY.search(head):
         return ClaimKind.UNPROVABLE, None
     return ClaimKind.STATUS, Answer.UNKNOWN
+
+
+def _third(m: re.Match[str]) -> str:
+    """The verb of "does or does not eat" in the third person: "eats"."""
+    verb = m.group(1)
+    return verb + ("es" if re.search(r"(?:s|sh|ch|x|z|o)$", verb) else "s")
 
 
 def _cited(claim: ChainClaim, cites: tuple[Citation, ...]) -> ChainClaim:

@@ -266,18 +266,22 @@ _TRUTH = (
     r"|given|stated|established|proven|proved|confirmed|supported|entailed"
     r"|not\s+true|not\s+false|not\s+correct|not\s+certain|valid|invalid|wrong|right)"
 )
-#: "the statement (that X | "X") is true / false / uncertain"
+#: "the statement (that X | "X") is true / false / uncertain", "the truth value of the
+#: conclusion is uncertain"
 STATUS = re.compile(
-    rf"""^(?:the|this|our|that)\s+(?:given\s+|original\s+|final\s+)?(?:statement|conclusion|claim|hypothesis|question)
+    rf"""^(?:the\s+truth(?:\s+value)?\s+of\s+)?(?:the|this|our|that)\s+(?:given\s+|original\s+|final\s+)?(?:statement|conclusion|claim|hypothesis|question)
         (?:\s+that\s+(?P<x>.+?)|\s*[\"“](?P<q>[^\"”]+)[\"”]|\s*,\s*[\"“](?P<c>[^\"”]+)[\"”]\s*,|\s*:\s*(?P<d>.+?))?
         \s+(?:(?:is|must\s+be|would\s+be|should\s+be|seems\s+to\s+be|appears\s+to\s+be|remains|can\s+be\s+considered)\s+)?
         (?:therefore\s+|thus\s+|also\s+|indeed\s+|then\s+|still\s+|definitely\s+|likely\s+|already\s+|directly\s+)*{_TRUTH}\b""",
     _F,
 )
-#: '"X" is false', "it is true that X", "it is uncertain" (the statement evaluated)
+#: '"X" is false', "it is true that X", "it is uncertain" (the statement evaluated), "the cat
+#: being round is uncertain" (read by :func:`finite`)
 TRUTH_IS = re.compile(
     rf"""^[\"“](?P<q>[^\"”]+)[\"”]\s+is\s+{_TRUTH}\b|^it\s+is\s+(?P<w>true|false|not\s+true)\s+that\s+(?P<x>.+)$
-      |^(?:it|this)\s+is\s+(?:therefore\s+|thus\s+|still\s+)?(?P<u>uncertain|unknown|undetermined|indeterminate)$""",
+      |^(?:it|this)\s+is\s+(?:therefore\s+|thus\s+|still\s+)?(?P<u>uncertain|unknown|undetermined|indeterminate)$
+      |^(?P<g>\S+(?:\s+\S+){{0,2}}\s+(?:not\s+)?[a-z]+ing\b.*?)\s+is\s+(?:therefore\s+|thus\s+|still\s+)?
+        (?P<t>uncertain|unknown|undetermined|indeterminate|true|false)$""",
     _F,
 )
 #: "the conclusion that X cannot be confirmed": X is not proved
@@ -286,12 +290,14 @@ UNPROVABLE_STATEMENT = re.compile(
         \s+(?:(?:cannot|can't|can\s?not|could\s?not)\s+be|is\s+not)\s+(?:directly\s+)?(?:confirmed|proven|proved|concluded|established|derived|inferred|verified|supported|entailed|implied)\b.*$""",
     _F,
 )
-#: "this contradicts the conclusion (that X)": the conclusion is false
+#: "this contradicts the conclusion (that X)", "the statement that X contradicts the premises":
+#: the conclusion (X) is false
 CONTRADICTS = re.compile(
     r"""^(?:(?:this|which|that|it)\s+(?:directly\s+)?(?:contradicts|is\s+in\s+contradiction\s+with|is\s+the\s+opposite\s+of)
         \s+(?:the|our)\s+(?:given\s+)?(?:statement|conclusion|claim|hypothesis)
         (?:\s+(?:that|which\s+(?:states|says)(?:\s+that)?)\s+(?P<x>.+)|\s*[\"“](?P<q>[^\"”]+)[\"”])?
-      |(?:the|this|our)\s+(?:statement|conclusion)\s+(?:directly\s+)?contradicts\s+(?:the|our)\s+(?:given\s+)?premises
+      |(?:the|this|our)\s+(?:statement|conclusion|claim)(?:\s+that\s+(?P<y>.+?)|\s*[\"“](?P<r>[^\"”]+)[\"”])?
+        \s+(?:directly\s+)?contradicts\s+(?:the|our)\s+(?:given\s+)?(?:premises|information(?:\s+(?:given|provided))?)
         (?:\s+and\s+is\s+(?:therefore\s+)?false)?)$""",
     _F,
 )
@@ -355,7 +361,7 @@ _NOT_KNOWN_HEAD = rf"""^(?:(?:it\s+is|it's|it\s+remains|this\s+(?:is|remains))\s
         |(?:none\s+of\s+(?:the|these|our)\s+(?:given\s+|other\s+)?premises|no\s+premises?|nothing(?:\s+in\s+the\s+premises)?)\s+(?:directly\s+|explicitly\s+|specifically\s+)?
           (?:tells?\s+us|states?|says?|mentions?|indicates?|specif(?:y|ies)|(?:provides?|gives?)\s+(?:us\s+)?(?:with\s+)?(?:any\s+)?(?:direct\s+|explicit\s+|specific\s+)?information)\s+
         |(?:we\s+(?:know|have)\s+)?nothing(?:\s+is\s+(?:said|mentioned|stated|known))?\s+
-        )(?:anything\s+)?"""
+        )(?:anything\s+{_ADV})?"""
 
 #: "we don't know whether X", "it is uncertain whether X", "there is no information about
 #: whether X": X is neither proved nor refuted
@@ -372,6 +378,7 @@ NOT_KNOWN_ABOUT = re.compile(
 #: "we cannot conclude that X", "there is no information that X": X is not proved
 UNPROVABLE = re.compile(
     rf"""^(?:we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|determine|say|infer|deduce|prove|confirm|establish|state|claim|know|assume|be\s+sure|be\s+certain|derive)\s+{_ADV}that
+        |we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|say|infer|deduce|prove|confirm|establish|claim|assume|derive)(?=\s+(?:the\s+[a-z]|[A-Z][a-z]+\s))
         |{_NO_INFO}(?:direct\s+|explicit\s+|specific\s+|clear\s+|sufficient\s+|enough\s+|any\s+|additional\s+|logical\s+|other\s+|further\s+)*{_INFO}
           (?:\s+(?:given|provided|available|in\s+the\s+(?:given\s+)?premises))?
           (?:\s+(?:(?:that|which)\s+(?:would\s+|could\s+|can\s+)?)?{_SAY}(?:\s+or\s+{_SAY})?
@@ -417,11 +424,13 @@ def finite(gerund: str) -> str | None:
 
     >>> finite("the cow eating the squirrel"), finite("Fiona not being blue")
     ('the cow eats the squirrel', 'Fiona is not blue')
+    >>> finite("the cat not being red")
+    'the cat is not red'
     >>> finite("the bear liking the cat"), finite("the color of the cow")
     ('the bear likes the cat', None)
     """
     m = re.match(
-        r"^((?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+[a-z]+)?|some\w+))\s+(not\s+)?([a-z]+ing)\b(.*)$",
+        r"^((?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+(?!not\b)[a-z]+)?|some\w+))\s+(not\s+)?([a-z]+ing)\b(.*)$",
         gerund.strip(),
     )
     if not m or m.group(1).split()[-1].endswith("ing"):
