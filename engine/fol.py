@@ -115,6 +115,9 @@ _HEADROOM_MB = 512
 #: At most this many individuals that no constant names are shown in a scenario.
 _UNNAMED_SHOWN = 3
 
+#: A scenario evaluates at most this many arguments per fact it may show, on average.
+_ARGUMENTS_PER_FACT = 8
+
 #: The limits used when none are given.
 DEFAULT_SOLVER_LIMITS = SolverLimits()
 
@@ -388,10 +391,14 @@ def _scenario(session: _Session, model: Z3Term, holds: bool) -> Scenario:
         names[f"#{i}"] = e
     shown = 0
     omitted = 0
+    # the work of a fact grows with its arguments: at most this many arguments are evaluated
+    # (a predicate of a thousand places shows a few facts, not max_facts of them)
+    arguments_left = limits.max_facts * _ARGUMENTS_PER_FACT
     for name, arity in enc.arity:
         count = len(names) ** arity
-        room = max(0, min(count, limits.max_facts - shown))
+        room = max(0, min(count, limits.max_facts - shown, arguments_left // max(1, arity)))
         omitted += count - room
+        arguments_left -= room * arity
         for combo in itertools.islice(itertools.product(sorted(names), repeat=arity), room):
             value = model.eval(enc.atom(name, [names[n] for n in combo]), model_completion=True)
             atom = f"{name}({', '.join(combo)})" if combo else name

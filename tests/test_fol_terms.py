@@ -156,3 +156,22 @@ def test_several_words_in_an_argument_are_one_name_with_a_warning() -> None:
     assert _kind([same, f], "Country(People's Republic of China)") == "entailed"
     # words where a formula should be are still an error
     assert read_problem(["Yale is Private"], "Private(Yale)").problem is None
+
+
+def test_a_scenario_of_a_wide_predicate_evaluates_few_arguments() -> None:
+    wide = "P(" + ", ".join(["a"] * 1000) + ")"
+    found = decide(_problem(["Fast(tortoise)"], wide))
+    assert found.kind is FindingKind.CONTINGENT
+    for s in found.scenarios:
+        wide_facts = [f for f in s.facts if f.lstrip("¬").startswith("P(")]
+        assert 1 <= len(wide_facts) <= 8 * 400 // 1000  # the arguments budget, not 400 facts
+        assert s.omitted > 0
+
+
+def test_terms_nested_too_deep_are_refused_where_they_stand() -> None:
+    long_list = "P([" + ", ".join(["a"] * 400) + "])"
+    r = read_problem(["Q(a)", long_list], "Q(a)")
+    assert r.problem is None
+    (d,) = r.diagnostics
+    assert d.location == "premise 2" and "a term nests deeper than 300" in d.message
+    assert read_problem(["P([" + ", ".join(["a"] * 250) + "])"], "Q(a)").problem is not None

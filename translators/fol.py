@@ -324,7 +324,33 @@ def _parse(text: str, source: str | None) -> tuple[Formula, tuple[_Note, ...]]:
     if out is None or depth(out) > MAX_DEPTH:
         msg = f"the formula nests deeper than {MAX_DEPTH}"
         raise _error(msg, text, 0, len(text), source=source)
+    if _term_depth(out) > MAX_DEPTH:
+        msg = f"a term nests deeper than {MAX_DEPTH} (a list counts each member as a level)"
+        raise _error(msg, text, 0, len(text), source=source)
     return out, tuple(builder.notes)
+
+
+def _term_depth(f: Formula) -> int:
+    """How deeply the terms of ``f`` nest (a name: 1; a list ``[a, b]``: 3), without recursion."""
+    terms: list[tuple[FolTerm, int]] = []
+    stack: list[Formula] = [f]
+    while stack:
+        g = stack.pop()
+        if isinstance(g, Atom):
+            terms.extend((t, 1) for t in g.args)
+        elif isinstance(g, Equals):
+            terms.extend(((g.left, 1), (g.right, 1)))
+        elif isinstance(g, Not | Quantified):
+            stack.append(g.body)
+        elif isinstance(g, Binary):
+            stack.extend((g.left, g.right))
+    best = 0
+    while terms:
+        t, d = terms.pop()
+        best = max(best, d)
+        if isinstance(t, Compound):
+            terms.extend((a, d + 1) for a in t.args)
+    return best
 
 
 def parse_formula(text: str, *, source: str | None = None) -> Formula:
