@@ -12,6 +12,10 @@ know that", "From premise 3,", "(premise 2)") and is read as what it says:
   cannot be concluded ("we cannot conclude that X"),
 - or a statement, rewritten into controlled English by :func:`.cot_english.read_statement`.
 
+Kept whole (past the usual size): cutting a step into clauses and reading each clause call each
+other (a clause after "since" or "because" is cut and read again), over one state: the subject a
+later pronoun refers to.
+
 Offsets are kept throughout (a :class:`Piece` is a stretch of the step's clean text and where it
 starts in the chain), so every claim has its span in the original text.
 

@@ -6,6 +6,9 @@ Models restate facts and rules in looser English than the premises: "Fiona must 
 claim, deterministically, into controlled English that the grammar reads, and returns it only
 when every part of it is read; otherwise it says why not.
 
+Kept whole (past the usual size): the rewrites are tried together on each claim, and a
+conjunction is read by reading its parts with the same rewrites.
+
 The rewrites keep the meaning:
 
 - necessity modals read as plain statements ("must be" / "should be" / "would be" -> "is",

@@ -13,12 +13,24 @@ spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negati
   ``unsupported`` (the chain calls a statement true or false that they leave open);
 - "we cannot conclude that X" is ``valid`` when X is not proved, ``refuted`` when it is;
 - a cited premise must support the claim: its sentence is used in the claim's proof or
-  concludes the claim directly;
+  concludes the claim directly ("premise n" is the n-th sentence of the context; "rule n" and
+  "fact n" may also count only the rules or only the facts);
 - a claim that is not valid under the open world but holds classically, by contraposition, is
   marked ``classical`` (ProofWriter's labels do not use contrapositives).
 
 Context sentences that are not translated make unproved claims ``unknown`` rather than
 ``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
+
+Kept whole (past the usual size): the checks of each kind of claim, their reasons and the check
+of citations share one judge, its knowledge base and the premises' numbering.
+
+Each reason says what is wrong and where: the premises that prove what a chain says is not known
+("says it is not known whether kind(bob), but premises 1 and 3 prove kind(bob)"), that a fact
+is unsupported and not refuted (the premises prove neither it nor its opposite), the premise a
+statement bends (a relation the other way round, a rule backwards or without one of its
+conditions), and the earlier claim a propagated one rests on. A description the premises do not
+name as an individual is read as one they do: "the big tiger is cold" says that the tiger is big
+and cold when the premises know the tiger and the quality big but no "big tiger".
 
 >>> premises = ["Charlie is red.", "Charlie is quiet.", "Red, quiet things are smart.",
 ...             "If something is smart then it is kind."]
