@@ -135,6 +135,8 @@ def test_split_arities_are_separate_predicates_in_z3() -> None:
         ("P(a)&-Q(a)", "P(a) ∧ ¬Q(a)"),
         ("not P(a) & notable(b)", "¬P(a) ∧ notable(b)"),  # NLTK's 'not'; a name may start so
         ("P(a, [b, f(x), [c]], [])", "P(a, [b, f(x), [c]], [])"),  # lists, as Prover9 has them
+        ("∃x ForAll(y, R(y) -> In(y, x))", "∃x ∀y (R(y) → In(y, x))"),  # Z3's spelling
+        ("Exists([x, y], P(x, y)) & Q(a)", "(∃x ∃y P(x, y)) ∧ Q(a)"),
     ],
 )
 def test_nltk_spellings_and_hyphenated_names(text: str, expected: str) -> None:

@@ -114,3 +114,9 @@ def test_lists_are_terms_and_not_is_negation_as_nltk_and_prover9_read_them() -> 
     assert _answer(fact, "not Symptoms(pox, [Fever, Headache])") is Answer.FALSE
     assert _answer("(not Fly(Rock) & not Bird(Rock)) -> not Breathe(Rock)", "-Fly(Rock)",
                    "-Bird(Rock)", "Breathe(Rock)") is Answer.FALSE  # fmt: skip
+
+
+def test_quantifiers_called_as_z3_writes_them() -> None:
+    family = "exists x. (LanguageFamily(x) & ForAll(y, Romance(y) -> In(y, x)))"
+    assert _answer(family, "Romance(french)", "exists x. In(french, x)") is Answer.TRUE
+    assert _answer(family, "Romance(french)", "exists x. In(german, x)") is Answer.UNKNOWN

@@ -1,7 +1,8 @@
 """Read first-order formulas as FOLIO and Logic-LM write them, and whole premise/conclusion sets.
 
 The notation is FOLIO's (∀ ∃ ¬ ∧ ∨ → ↔ ⊕), with ASCII spellings (``forall``, ``exists``, ``~``,
-``&``, ``|``, ``->``, ``<->``, ``^`` or ``xor``) and Prover9's (``all x.``, ``exists x.``, ``-``).
+``&``, ``|``, ``->``, ``<->``, ``^`` or ``xor``), Prover9's and NLTK's (``all x.``, ``exists x y.``,
+``-``, ``not``) and Z3's quantifiers called on their variables (``ForAll(x, P(x))``).
 The grammar is ``grammars/fol.lark``: ¬ binds tightest, then ∧, then ∨ and ⊕, then →
 (grouping to the right), then ↔. Names bound by a quantifier are variables, other names are
 constants; a predicate and a constant may share a name.
