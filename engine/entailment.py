@@ -44,6 +44,7 @@ from peirce.protocols import ClauseTranslator, EntailmentModel
 from peirce.results import Judgement, ProofNode, Verdict
 
 if TYPE_CHECKING:
+    from peirce.engine.ground_model import GroundModel
     from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 
 __all__ = ["Cascade", "EntailmentModel", "SymbolicEntailment"]
@@ -85,11 +86,14 @@ class SymbolicEntailment:
         self._compiled: dict[str, tuple[_Ground, ...] | None] = {}
         self._ids: dict[Literal, int] = {}
         self._lits: list[Literal] = []
+        # least models of ground premises, by the premises they hold (in order)
+        self._models: OrderedDict[tuple[str, ...], tuple[GroundModel, list[str]]] = OrderedDict()
 
     def close(self) -> None:
         """Free the knowledge bases kept for reuse."""
         with self._lock:
             kbs, self._kbs = list(self._kbs.values()), OrderedDict()
+            self._models = OrderedDict()
         for kb in kbs:
             kb.close()
 
@@ -139,6 +143,11 @@ class SymbolicEntailment:
         goals, why = self.clauses(hypothesis)
         if why is not None or not goals:
             return Judgement(Verdict.UNKNOWN, None, self.name, f"hypothesis {why}")
+        if self.ground_fast_path and all(g.is_fact for g in goals):
+            with self._lock:
+                held = self._model_for(premises)
+                if held is not None:
+                    return self._decide_facts(held[0], goals, held[1])
         translated = [self.clauses(p) for p in premises]
         gaps = [why for _, why in translated if why is not None]
         with self._lock:
@@ -169,6 +178,74 @@ class SymbolicEntailment:
                 else None
             )
         return self._compiled[text]
+
+    def _model_for(self, premises: Sequence[str]) -> tuple[GroundModel, list[str]] | None:
+        """The least model of ground premises and the reasons of those not translated, grown
+        from the model of the longest list of premises asked before that these begin with;
+        ``None`` when a premise is not ground or the premises are not Datalog.
+
+        Premise lists in a chain grow claim by claim (ARES asks each claim with the claims kept
+        before it), so each question adds a claim or two to the last model: the least model is
+        kept up to date by unit propagation from the new facts alone (Prolog stays the checker
+        of record: the tests hold this path to its answers). A model grows in place: it is kept
+        under its longer list.
+        """
+        from peirce.engine.ground_model import GroundModel
+
+        key = tuple(premises)
+        best: tuple[str, ...] = ()
+        last = next(reversed(self._models), ())  # the model grown last: most often the one
+        if len(last) <= len(key) and key[: len(last)] == last:
+            best = last
+        else:  # any list these begin with gives the same model; the longest, the least work
+            for held in self._models:
+                if len(best) < len(held) <= len(key) and key[: len(held)] == held:
+                    best = held
+        clauses: list[Clause] = []
+        gaps: list[str] = []
+        for p in key[len(best) :]:
+            cs, why = self.clauses(p)
+            if self._compile(p, cs) is None:
+                return None
+            clauses.extend(cs)
+            if why is not None:
+                gaps.append(why)
+        if best:
+            model, before = self._models[best]
+            gaps = before + gaps
+            if model.extend(clauses):
+                del self._models[best]
+                self._models[key] = (model, gaps)
+                return model, gaps
+            clauses = [c for p in best for c in self.clauses(p)[0]] + clauses
+        built = GroundModel.build(clauses)
+        if built is None:
+            return None
+        self._models[key] = (built, gaps)
+        while len(self._models) > max(1, self._cached_kbs):
+            self._models.popitem(last=False)
+        return built, gaps
+
+    def _decide_facts(
+        self, model: GroundModel, goals: Sequence[Clause], gaps: list[str]
+    ) -> Judgement:
+        """:meth:`_decide` for facts asked of ground premises, from their least model: proved
+        with the proof of a shallowest derivation (the earliest clause first), as the Prolog
+        search finds it; refuted when the complement is derived."""
+        proofs: list[ProofNode] = []
+        open_reasons: list[str] = []
+        for goal in goals:
+            head, _ = skolemise(goal, "h")
+            if model.holds(head):
+                found = model.proof(head).proof
+                proofs.append(found or ProofNode(str(head)))
+                continue
+            if model.holds(head.complement()):
+                because = f"the premises prove {head.complement()}"
+                tree = model.proof(head.complement()).proof
+                return Judgement(Verdict.REFUTED, 0.0, self.name, because, tree)
+            open_reasons.append(f"{head} is not derivable")
+        return self._verdict(proofs, open_reasons, False, gaps)
 
     def _prove(self, premises: Sequence[str], goal: Literal, assumed: tuple[Clause, ...]) -> Proof:
         kb, missing = self._kb_for(premises)
@@ -220,6 +297,11 @@ class SymbolicEntailment:
                     return Judgement(Verdict.REFUTED, 0.0, self.name, because, refuted.proof)
                 limited = limited or refuted.limit_hit
             open_reasons.append(why)
+        return self._verdict(proofs, open_reasons, limited, gaps)
+
+    def _verdict(
+        self, proofs: list[ProofNode], open_reasons: list[str], limited: bool, gaps: list[str]
+    ) -> Judgement:
         if not open_reasons:
             tree = proofs[0] if len(proofs) == 1 else ProofNode("and", None, None, tuple(proofs))
             return Judgement(Verdict.ENTAILED, 1.0, self.name, "proved", tree)

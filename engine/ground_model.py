@@ -24,6 +24,7 @@ than ``Limits.depth`` is proved here where the bounded search would stop undecid
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -118,13 +119,14 @@ class GroundModel:
             self._constants.setdefault(_typed(c), c)
         self.constants = frozenset(self._constants.values())
         self._ordered: list[Const] = sorted(self.constants, key=_constant_key)
-        self._typed_ordered = [_typed(c) for c in self._ordered]
+        self._variables = False  # whether a rule with variables has been added
         self._limit = limit
         self._rules: list[tuple[tuple[int, tuple[int, ...]], Clause, int]] = []
         # literal id -> (predicate, negated, constants): the literal, built when it is shown
         self._lits: list[tuple[str, bool, tuple[Term, ...]]] = []
         self._ids: dict[tuple[str, bool, tuple[object, ...]], int] = {}
         self._level: dict[int, int] = {}
+        self._pending: list[tuple[int, int]] = []  # (height, literal): lower levels to settle
         self._need: list[int] = []
         self._uses: dict[int, list[int]] = {}  # literal -> rules with it in their body
         self._by_head: dict[int, list[int]] = {}
@@ -157,12 +159,14 @@ class GroundModel:
 
     def extend(self, clauses: Sequence[Clause]) -> bool:
         """Add clauses and derive what they give; ``False`` (and nothing added) when one is not
-        Datalog, names a constant the model does not have, or the instances would pass the
-        limit: build a new model then."""
+        Datalog, names a constant the model does not have while rules with variables would
+        need instances over it, or the instances would pass the limit: build a new model then.
+        """
         constants = self._constants
         width = len(self._ordered)
         total = len(self._rules)
         plans: list[tuple[Clause, int]] = []
+        fresh: dict[tuple[type, object], Const] = {}
         for c in clauses:
             if not _datalog(c):
                 return False
@@ -171,12 +175,22 @@ class GroundModel:
                 for t in lit.args:
                     if isinstance(t, Var):
                         names.add(t.name)
-                    elif _typed(t) not in constants:  # type: ignore[arg-type]
-                        return False
+                    else:
+                        typed = _typed(t)  # type: ignore[arg-type]
+                        if typed not in constants:
+                            fresh.setdefault(typed, t)  # type: ignore[arg-type]
             total += width ** len(names) if names else 1
             plans.append((c, len(names)))
         if total > self._limit:
             return False
+        if fresh:
+            # a new constant needs no instance when no rule has variables (ground clauses)
+            if self._variables or any(n for _, n in plans):
+                return False
+            constants.update(fresh)
+            self.constants = frozenset(constants.values())
+            self._ordered = sorted(self.constants, key=_constant_key)
+        self._variables = self._variables or any(n for _, n in plans)
         work: deque[tuple[int, int]] = deque()
         self._proofs = {}  # levels may change: proofs are chosen anew
         ident = self._ident
@@ -231,24 +245,53 @@ class GroundModel:
             work.append((head, 1 + max([level[b] for b in body])))
 
     def _relax(self, work: deque[tuple[int, int]]) -> None:
-        """Derive and lower levels until nothing changes (each literal's level is the least
-        height of a derivation of it)."""
+        """Derive what ``work`` (literals with the height of a derivation) gives. A literal
+        derived anew gets its level at once (so :meth:`holds` is exact); a lower level for a
+        literal already derived waits in a heap until a proof needs it (:meth:`_settle`): a
+        fact added for a literal derived at depth 30 lowers the levels of everything derived
+        from it, and most of those are never asked about."""
         level = self._level
         need = self._need
         rules = self._rules
         uses = self._uses
+        pending = self._pending
         while work:
             lit, height = work.popleft()
             old = level.get(lit)
-            if old is not None and old <= height:
+            if old is not None:
+                if height < old:
+                    heapq.heappush(pending, (height, lit))
                 continue
             level[lit] = height
             for i in uses.get(lit, ()):
-                if old is None:
-                    need[i] -= 1
+                need[i] -= 1
                 if need[i] == 0:
                     (head, body), _, _ = rules[i]
                     work.append((head, 1 + max([level[b] for b in body])))
+
+    def _settle(self, goal: int) -> None:
+        """Lower levels until every level below ``goal``'s is exact (and ``goal``'s too).
+
+        Levels are upper bounds, exact below the least height waiting in the heap: a literal
+        whose level is lower than that cannot be lowered by what waits (a derivation through a
+        waiting literal is at least as high as its height). So the heap is worked off, lowest
+        first, only while it holds heights below ``goal``'s level."""
+        level = self._level
+        need = self._need
+        rules = self._rules
+        uses = self._uses
+        pending = self._pending
+        while pending and pending[0][0] < level[goal]:
+            height, lit = heapq.heappop(pending)
+            if height >= level[lit]:
+                continue
+            level[lit] = height
+            for i in uses.get(lit, ()):
+                if need[i] == 0:
+                    (head, body), _, _ = rules[i]
+                    h = 1 + max([level[b] for b in body])
+                    if h < level[head]:
+                        heapq.heappush(pending, (h, head))
 
     def _known(self, goal: Literal) -> bool:
         return all(isinstance(t, Const) and _typed(t) in self._constants for t in goal.args)
@@ -307,6 +350,7 @@ class GroundModel:
         literal's proof once, and kept until the model grows: proof trees are immutable, so a
         knowledge base asked again and again, as the gate's is, builds each proof once)."""
         root = self._ids[_ground_key(goal)]
+        self._settle(root)
         done = self._proofs
         chosen: dict[int, int] = {}
         stack: list[tuple[int, bool]] = [(root, False)]

@@ -207,6 +207,20 @@ class _Step:
             self.best = (weight, j.reason)
 
 
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first (none: ``[]`` at once).
+
+    >>> _bits(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def _expected_distinct(dist: dict[int, float], n: int) -> float:
     """Expected number of distinct states among ``n`` samples drawn from ``dist``."""
     return sum(1.0 - (1.0 - w) ** n for w in dist.values())
@@ -410,7 +424,9 @@ class Ares:
         masks = list(dict.fromkeys(m for ms in asks.values() for m in ms))
 
         def one(mask: int) -> Judgement:
-            return self.ask([texts[i] for i in range(k) if mask >> i & 1], texts[k], failed)
+            bits = bin(mask & full)[:1:-1]  # bit i of the mask is character i
+            kept = [t for t, b in zip(texts[:k], bits, strict=False) if b == "1"]
+            return self.ask(kept, texts[k], failed)
 
         if pool is None or len(masks) <= 1:
             asked = {m: one(m) for m in masks}
@@ -471,7 +487,7 @@ class Ares:
                     dist = None
             elif counts is not None:
                 counts = _next_sampled(counts, answers, k, step, rng, width=width)
-            depends = tuple(i - len(base) + 1 for i in range(k) if step.opened >> i & 1)
+            depends = tuple(i - len(base) + 1 for i in _bits(step.opened) if i < k)
             scores.append(
                 self._claim(j, texts[k], step, m=m, n=n, states=asked, depends_on=depends)
             )

@@ -161,3 +161,27 @@ def test_constants_are_told_apart_as_prolog_tells_them() -> None:
     lazy = FastKnowledgeBase(None, [age, old, p])
     assert [lazy.has_head(g) for g in goals] == [h for _, h in got]
     assert not lazy.prolog_started
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_model_grown_fact_by_fact_proves_as_one_built_at_once(seed: int) -> None:
+    """Facts added to a model lower the levels of what they derive only when a proof needs it
+    (GroundModel._settle): every proof is still the one a model built at once gives."""
+    rng = random.Random(seed)
+    clauses = _random_program(rng)
+    goals = [Literal(p, (c,), negated=n) for p in UNARY for c in NAMES for n in (False, True)]
+    goals += [Literal(p, (a, b)) for p in BINARY for a in NAMES for b in NAMES]
+    grown = GroundModel.build(clauses)
+    assert grown is not None
+    added = list(clauses)
+    named = [g for g in goals if all(a in grown.constants for a in g.args)]
+    for _ in range(6):
+        fact = Clause(rng.choice(named), label=f"added {len(added)}")
+        added.append(fact)
+        assert grown.extend([fact])
+        fresh = GroundModel.build(added)
+        assert fresh is not None
+        for goal in rng.sample(goals, 12):  # asked in a random order: settled piecemeal
+            assert grown.holds(goal) == fresh.holds(goal), goal
+            if grown.holds(goal):
+                assert grown.proof(goal).proof.render() == fresh.proof(goal).proof.render()  # type: ignore[union-attr]
