@@ -2,9 +2,13 @@
 
 The formulas of :mod:`peirce.fol` become Z3 terms built by calls (never from text): one
 uninterpreted sort for the individuals, each constant a Z3 constant of that sort, each predicate
-a function to Bool (a predicate without arguments, a Boolean constant). A name may be both a
-predicate and a constant. There is no unique-name assumption: two constants may denote one
-individual unless the premises say otherwise (a scenario then shows ``a = b``).
+a function to Bool (a predicate without arguments, a Boolean constant), each function term an
+uninterpreted function of individuals. A name may be a predicate, a function and a constant at
+once, and a predicate used with two arities is two predicates. Comparisons (``Rating(x) > 9``)
+compare the individuals' values, a function to the reals; where a problem compares, each numeral
+constant's value is its number (so two numerals are two individuals). Otherwise there is no
+unique-name assumption: two constants may denote one individual unless the premises say
+otherwise (a scenario then shows ``a = b``).
 
 Z3 identifies a symbol by its name, so each kind of symbol has a namespace of its own (``c:`` for
 constants, ``p:`` for predicates, ``v:`` for bound variables, ``!`` names for the solver's own
@@ -46,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,6 +60,7 @@ from typing import Any, cast
 from peirce.errors import ConfigError
 from peirce.fol import (
     Atom,
+    Compare,
     Connective,
     Equals,
     Finding,
@@ -62,6 +68,7 @@ from peirce.fol import (
     FolTerm,
     Formula,
     Not,
+    Order,
     Problem,
     Quantified,
     Quantifier,
@@ -115,6 +122,16 @@ _HEADROOM_MB = 512
 #: At most this many individuals that no constant names are shown in a scenario.
 _UNNAMED_SHOWN = 3
 
+#: A constant that names a number (``9``, ``1500``, ``42.3``): its value in comparisons.
+_NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+_COMPARE: dict[Order, Callable[[Z3Term, Z3Term], Z3Term]] = {
+    Order.LT: lambda a, b: a < b,
+    Order.LE: lambda a, b: a <= b,
+    Order.GT: lambda a, b: a > b,
+    Order.GE: lambda a, b: a >= b,
+}
+
 #: A scenario evaluates at most this many arguments per fact it may show, on average.
 _ARGUMENTS_PER_FACT = 8
 
@@ -157,6 +174,18 @@ class _Encoding:
         }
         self.arity = sig.predicates
         self._fresh = itertools.count()
+        # an individual's value as a number, for comparisons (a numeral's value is its number)
+        self.value = z3.Function("f:#value", self.sort, z3.RealSort(ctx))
+        self.compared = False
+
+    def numerals(self) -> list[Z3Term]:
+        """Each numeral constant's value is its number (added when a comparison was encoded)."""
+        z3 = self.z3
+        return [
+            self.value(c) == z3.RealVal(name, self.ctx)
+            for name, c in sorted(self.constants.items())
+            if _NUMERAL.fullmatch(name)
+        ]
 
     def term(self, t: FolTerm, env: dict[str, Z3Term]) -> Z3Term:
         if isinstance(t, Var):
@@ -176,6 +205,10 @@ class _Encoding:
             return self.atom(f.predicate, [self.term(a, env) for a in f.args])
         if isinstance(f, Equals):
             return self.term(f.left, env) == self.term(f.right, env)
+        if isinstance(f, Compare):
+            self.compared = True
+            left, right = self.value(self.term(f.left, env)), self.value(self.term(f.right, env))
+            return _COMPARE[f.op](left, right)
         if isinstance(f, Not):
             return z3.Not(self.formula(f.body, env), self.ctx)
         if isinstance(f, Quantified):
@@ -223,6 +256,8 @@ class _Session:
         for track, p in zip(self.tracks, problem.premises, strict=True):
             self.solver.add(z3.Implies(track, self.enc.formula(p, {})))
         conclusion = self.enc.formula(problem.conclusion, {})
+        if self.enc.compared:  # numbers compared: numerals have their values (no premise of ours)
+            self.solver.add(*self.enc.numerals())
         self.holds = z3.Bool("conclusion!holds", self.ctx)
         self.fails = z3.Bool("conclusion!fails", self.ctx)
         self.solver.add(z3.Implies(self.holds, conclusion))

@@ -5,7 +5,8 @@ The reader (:mod:`peirce.translators.fol`) builds these formulas from text; the 
 Terms are :class:`peirce.logic.Var` (a name bound by a quantifier),
 :class:`peirce.logic.Const` (any other name) and :class:`peirce.logic.Compound` (a function
 applied to terms, uninterpreted); a formula is an :class:`Atom`, an
-:class:`Equals`, a :class:`Not`, a :class:`Binary` connective or a :class:`Quantified` formula.
+:class:`Equals`, a :class:`Compare` (two terms' values compared as numbers), a :class:`Not`, a
+:class:`Binary` connective or a :class:`Quantified` formula.
 
 >>> x, bonnie = Var("x"), Const("bonnie")
 >>> rule = Quantified(Quantifier.FORALL, x, Binary(Connective.IMPLIES,
@@ -45,12 +46,14 @@ __all__ = [
     "ArityError",
     "Atom",
     "Binary",
+    "Compare",
     "Connective",
     "Equals",
     "Finding",
     "FindingKind",
     "Formula",
     "Not",
+    "Order",
     "Problem",
     "Quantified",
     "Quantifier",
@@ -123,6 +126,28 @@ class Equals:
         return render(self)
 
 
+class Order(enum.StrEnum):
+    """The comparisons of numbers, as written in the output."""
+
+    LT = "<"
+    LE = "≤"
+    GT = ">"
+    GE = "≥"
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """``left op right``: the values of two terms compared as numbers (a numeral such as ``9``
+    is its number; any other term an individual whose value is unknown)."""
+
+    op: Order
+    left: FolTerm
+    right: FolTerm
+
+    def __str__(self) -> str:
+        return render(self)
+
+
 @dataclass(frozen=True, slots=True)
 class Not:
     """``¬body``."""
@@ -158,7 +183,7 @@ class Quantified:
 
 
 #: A first-order formula.
-Formula = Union[Atom, Equals, Not, Binary, Quantified]
+Formula = Union[Atom, Equals, Compare, Not, Binary, Quantified]
 
 # Binding strength: looser connectives have smaller numbers (see grammars/fol.lark).
 _PRECEDENCE = {
@@ -229,6 +254,8 @@ def render(f: Formula) -> str:
         return f"{f.predicate}({', '.join(_term(a) for a in f.args)})"
     if isinstance(f, Equals):
         return f"{_term(f.left)} = {_term(f.right)}"
+    if isinstance(f, Compare):
+        return f"{_term(f.left)} {f.op.value} {_term(f.right)}"
     if isinstance(f, Not):
         body = render(f.body)
         return f"¬{body}" if _precedence(f.body) == _TIGHT else f"¬({body})"
@@ -338,7 +365,7 @@ def signature(formulas: Iterable[Formula], *, split_arities: bool = False) -> Si
                         span=g.span,
                     )
                 terms = g.args
-            elif isinstance(g, Equals):
+            elif isinstance(g, (Equals, Compare)):
                 terms = (g.left, g.right)
             for t in _subterms(terms):
                 if isinstance(t, Const):

@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 
 from peirce.engine.fol import decide
-from peirce.fol import Atom, Equals, FindingKind, Not, Problem, render, signature
+from peirce.fol import (
+    Atom,
+    Compare,
+    Equals,
+    FindingKind,
+    Not,
+    Order,
+    Problem,
+    render,
+    signature,
+)
 from peirce.logic import Compound, Const, Var
 from peirce.results import Severity
 from peirce.translators.fol import parse_formula, read_problem
@@ -177,3 +187,33 @@ def test_terms_nested_too_deep_are_refused_where_they_stand() -> None:
     (d,) = r.diagnostics
     assert d.location == "premise 2" and "a term nests deeper than 300" in d.message
     assert read_problem(["P([" + ", ".join(["a"] * 250) + "])"], "Q(a)").problem is not None
+
+
+def test_comparisons_read_and_render() -> None:
+    f = parse_formula("all x. (Rating(x) > 9 -> Listed(x))")
+    assert render(f) == "∀x (Rating(x) > 9 → Listed(x))"
+    assert parse_formula("a <= b") == parse_formula("a ≤ b") == Compare(Order.LE, a, b)
+    assert parse_formula("P(a) <=> Q(a)") == parse_formula("P(a) <-> Q(a)")  # still ↔
+    assert parse_formula("¬(f(a) >= 2)") == Not(Compare(Order.GE, Compound("f", (a,)), Const("2")))
+
+
+def test_comparisons_are_the_order_of_numbers_in_z3() -> None:
+    assert _kind([], "2000 > 1500") == "entailed"
+    assert _kind([], "1500 ≥ 2000") == "refuted"
+    rule = "∀x (Rating(x) > 9 → Listed(x))"
+    assert _kind([rule, "Rating(subway) = 10"], "Listed(subway)") == "entailed"
+    assert _kind([rule, "Rating(subway) = 9"], "Listed(subway)") == "contingent"
+    assert _kind([rule, "Rating(subway) = 9.5"], "Listed(subway)") == "entailed"
+    # an individual that is not a numeral has a value nothing fixes
+    assert _kind([rule, "Rating(subway) = good"], "Listed(subway)") == "contingent"
+    assert _kind(["a > b", "b > c"], "a > c") == "entailed"
+    assert _kind(["a > b", "b > c"], "c ≥ a") == "refuted"
+    assert _kind(["Deposit(flat) ≤ 1500", "Deposit(flat) = 2000"], "P(a)") == "inconsistent"
+
+
+def test_numerals_are_numbers_only_where_numbers_are_compared() -> None:
+    # without a comparison a numeral is a name like any other (no unique names)
+    assert _kind(["Born(ann, 1995)"], "Born(ann, 1996)") == "contingent"
+    # with one, two numerals are two numbers
+    assert _kind(["Born(ann, 1995)", "1995 < 2000"], "Born(ann, 1996)") == "contingent"
+    assert _kind(["Born(ann, 1995)", "1995 < 2000"], "1995 = 1996") == "refuted"

@@ -93,12 +93,12 @@ def test_function_terms_and_equality_are_decided() -> None:
     [
         ("Symptoms(pox) = {Fever, Headache}", "unexpected character '{'"),
         ("Coughing ∈ Symptoms(pox)", "unexpected character '∈'"),
-        ("all x. (Rating(x) > 9 -> Listed(x))", "unexpected character '>'"),
+        ("all x. (Rating(x) + 1 > 9 -> Listed(x))", "unexpected character '+'"),
         ("Yale is Private", "unexpected name 'is'"),
         ("Fever(pox) & ...", "unexpected symbol '.'"),
     ],
 )
-def test_sets_arithmetic_and_english_stay_unread_with_their_place(formula: str, why: str) -> None:
+def test_sets_sums_and_english_stay_unread_with_their_place(formula: str, why: str) -> None:
     s = run_sample(_sample("P(a)", formula, "P(a)"), LIMITS)
     assert s.status is SampleStatus.UNREADABLE and s.answer is None
     assert s.reason.startswith("premise 2: ") and why in s.reason
@@ -120,3 +120,13 @@ def test_quantifiers_called_as_z3_writes_them() -> None:
     family = "exists x. (LanguageFamily(x) & ForAll(y, Romance(y) -> In(y, x)))"
     assert _answer(family, "Romance(french)", "exists x. In(french, x)") is Answer.TRUE
     assert _answer(family, "Romance(french)", "exists x. In(german, x)") is Answer.UNKNOWN
+
+
+def test_numbers_compared_as_numbers() -> None:
+    rules = ("all x. (Rating(x, y) & y > 9 -> Listed(x))", "all x. (Popular(x) -> Rating(x, 10))")
+    assert _answer(*rules, "Popular(subway)", "Listed(subway)") is Answer.TRUE
+    assert _answer(*rules, "Rating(subway, 9)", "Listed(subway)") is Answer.UNKNOWN
+    deposit = "all x. (Rents(tom, x) <-> (Pets(x) & Deposit(x) <= 1500))"
+    assert _answer(deposit, "Deposit(flat) = 2000", "2000 > 1500", "Rents(tom, flat)") is (
+        Answer.FALSE
+    )

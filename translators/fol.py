@@ -9,7 +9,8 @@ constants; a predicate and a constant may share a name.
 
 Terms are names, quoted names (``"Stranger Things"``), function terms (``f(a)``, uninterpreted),
 and, in an argument, several words naming one thing (``People's Republic of China``) or a list
-(``[a, b]``: one term, as Prover9 reads lists); ``=`` and ``≠`` stand between any two terms.
+(``[a, b]``: one term, as Prover9 reads lists); ``=`` and ``≠`` stand between any two terms, and
+``<``, ``≤``, ``>``, ``≥`` compare two terms' values as numbers (``Rating(x) > 9``).
 
 The slips real annotations contain are read as their authors meant them where the reading is
 certain: a quantifier without parentheses around its body scopes as far right as possible, stray
@@ -63,11 +64,13 @@ from peirce.fol import (
     ArityError,
     Atom,
     Binary,
+    Compare,
     Connective,
     Equals,
     FolTerm,
     Formula,
     Not,
+    Order,
     Problem,
     Quantified,
     Quantifier,
@@ -114,10 +117,16 @@ _DESCRIBE = {
     "SOME_SYM": "'∃'",
     "SOME_WORD": "'∃'",
     "EQ": "'='",
+    "LT": "'<'",
+    "LE": "'≤'",
+    "GT": "'>'",
+    "GE": "'≥'",
     "NEQ": "'≠'",
     "_DOT": "'.'",
     "_COLON": "':'",
 }
+
+_ORDER = {"LT": Order.LT, "LE": Order.LE, "GT": Order.GT, "GE": Order.GE}
 
 _CONNECTIVE = {"OR": Connective.OR, "XOR": Connective.XOR, "XOR_WORD": Connective.XOR}
 
@@ -241,6 +250,9 @@ class _Builder:
             return Atom(str(kids[0]), args, Span.at(self.text, *self._where(node)))
         if kind == "proposition":
             return Atom(str(kids[0]), (), Span.at(self.text, *self._where(node)))
+        if kind == "comparison":
+            order = _ORDER[getattr(kids[1], "type", "")]
+            return Compare(order, self.term(kids[0], bound), self.term(kids[2], bound))
         if kind in ("equality", "inequality"):
             eq = Equals(self.term(kids[0], bound), self.term(kids[2], bound))
             return eq if kind == "equality" else Not(eq)
@@ -339,7 +351,7 @@ def _term_depth(f: Formula) -> int:
         g = stack.pop()
         if isinstance(g, Atom):
             terms.extend((t, 1) for t in g.args)
-        elif isinstance(g, Equals):
+        elif isinstance(g, Equals | Compare):
             terms.extend(((g.left, 1), (g.right, 1)))
         elif isinstance(g, Not | Quantified):
             stack.append(g.body)

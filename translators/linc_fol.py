@@ -17,9 +17,9 @@ where they say what a formula means (each is a warning):
 
 Names that are a predicate and a constant at once (``Dog(x)`` beside ``Eats(x, Dog)``), function
 terms (uninterpreted functions), lists (one term built from the members, as Prover9 builds
-``[a, b]``), NLTK's ``not`` and ``=`` between terms are read as the reader reads them. Sets,
-arithmetic (``Rating(x) > 9``) and English inside a formula are not: such a sample is unread,
-with the place.
+``[a, b]``), NLTK's ``not``, ``=`` between terms and comparisons of numbers (``Rating(x) > 9``)
+are read as the reader reads them. Sets, sums and English inside a formula are not: such a
+sample is unread, with the place.
 
 >>> text = ("TEXT:\\tAll cats are mammals.\\nFOL:\\tall x. (Cat(x) -> Mammal(x))\\n"
 ...         "TEXT:\\tTom is a cat.\\nFOL:\\tCat(Tom)\\n"
@@ -41,7 +41,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from peirce.fol import Atom, Binary, Equals, FolTerm, Formula, Not, Problem, Quantified, Quantifier
+from peirce.fol import (
+    Atom,
+    Binary,
+    Compare,
+    Equals,
+    FolTerm,
+    Formula,
+    Not,
+    Problem,
+    Quantified,
+    Quantifier,
+)
 from peirce.logic import Compound, Const, Var
 from peirce.results import Severity
 from peirce.translators.fol import read_problem
@@ -140,6 +151,8 @@ def _bind(f: Formula, names: list[str]) -> Formula:
         return Atom(f.predicate, tuple(_term(t, names) for t in f.args), f.span)
     if isinstance(f, Equals):
         return Equals(_term(f.left, names), _term(f.right, names))
+    if isinstance(f, Compare):
+        return Compare(f.op, _term(f.left, names), _term(f.right, names))
     if isinstance(f, Not):
         return Not(_bind(f.body, names))
     if isinstance(f, Binary):
