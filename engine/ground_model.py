@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase, Limits, unifiable
 from peirce.engine.prolog.codec import clause_text, literal_text
@@ -135,6 +136,28 @@ class GroundModel:
         self._texts: dict[int, str] = {}  # literal id -> its text (it never changes)
         self._clause_texts: dict[int, str] = {}  # clause number -> its text
 
+    def copy(self) -> GroundModel:
+        """A model of its own with the same clauses (what one grows, the other does not see)."""
+        new = GroundModel.__new__(GroundModel)
+        new._constants = dict(self._constants)
+        new.constants = self.constants
+        new._ordered = list(self._ordered)
+        new._variables = self._variables
+        new._limit = self._limit
+        new._rules = list(self._rules)
+        new._lits = list(self._lits)
+        new._ids = dict(self._ids)
+        new._level = dict(self._level)
+        new._pending = list(self._pending)
+        new._need = list(self._need)
+        new._uses = {k: list(v) for k, v in self._uses.items()}
+        new._by_head = {k: list(v) for k, v in self._by_head.items()}
+        new._clauses = self._clauses
+        new._proofs = dict(self._proofs)
+        new._texts = dict(self._texts)
+        new._clause_texts = dict(self._clause_texts)
+        return new
+
     @classmethod
     def build(cls, clauses: Sequence[Clause], limit: int = INSTANCE_LIMIT) -> GroundModel | None:
         """The model, or ``None`` when the clauses are not Datalog or have more than ``limit``
@@ -162,6 +185,8 @@ class GroundModel:
         Datalog, names a constant the model does not have while rules with variables would
         need instances over it, or the instances would pass the limit: build a new model then.
         """
+        if len(clauses) == 1 and not clauses[0].body:
+            return self._add_fact(clauses[0])
         constants = self._constants
         width = len(self._ordered)
         total = len(self._rules)
@@ -219,6 +244,39 @@ class GroundModel:
                     ]
                 )
                 self._add_rule(head, body, c, k, work)
+        self._relax(work)
+        return True
+
+    def _add_fact(self, c: Clause) -> bool:
+        """:meth:`extend` with one fact (a step of a chain, a claim kept), the short way."""
+        head = c.head
+        if head.predicate.startswith("b:"):
+            return False
+        args = head.args
+        typed: list[tuple[type, object]] = []
+        for t in args:
+            if not isinstance(t, Const):  # a variable in a fact is not Datalog, nor a compound
+                return False
+            typed.append(_typed(t))
+        if len(self._rules) + 1 > self._limit:
+            return False
+        fresh = {tt: t for tt, t in zip(typed, args, strict=True) if tt not in self._constants}
+        if fresh:
+            if self._variables:
+                return False
+            self._constants.update(fresh)  # type: ignore[arg-type]
+            self.constants = frozenset(self._constants.values())
+            self._ordered = sorted(self.constants, key=_constant_key)
+        self._proofs = {}  # levels may change: proofs are chosen anew
+        k = self._clauses
+        self._clauses += 1
+        key = (head.predicate, head.negated, tuple(typed))
+        n = self._ids.get(key)
+        if n is None:
+            n = self._ids[key] = len(self._lits)
+            self._lits.append((head.predicate, head.negated, args))
+        work: deque[tuple[int, int]] = deque()
+        self._add_rule(n, (), c, k, work)
         self._relax(work)
         return True
 
@@ -389,6 +447,30 @@ def ground_attempt(
     return not_proved(goal, "ok", limits)
 
 
+#: models kept for reuse: key -> (number of clauses, model; None: the clauses are not Datalog)
+_SHARED: OrderedDict[Hashable, tuple[int, GroundModel | None]] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+#: at most this many models are kept, each of at most this many rule instances
+SHARED_MODELS, SHARED_INSTANCES = 32, 20_000
+
+
+def _shared_model(key: Hashable, clauses: Sequence[Clause]) -> GroundModel | None:
+    """A copy of the model of ``clauses`` kept under ``key`` (built now when none is), or
+    ``None`` when they are not Datalog."""
+    with _SHARED_LOCK:
+        hit = _SHARED.get(key)
+        if hit is not None and hit[0] == len(clauses):
+            _SHARED.move_to_end(key)
+            return hit[1].copy() if hit[1] is not None else None
+    model = GroundModel.build(clauses)
+    if model is None or len(model._rules) <= SHARED_INSTANCES:
+        with _SHARED_LOCK:
+            _SHARED[key] = (len(clauses), model.copy() if model is not None else None)
+            while len(_SHARED) > SHARED_MODELS:
+                _SHARED.popitem(last=False)
+    return model
+
+
 class FastKnowledgeBase:
     """A knowledge base whose ground questions are answered from its :class:`GroundModel`
     when it has one; everything else, and everything it does not say, from Prolog.
@@ -399,15 +481,25 @@ class FastKnowledgeBase:
 
     Given no Prolog knowledge base (``kb=None``), it makes one of the clauses (with ``limits``)
     when Prolog is first asked, so that a check the model answers whole costs no Prolog call at
-    all (nothing is sent to Prolog then, so no bound on what is sent applies).
+    all (nothing is sent to Prolog then, so no bound on what is sent applies). Given a key that
+    names the clauses (``share``), their model is built once and copied for each knowledge base.
     """
 
     def __init__(
-        self, kb: KnowledgeBase | None, clauses: Iterable[Clause], *, limits: Limits | None = None
+        self,
+        kb: KnowledgeBase | None,
+        clauses: Iterable[Clause],
+        *,
+        limits: Limits | None = None,
+        share: Hashable | None = None,
     ) -> None:
         self._kb = kb
         self.limits = kb.limits if kb is not None else limits or DEFAULT_LIMITS
         self._builtins = kb.builtins if kb is not None else False
+        # share: a key naming the clauses (equal keys, equal clauses: say the text they were
+        # translated from); their model is built once while kept, and each knowledge base
+        # grows a copy of its own
+        self._share = share
         self._clauses = list(clauses)
         self._initial = len(self._clauses)
         self._pending: list[Clause] = []
@@ -430,7 +522,12 @@ class FastKnowledgeBase:
 
     def _current(self) -> GroundModel | None:
         if not self._built:
-            self.model = None if self._builtins else GroundModel.build(self._clauses)
+            if self._builtins:
+                self.model = None
+            elif self._share is not None and len(self._clauses) == self._initial:
+                self.model = _shared_model(self._share, self._clauses)
+            else:
+                self.model = GroundModel.build(self._clauses)
             self._built = True
         return self.model
 

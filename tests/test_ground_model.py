@@ -185,3 +185,22 @@ def test_a_model_grown_fact_by_fact_proves_as_one_built_at_once(seed: int) -> No
             assert grown.holds(goal) == fresh.holds(goal), goal
             if grown.holds(goal):
                 assert grown.proof(goal).proof.render() == fresh.proof(goal).proof.render()  # type: ignore[union-attr]
+
+
+def test_a_kept_model_is_copied_and_never_grown() -> None:
+    from peirce.engine import ground_model
+    from peirce.pipelines import proofs
+
+    orders = [random.Random(seed).sample(STEPS, 9) for seed in range(6)]
+    ground_model._SHARED.clear()
+    kept = [proofs.check_proof(CONTEXT, steps) for steps in orders]  # one model, six copies
+    assert len(ground_model._SHARED) == 1
+    for steps, report in zip(orders, kept, strict=True):
+        ground_model._SHARED.clear()
+        assert proofs.check_proof(CONTEXT, steps) == report  # as from a model of its own
+    base = GroundModel.build(proofs.translate(CONTEXT).clauses)
+    assert base is not None
+    copy = base.copy()
+    assert copy.extend([Clause(Literal("sour", (Const("rex"),), negated=True), label="x")])
+    assert base.holds(Literal("sour", (Const("rex"),), negated=True)) is False
+    assert copy.holds(Literal("sour", (Const("rex"),), negated=True)) is True

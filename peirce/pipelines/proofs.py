@@ -245,7 +245,8 @@ def check_proof(
     unsound: list[Clause] = []
     # Prolog is asked only what the least model of the clauses cannot answer (a context that
     # is not Datalog, a step that is a rule, a relation that may contradict itself)
-    with FastKnowledgeBase(None, clauses, limits=limits or Limits()) as kb:
+    share = ("cnl", context) if isinstance(context, str) else None  # its translation is fixed
+    with FastKnowledgeBase(None, clauses, limits=limits or Limits(), share=share) as kb:
         suspected = suspects(clauses)
         found, notes = conflicts(kb.kb, clauses, relations=suspected) if suspected else ((), ())
         diagnostics = (*diagnostics, *conflict_errors(found), *notes)
