@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,3 +117,33 @@ def test_locate_reads_the_environment_and_checks_what_it_kept(
     assert json.loads(kept.read_text()) == entry
     monkeypatch.setenv("PATH", str(tmp_path))  # no swipl: pyswip is left to find it
     assert native.locate() is None
+
+
+def test_many_clauses_go_in_chunks_bounded_as_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    from peirce.engine.prolog import KnowledgeBase, Limits
+    from peirce.engine.prolog import kb as kb_module
+    from peirce.engine.prolog.runtime import json_text, text_size
+    from peirce.errors import InputError
+    from peirce.logic import Clause, Const, Literal
+
+    facts = [Clause(Literal("f", (Const(f"c{i}é"), Const(i))), label=f"f{i}") for i in range(23)]
+    with KnowledgeBase() as probe:  # the size of the one call that adds them all
+        payload, _ = probe._encode(facts)
+        whole = text_size(json_text([probe.module, payload]))
+    monkeypatch.setattr(kb_module, "ADD_CHUNK", 5)
+    calls: list[str] = []
+    sent = kb_module.api_text
+
+    def counted(op: str, text: str, **kw: Any) -> object:
+        calls.append(op)
+        return sent(op, text, **kw)
+
+    monkeypatch.setattr(kb_module, "api_text", counted)
+    # the pool hands the module just given back to the next knowledge base: the same name
+    with KnowledgeBase(facts, limits=Limits(input_bytes=whole)) as kb:
+        assert calls == ["add"] * 5
+        assert all(kb.prove(c.head).proved for c in facts)
+        assert [c.label for c in kb.clauses()] == [c.label for c in facts]
+    with pytest.raises(InputError, match=f"{whole:,} bytes"):
+        KnowledgeBase(facts, limits=Limits(input_bytes=whole - 1))
+    assert calls == ["add"] * 5  # nothing was sent

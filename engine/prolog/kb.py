@@ -107,7 +107,16 @@ from peirce.engine.prolog.proofs import (
     not_concluded,
     proof_of,
 )
-from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, api
+from peirce.engine.prolog.runtime import (
+    DEFAULT_LIMITS,
+    LOCK,
+    Limits,
+    api,
+    api_text,
+    check_input,
+    json_text,
+    text_size,
+)
 from peirce.engine.prolog.runtime import prove as run_proofs
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
@@ -137,6 +146,12 @@ class Answers:
     solutions: tuple[Solution, ...]
     complete: bool = True
     reason: str = ""
+
+
+#: Clauses sent to Prolog per call when more are added at once: the JSON text and the terms
+#: Prolog reads from it are bounded by the chunk, not by the knowledge base (100,000 facts added
+#: in one call made a peak of 8 times the memory swipl takes to consult them; in chunks, 3).
+ADD_CHUNK = 5_000
 
 
 class KnowledgeBase:
@@ -194,16 +209,37 @@ class KnowledgeBase:
         return payload, table
 
     def add(self, clauses: Iterable[Clause]) -> None:
-        """Add clauses (one Prolog call for all of them)."""
+        """Add clauses: one Prolog call for up to :data:`ADD_CHUNK` of them, else one per chunk
+        (what is sent is bounded by ``limits.input_bytes`` as one call would be: nothing is
+        sent when the whole is larger)."""
         clauses = list(clauses)
         if not clauses:
             return
         with LOCK:
-            payload, table = self._encode(clauses)
-            api("add", [self.module, payload], limits=self.limits)
-            self._clauses.update(table)
-            for c in clauses:
-                self._heads.setdefault(c.head.key, []).append(c.head)
+            if len(clauses) <= ADD_CHUNK:
+                payload, table = self._encode(clauses)
+                api("add", [self.module, payload], limits=self.limits)
+                self._added(clauses, table)
+                return
+            parts: list[tuple[list[Clause], str, dict[int, Clause]]] = []
+            size = 0
+            for i in range(0, len(clauses), ADD_CHUNK):
+                part = clauses[i : i + ADD_CHUNK]
+                payload, table = self._encode(part)
+                text = json_text([self.module, payload])
+                parts.append((part, text, table))
+                size += text_size(text)
+            # as one text: one envelope ["module",[...]], and a comma between the chunks
+            envelope = text_size(json_text([self.module, []]))
+            check_input("", self.limits, size=size - (len(parts) - 1) * (envelope - 1))
+            for part, text, table in parts:
+                api_text("add", text, limits=self.limits)
+                self._added(part, table)
+
+    def _added(self, clauses: list[Clause], table: dict[int, Clause]) -> None:
+        self._clauses.update(table)
+        for c in clauses:
+            self._heads.setdefault(c.head.key, []).append(c.head)
 
     def remove(self, clauses: Iterable[Clause]) -> int:
         """Remove clauses that were added (the very objects given to :meth:`add`, so that two

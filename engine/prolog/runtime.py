@@ -47,11 +47,13 @@ __all__ = [
     "LOCK",
     "Limits",
     "api",
+    "api_text",
     "ask_batch",
     "call_json",
     "check_input",
     "json_text",
     "prove",
+    "text_size",
 ]
 
 #: Serialises every call into Prolog (pyswip is not thread-safe).
@@ -300,10 +302,16 @@ def _deep_json(payload: object) -> str:
     return "".join(out)
 
 
-def check_input(text: str, limits: Limits, what: str = "the input") -> None:
+def text_size(text: str) -> int:
+    """The size of ``text`` in bytes, as it is sent (UTF-8)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def check_input(text: str, limits: Limits, what: str = "the input", *, size: int = -1) -> None:
     """Raise :class:`~peirce.errors.InputError` when ``text`` (JSON for Prolog) is larger than
-    ``limits.input_bytes``; the message says the size and the bound."""
-    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    ``limits.input_bytes`` (``size``: its size when known); the message says the size and the
+    bound."""
+    size = text_size(text) if size < 0 else size
     if size > limits.input_bytes:
         raise InputError(
             f"{what} is {size:,} bytes of JSON, more than the bound of "
@@ -323,7 +331,11 @@ def api(op: str, payload: object, *, limits: Limits = DEFAULT_LIMITS) -> JSON:
     """Run ``op`` of ``kb/meta.pl`` on ``payload`` (JSON data) under the memory limit of
     ``limits``; its result, or BackendError (InputError when the payload is larger than
     ``limits.input_bytes``)."""
-    text = json_text(payload)
+    return api_text(op, json_text(payload), limits=limits)
+
+
+def api_text(op: str, text: str, *, limits: Limits = DEFAULT_LIMITS) -> JSON:
+    """:func:`api` with the payload already written as JSON (by :func:`json_text`)."""
     check_input(text, limits)
     with LOCK:
         rt = runtime()
