@@ -28,15 +28,15 @@ the two readings agree exactly (``tests/test_conformance_prolog_z3.py`` says why
 >>> problem.premise_text(0)
 'Cold things are not quiet.'
 
-The first-order layer has no function terms, so a compound term is refused; a predicate used
-with two arities (``p/1`` and ``p/2`` are two relations in Prolog) is renamed ``p/1`` and
-``p/2``:
+A compound term is refused (Prolog's terms are a free algebra, Z3's functions are not: such a
+clause stays with Prolog); a predicate used with two arities (``p/1`` and ``p/2`` are two
+relations in Prolog) is renamed ``p/1`` and ``p/2``:
 
 >>> from peirce.logic import Compound
 >>> horn_problem([Clause(Literal("p", (Compound("f", (Const("a"),)),)))], Literal("p", ()))
 Traceback (most recent call last):
   ...
-peirce.errors.InputError: f(a) is a compound term: the first-order layer has no function terms
+peirce.errors.InputError: f(a) is a compound term: Prolog decides it
 >>> two = horn_problem([Clause(Literal("p", (Const("a"),))),
 ...                     Clause(Literal("p", (Const("a"), Const("b"))))], Literal("p", ()))
 >>> [str(p) for p in two.premises], str(two.conclusion)
@@ -92,7 +92,7 @@ def _constants(literals: Iterable[Literal]) -> None:
 
 def _term(t: Term, fresh: Iterable[str]) -> Var | Const:
     if isinstance(t, Compound):
-        raise InputError(f"{t} is a compound term: the first-order layer has no function terms")
+        raise InputError(f"{t} is a compound term: Prolog decides it")
     if isinstance(t, Var) and t.name == "_":
         return Var(next(iter(fresh)))
     return t
