@@ -235,7 +235,7 @@ class SymbolicEntailment:
         proofs: list[ProofNode] = []
         open_reasons: list[str] = []
         for goal in goals:
-            head, _ = skolemise(goal, "h")
+            head = goal.head if is_ground(goal.head) else skolemise(goal, "h")[0]
             if model.holds(head):
                 found = model.proof(head).proof
                 proofs.append(found or ProofNode(str(head)))
