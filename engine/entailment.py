@@ -26,6 +26,10 @@ The LLM judge is :class:`peirce.llm.judge.LLMJudge`; models by name (``symbolic`
 ``cascade``) and the controlled-English translator are wired in
 :mod:`peirce.pipelines.entailment`.
 
+Kept whole (past 400 lines): the symbolic model's two ground paths (a least model grown claim by
+claim for facts, one derived anew for rules) and its Prolog path answer alike and are read
+together; the cascade is short.
+
 References:
     Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
     Wong. "Probabilistic Soundness Guarantees in LLM Reasoning Chains" (ARES).

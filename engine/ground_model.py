@@ -20,6 +20,14 @@ clauses do not name, clauses that are not Datalog, more than ``limit`` rule inst
 Prolog, which stays the checker of record (the tests hold this path to its answers). The one
 difference is by design: the model has no depth limit, so a fact that needs a derivation deeper
 than ``Limits.depth`` is proved here where the bounded search would stop undecided.
+
+What makes a chain cheap: the Prolog knowledge base is made only when a question needs it; a
+fact added (a sound step) lowers the levels of what it derives only when a proof needs them (a
+heap worked off below the goal's level, :meth:`GroundModel._settle`); and the model of a context
+asked again and again is built once and copied for each chain (``share``).
+
+Kept whole (past 400 lines): the model, its growth and its proofs share one representation, and
+the knowledge base that wraps it is the model's only client but one (ARES's entailment).
 """
 
 from __future__ import annotations

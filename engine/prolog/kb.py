@@ -80,6 +80,9 @@ the lock and the limits, and returns ``Out`` as Python data; a limit raises
 Reading Prolog text (``.pl`` files, console queries) as data is done by :func:`parse_program`,
 :func:`load_pl_text` and :func:`parse_query` (from :mod:`peirce.engine.prolog.text`), which also
 has ``export_program`` to write clauses for SWI-Prolog's own top level.
+
+Kept whole (past 400 lines): a knowledge base's building, querying and lifetime share its clause
+table, and the unification it answers ``has_head`` with is a few lines of its own.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """The one SWI-Prolog engine of the process: lazy start, one lock, JSON in and out.
 
-pyswip shares a single Prolog engine per process and is not thread-safe, so every call into
-Prolog goes through :data:`LOCK` (a re-entrant lock). Prolog starts on the first call, never at
-import. Data crosses the boundary only as JSON text carried in a Prolog *atom* built with the
-foreign interface (``PL_put_chars``); Prolog parses that JSON and builds terms from it, so no
-text from outside ever passes through the Prolog reader as code. Answers come back as JSON
-strings written in Prolog and parsed with :mod:`json`.
+The process embeds one SWI-Prolog (through its C interface, bound in
+:mod:`~peirce.engine.prolog.native`), whose calls are not safe to make from two threads at once,
+so every call into Prolog goes through :data:`LOCK` (a re-entrant lock). Prolog starts on the
+first call, never at import. Data crosses the boundary only as JSON text carried in a Prolog
+*atom* built with the foreign interface (``PL_put_chars``); Prolog parses that JSON and builds
+terms from it, so no text from outside ever passes through the Prolog reader as code. Answers
+come back as JSON strings written in Prolog and parsed with :mod:`json`.
 
 Entry points:
 
@@ -15,6 +16,9 @@ Entry points:
   many independent questions in one call (used by :mod:`peirce.engine.prolog.batch`).
 - :func:`call_json` runs a trusted program shipped in ``peirce.kb`` (``procedure.pl``,
   ``chain.pl``, ...): see its docstring.
+
+Kept whole (past 400 lines): the limits, the lock, the JSON boundary and the calls that cross it
+are one contract with ``kb/meta.pl``.
 
 >>> LOCK.acquire() and LOCK.release() is None   # a plain RLock, safe to take twice
 True
@@ -56,7 +60,7 @@ __all__ = [
     "text_size",
 ]
 
-#: Serialises every call into Prolog (pyswip is not thread-safe).
+#: Serialises every call into Prolog (one embedded engine, not thread-safe).
 LOCK = threading.RLock()
 
 
