@@ -355,21 +355,22 @@ def cold_start_row(runs: int) -> dict[str, float]:
     run that is not counted. The first check is answered from the least model of the context
     (no Prolog); a first check that needs Prolog (started, ``kb/meta.pl`` loaded) is measured
     beside it, and the start with every module compiled from source (an editable install under
-    ``PYTHONDONTWRITEBYTECODE=1``), all best of runs."""
+    ``PYTHONDONTWRITEBYTECODE=1``), all best of runs; the kinds of run take turns, so that a
+    busy spell of the machine slows each alike."""
+    source_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    source_env.pop("PYTHONPYCACHEPREFIX", None)
+    ours = prolog = from_source = bare = math.inf
     with tempfile.TemporaryDirectory() as prefix:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = prefix
         _run_python(COLD_PROLOG, env)  # writes the bytecode and fills the caches
-        ours = min(float(_run_python(COLD, env)) for _ in range(runs))
-        prolog = min(float(_run_python(COLD_PROLOG, env)) for _ in range(runs))
-    source_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    source_env.pop("PYTHONPYCACHEPREFIX", None)
-    from_source = min(float(_run_python(COLD, source_env)) for _ in range(runs))
-    bare = math.inf
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        bare = min(bare, time.perf_counter() - t0)
+        for _ in range(runs):
+            ours = min(ours, float(_run_python(COLD, env)))
+            prolog = min(prolog, float(_run_python(COLD_PROLOG, env)))
+            from_source = min(from_source, float(_run_python(COLD, source_env)))
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            bare = min(bare, time.perf_counter() - t0)
     return {
         "cold_start_s": ours,
         "cold_start_prolog_s": prolog,
