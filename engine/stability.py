@@ -412,7 +412,7 @@ class Ares:
         for state in states:
             kept, opened = state & full, state >> width
             step.opened |= opened
-            opens = [1 << i for i in range(k) if opened >> i & 1]
+            opens = [1 << i for i in _bits(opened) if i < k]
             if len(opens) > self.max_open:
                 asks[state] = []
                 continue
