@@ -18,7 +18,9 @@ The meta-interpreter ``kb/meta.pl`` is loaded from a Quick Load File compiled by
 (:func:`compiled`): loading a ``.qlf`` skips reading and compiling 1,200 lines of Prolog at every
 start. The file is named by a hash of the source and SWI-Prolog's version and format, so a
 changed ``meta.pl`` or Prolog never loads a stale one; it is written under a temporary name and
-renamed, so that processes starting together never read half a file; and it lives in a folder
+renamed, so that processes starting together never read half a file, and loaded only when its
+SHA-256 is the one written beside it (SWI-Prolog aborts the process on a truncated ``.qlf``);
+one Prolog will not load is removed and the source loaded instead; and it lives in a folder
 private to the user (mode 0700; one that another user could write to is not used), since loading
 it runs its code. ``PEIRCE_PARSER_CACHE=0`` turns the cache off (everything is then found and
 compiled anew, as before).
@@ -161,7 +163,9 @@ class Native:
     def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
         vp, i, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
-        self.version = _bind(lib, "PL_version_info", ctypes.c_uint, i)
+        # PL_version until SWI-Prolog 8.5.2, PL_version_info since
+        named = "PL_version_info" if hasattr(lib, "PL_version_info") else "PL_version"
+        self.version = _bind(lib, named, ctypes.c_uint, i)
         self.predicate = _bind(lib, "PL_predicate", vp, ctypes.c_char_p, i, ctypes.c_char_p)
         self.open_foreign_frame = _bind(lib, "PL_open_foreign_frame", vp)
         self.discard_foreign_frame = _bind(lib, "PL_discard_foreign_frame", None, vp)
