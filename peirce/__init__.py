@@ -37,7 +37,6 @@ from peirce.ir import (
     Translation,
 )
 from peirce.logic import Clause, Compound, Const, Literal, Var
-from peirce.procedures import Procedure
 from peirce.results import (
     Answer,
     AskResult,
@@ -52,7 +51,6 @@ from peirce.results import (
     StepStatus,
     Verdict,
 )
-from peirce.rlt import RLT, RLTEdge
 from peirce.span import Span
 
 if TYPE_CHECKING:
@@ -74,6 +72,8 @@ if TYPE_CHECKING:
     from peirce.pipelines.entailment import make_model as entailment_model
     from peirce.pipelines.gate import Decision, Gate, KnowledgeSource, Policy
     from peirce.pipelines.proofs import ask, ask_many, check_proof, translate
+    from peirce.procedures import Procedure
+    from peirce.rlt import RLT, RLTEdge
     from peirce.translators.dot_rlt import read_rlt
     from peirce.translators.procedure_graph import load_graph as load_procedure
 
@@ -114,6 +114,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Decision": ("peirce.pipelines.gate", "Decision"),
     "KnowledgeSource": ("peirce.pipelines.gate", "KnowledgeSource"),
     "check_chain": ("peirce.pipelines.chains", "check_chain"),
+    "RLT": ("peirce.rlt", "RLT"),
+    "RLTEdge": ("peirce.rlt", "RLTEdge"),
+    "Procedure": ("peirce.procedures", "Procedure"),
 }
 
 

@@ -9,8 +9,13 @@ optional mapping (default: ``os.environ``) so that callers and tests can pass th
 - ``PEIRCE_MODEL``: the model to ask (default: none);
 - ``PEIRCE_LLM_CACHE``: the LLM reply cache, an SQLite file (default:
   ``$XDG_CACHE_HOME/peirce/llm-cache.sqlite3``);
-- ``PEIRCE_PARSER_CACHE``: ``0`` keeps the grammars' parse tables from being saved between runs
-  (default: saved under ``$XDG_CACHE_HOME/peirce/parsers``, a folder private to the user);
+- ``PEIRCE_PARSER_CACHE``: ``0`` keeps the grammars' parse tables and the compiled Prolog
+  meta-interpreter from being saved between runs (default: saved under
+  ``$XDG_CACHE_HOME/peirce/parsers`` and ``.../peirce/prolog``, folders private to the user);
+- ``LIBSWIPL_PATH`` and ``SWI_HOME_DIR`` (both set): SWI-Prolog's shared library and home
+  folder, as for pyswip (default: found from ``swipl`` on the ``PATH``, once, and kept in the
+  cache above);
+- ``PATH``: where ``swipl`` is looked for;
 - ``XDG_CACHE_HOME``: the user's cache folder (default: ``~/.cache``);
 - ``XDG_STATE_HOME``: the user's state folder, for the console's history (default:
   ``~/.local/state``).
@@ -45,6 +50,8 @@ __all__ = [
     "llm_settings",
     "parser_cache_dir",
     "server_token",
+    "swipl_location",
+    "swipl_search_path",
 ]
 
 
@@ -128,3 +135,25 @@ def server_token(env: Mapping[str, str] | None = None) -> str | None:
     ('s3cret', None)
     """
     return _env(env).get("PEIRCE_SERVER_TOKEN") or None
+
+
+def swipl_location(env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """``(library, home)`` of SWI-Prolog from ``$LIBSWIPL_PATH`` and ``$SWI_HOME_DIR`` (``None``
+    unless both are set).
+
+    >>> swipl_location({"LIBSWIPL_PATH": "/l/libswipl.so", "SWI_HOME_DIR": "/h"})
+    ('/l/libswipl.so', '/h')
+    >>> swipl_location({"SWI_HOME_DIR": "/h"}) is None
+    True
+    """
+    lib, home = _env(env).get("LIBSWIPL_PATH"), _env(env).get("SWI_HOME_DIR")
+    return (lib, home) if lib and home else None
+
+
+def swipl_search_path(env: Mapping[str, str] | None = None) -> list[str]:
+    """The folders ``swipl`` is looked for in: ``$PATH`` (default: :data:`os.defpath`).
+
+    >>> swipl_search_path({"PATH": "/a:/b"})
+    ['/a', '/b']
+    """
+    return _env(env).get("PATH", os.defpath).split(os.pathsep)

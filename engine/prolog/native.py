@@ -35,7 +35,7 @@ import os
 import stat
 from pathlib import Path
 
-from peirce.config import parser_cache_dir
+from peirce.config import parser_cache_dir, swipl_location, swipl_search_path
 from peirce.errors import BackendError
 
 __all__ = ["Native", "cache_dir", "compiled", "forget", "keep", "locate", "start"]
@@ -72,7 +72,7 @@ def cache_dir() -> Path | None:
 
 
 def _which(name: str) -> str | None:
-    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+    for entry in swipl_search_path():
         path = os.path.join(entry or ".", name)
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -104,9 +104,9 @@ def _dump_runtime_variables(swipl: str) -> dict[str, str]:
 def locate() -> tuple[str, str] | None:
     """``(library, home)`` of the SWI-Prolog to start, or ``None`` when neither the environment,
     the cache nor ``swipl --dump-runtime-variables`` says (pyswip is asked then)."""
-    lib, home = os.environ.get("LIBSWIPL_PATH"), os.environ.get("SWI_HOME_DIR")
-    if lib and home:
-        return lib, home
+    given = swipl_location()
+    if given is not None:
+        return given
     swipl = _which("swipl")
     if swipl is None:
         return None
