@@ -30,7 +30,7 @@ tests assert behaviour; this prints figures. The last line is one JSON object wi
 ``prontoqa_ratio``, ``proofwriter_ratio``, ``native_prontoqa_items_per_second``,
 ``check_proof_p50_ms``, ``check_proof_p99_ms``, ``cold_start_s``, ``memory_ratio_100k``,
 ``depth_exponent``, ``claimtrees50_ms``, ``arche_repair_ratio``, ``logicscore_ratio``,
-``score_ratio``.
+``score_ratio`` (those of the rows run: ``--only arche,logicscore,score`` runs three).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from functools import partial
 from pathlib import Path
 
 from peirce.errors import ConfigError
-from peirce.evaluators.bench.perf_paths import PathRow
+from peirce.evaluators.bench.perf_paths import ROWS, PathRow
 from peirce.evaluators.bench.perf_paths import measure as measure_paths
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
@@ -536,6 +536,25 @@ def _finite(x: float) -> float | None:
     return round(x, 3) if math.isfinite(x) else None
 
 
+#: What ``--only`` may name: the rows of this module and those of :mod:`perf_paths`.
+PATH_ROWS = tuple(ROWS)
+ALL_ROWS = ("qa", "check_proof", "cold_start", "memory", "curves", *PATH_ROWS)
+
+
+def _only(text: str | None) -> set[str]:
+    """The rows ``--only`` names (every row when it is not given)."""
+    if text is None:
+        return set(ALL_ROWS)
+    names = {n.strip() for n in text.split(",") if n.strip()}
+    unknown = sorted(names - set(ALL_ROWS))
+    if unknown or not names:
+        raise ConfigError(
+            f"--only: unknown row(s) {', '.join(unknown) or '(none given)'}; "
+            f"expected some of {', '.join(ALL_ROWS)}"
+        )
+    return names
+
+
 def _sizes(top: int, start: int = 10) -> list[int]:
     out, n = [], start
     while n <= top:
@@ -555,6 +574,11 @@ class Perf(Benchmark[None, PerfResults]):
         Option("--max-size", int, default=100_000, minimum=10, help="largest KB / record count"),
         Option("--max-depth", int, default=10_000, minimum=10, help="deepest proof measured"),
         Option("--quick", action="store_true", help="small sizes only (a smoke run)"),
+        Option(
+            "--only",
+            metavar="ROWS",
+            help="only these rows, comma-separated: " + ", ".join(ALL_ROWS) + " (default: all)",
+        ),
     )
 
     def load(self, settings: Settings) -> None:
@@ -566,22 +590,29 @@ class Perf(Benchmark[None, PerfResults]):
         top = 1_000 if quick else settings.integer("max_size")
         depth = 100 if quick else settings.integer("max_depth")
         out = PerfResults()
+        only = _only(settings.maybe_text("only"))
         data = settings.maybe_path("data")
-        if data is not None:
+        if data is not None and "qa" in only:
             for name in ("prontoqa", "proofwriter"):
                 path = data / name / "dev_even.json"
                 if path.exists():
                     out.rows[name] = qa_row(path, settings.maybe_integer("limit"))
-        out.rows["check_proof"] = check_proof_row(20, 30 if quick else settings.integer("runs"))
-        out.rows["cold_start"] = cold_start_row(1 if quick else 7)
-        out.rows["memory"] = memory_row(top)
-        # records first: a process that has held the large knowledge bases of the other curves
-        # answers later questions more slowly (seen: 10k records 1.3 s fresh, 9.3 s after them)
-        out.curves["records"] = records_curve(_sizes(top, 100 if quick else 1_000))
-        out.curves["kb_size"] = _ask_curve(_sizes(top), _kb_program)
-        out.curves["depth"] = _ask_curve(_sizes(depth), _depth_program)
-        out.curves["fanout"] = _ask_curve(_sizes(min(top, 10_000)), _fanout_program)
-        out.extra = measure_paths(quick=quick)
+        if "check_proof" in only:
+            runs = 30 if quick else settings.integer("runs")
+            out.rows["check_proof"] = check_proof_row(20, runs)
+        if "cold_start" in only:
+            out.rows["cold_start"] = cold_start_row(1 if quick else 7)
+        if "memory" in only:
+            out.rows["memory"] = memory_row(top)
+        if "curves" in only:
+            # records first: a process that has held the large knowledge bases of the other
+            # curves answers later questions more slowly (seen: 10k records 1.3 s fresh, 9.3 s
+            # after them)
+            out.curves["records"] = records_curve(_sizes(top, 100 if quick else 1_000))
+            out.curves["kb_size"] = _ask_curve(_sizes(top), _kb_program)
+            out.curves["depth"] = _ask_curve(_sizes(depth), _depth_program)
+            out.curves["fanout"] = _ask_curve(_sizes(min(top, 10_000)), _fanout_program)
+        out.extra = measure_paths(quick=quick, only=only & set(PATH_ROWS))
         out.seconds = time.perf_counter() - start
         return out
 
@@ -606,25 +637,51 @@ class Perf(Benchmark[None, PerfResults]):
             figures[f"{name}_ratio"] = round(row["ratio"], 3)
             figures[f"native_{name}_items_per_second"] = round(row["native_items_per_second"], 1)
             figures[f"{name}_items_per_second"] = round(row["items_per_second"], 1)
-        cp = rows["check_proof"]
-        lines.append(
-            f"check_proof, 20 steps, warm: p50 {cp['p50_ms']:.2f} ms, p99 {cp['p99_ms']:.2f} ms "
-            f"(CPU p50 {cp['p50_cpu_ms']:.2f} ms, p99 {cp['p99_cpu_ms']:.2f} ms); "
-            f"native proofs of the same 20 steps {cp['native_chain_ms']:.3f} ms"
-        )
-        cs = rows["cold_start"]
-        lines.append(
-            f"cold start (import + first check): {cs['cold_start_s']:.3f} s, "
-            f"{cs['cold_start_prolog_s']:.3f} s when the check needs Prolog, "
-            f"{cs['cold_start_from_source_s']:.3f} s with no bytecode "
-            f"(the interpreter alone starts in {cs['interpreter_start_s']:.3f} s)"
-        )
-        mem = rows["memory"]
-        lines.append(
-            f"{mem['facts']:,.0f} facts: peirce peak {mem['peirce_peak_mib']:.0f} MiB "
-            f"({mem['peirce_import_mib']:.0f} MiB after import), swipl {mem['swipl_peak_mib']:.0f} "
-            f"MiB: {mem['ratio']:.2f}x ({mem['ratio_above_import']:.2f}x above the import)"
-        )
+        if cp := rows.get("check_proof"):
+            lines.append(
+                f"check_proof, 20 steps, warm: p50 {cp['p50_ms']:.2f} ms, p99 {cp['p99_ms']:.2f} "
+                f"ms (CPU p50 {cp['p50_cpu_ms']:.2f} ms, p99 {cp['p99_cpu_ms']:.2f} ms); "
+                f"native proofs of the same 20 steps {cp['native_chain_ms']:.3f} ms"
+            )
+            figures.update(
+                {
+                    "check_proof_p50_ms": round(cp["p50_ms"], 3),
+                    "check_proof_p99_ms": round(cp["p99_ms"], 3),
+                    "check_proof_p50_cpu_ms": round(cp["p50_cpu_ms"], 3),
+                    "check_proof_p99_cpu_ms": round(cp["p99_cpu_ms"], 3),
+                    "check_proof_native_ms": round(cp["native_chain_ms"], 4),
+                }
+            )
+        if cs := rows.get("cold_start"):
+            lines.append(
+                f"cold start (import + first check): {cs['cold_start_s']:.3f} s, "
+                f"{cs['cold_start_prolog_s']:.3f} s when the check needs Prolog, "
+                f"{cs['cold_start_from_source_s']:.3f} s with no bytecode "
+                f"(the interpreter alone starts in {cs['interpreter_start_s']:.3f} s)"
+            )
+            figures.update(
+                {
+                    "cold_start_s": round(cs["cold_start_s"], 3),
+                    "cold_start_prolog_s": round(cs["cold_start_prolog_s"], 3),
+                    "cold_start_from_source_s": round(cs["cold_start_from_source_s"], 3),
+                    "interpreter_start_s": round(cs["interpreter_start_s"], 3),
+                }
+            )
+        if mem := rows.get("memory"):
+            lines.append(
+                f"{mem['facts']:,.0f} facts: peirce peak {mem['peirce_peak_mib']:.0f} MiB "
+                f"({mem['peirce_import_mib']:.0f} MiB after import), swipl "
+                f"{mem['swipl_peak_mib']:.0f} MiB: {mem['ratio']:.2f}x "
+                f"({mem['ratio_above_import']:.2f}x above the import)"
+            )
+            figures.update(
+                {
+                    "memory_facts": int(mem["facts"]),
+                    "memory_peirce_mib": round(mem["peirce_peak_mib"], 1),
+                    "memory_swipl_mib": round(mem["swipl_peak_mib"], 1),
+                    "memory_ratio_100k": round(mem["ratio"], 3),
+                }
+            )
         for name, curve in curves.items():
             stop = f"; stopped {curve.stopped}" if curve.stopped else ""
             last = f"{curve.seconds[-1]:.4f} s" if curve.seconds else "-"
@@ -638,31 +695,21 @@ class Perf(Benchmark[None, PerfResults]):
                 f"{name}: peirce {path.peirce_ms:.3f} ms, floor {path.floor_ms:.4f} ms: "
                 f"{path.ratio:.2f}x ({path.note})"
             )
-        figures.update(
-            {
-                "check_proof_p50_ms": round(cp["p50_ms"], 3),
-                "check_proof_p99_ms": round(cp["p99_ms"], 3),
-                "check_proof_p50_cpu_ms": round(cp["p50_cpu_ms"], 3),
-                "check_proof_p99_cpu_ms": round(cp["p99_cpu_ms"], 3),
-                "check_proof_native_ms": round(cp["native_chain_ms"], 4),
-                "cold_start_s": round(cs["cold_start_s"], 3),
-                "cold_start_prolog_s": round(cs["cold_start_prolog_s"], 3),
-                "cold_start_from_source_s": round(cs["cold_start_from_source_s"], 3),
-                "interpreter_start_s": round(cs["interpreter_start_s"], 3),
-                "memory_facts": int(mem["facts"]),
-                "memory_peirce_mib": round(mem["peirce_peak_mib"], 1),
-                "memory_swipl_mib": round(mem["swipl_peak_mib"], 1),
-                "memory_ratio_100k": round(mem["ratio"], 3),
-                "depth_exponent": _finite(curves["depth"].exponent()),
-                "curves": {k: c.figures() for k, c in curves.items()},
-                "claimtrees50_ms": round(extra["claimtrees50"].peirce_ms, 3),
-                "claimtrees50_floor_ms": round(extra["claimtrees50"].floor_ms, 4),
-                "arche_repair_ratio": round(extra["arche_repair"].ratio, 3),
-                "logicscore_ratio": round(extra["logicscore_search"].ratio, 3),
-                "score_ratio": round(extra["score"].ratio, 3),
-                "seconds": round(results.seconds, 1),
-            }
-        )
+        if "depth" in curves:
+            figures["depth_exponent"] = _finite(curves["depth"].exponent())
+        if curves:
+            figures["curves"] = {k: c.figures() for k, c in curves.items()}
+        if ct := extra.get("claimtrees50"):
+            figures["claimtrees50_ms"] = round(ct.peirce_ms, 3)
+            figures["claimtrees50_floor_ms"] = round(ct.floor_ms, 4)
+        for key, path_name in (
+            ("arche_repair_ratio", "arche_repair"),
+            ("logicscore_ratio", "logicscore_search"),
+            ("score_ratio", "score"),
+        ):
+            if path_name in extra:
+                figures[key] = round(extra[path_name].ratio, 3)
+        figures["seconds"] = round(results.seconds, 1)
         if "prontoqa" not in rows:
             figures.setdefault("native_prontoqa_items_per_second", None)
         return Summary(tuple(lines), figures)
