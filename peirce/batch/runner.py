@@ -10,8 +10,11 @@
   object with ``--json``. It goes to standard output when the results go to a file, else to
   standard error.
 - **Workers**: ``--workers N`` runs a pool of N processes (``forkserver``, else ``spawn``), each
-  with its own processor and Prolog engine; results come as they complete or, with ``--ordered``,
-  in input order. At most a few chunks per worker are in flight, so memory stays flat.
+  with its own processor and Prolog engine (:mod:`peirce.batch.workers`); results come as they
+  complete or, with ``--ordered``, in input order. At most a few chunks per worker are in
+  flight, and a worker is replaced after ``--max-records-per-worker`` records, so memory stays
+  flat whatever the number of records. With ``--workers 1`` an input of up to that many records
+  is processed in this process (nothing to start); a larger one goes to one worker process.
 - **Ray**: ``--ray auto|ADDRESS`` maps the records on a Ray cluster (:mod:`peirce.batch.ray`).
 
 Exit status: 0 when every record was processed, 1 when some failed; a file that cannot be read
@@ -21,27 +24,19 @@ raises ``OSError`` before anything runs (the command line exits 2 naming it).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-import os
 import sys
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TextIO
 
-from peirce.batch.job import Item, Job, Processor, Result, handle, record_id
+from peirce.batch.job import Item, Job, Result, handle, record_id
 from peirce.batch.output import Sink
 from peirce.batch.stream import open_input, stream_records
 from peirce.batch.summary import Summary, merge_stats
+from peirce.batch.workers import RECYCLE, WorkerPool
 
 __all__ = ["add_batch_arguments", "batch_requested", "run_batch"]
-
-#: Records sent to a worker at a time, and chunks in flight per worker.
-CHUNK = 8
-WINDOW = 4
 
 
 def _workers(text: str) -> int:
@@ -51,6 +46,16 @@ def _workers(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}")
     return value
 
 
@@ -70,8 +75,21 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         "--ordered", action="store_true", help="results in input order (default: as completed)"
     )
     group.add_argument(
+        "--max-records-per-worker",
+        type=_count,
+        metavar="N",
+        help=f"replace a worker process after N records, so memory stays bounded (default "
+        f"{RECYCLE}; 0: never); with --workers 1, inputs of up to N records are processed in "
+        "this process and larger ones by one worker process",
+    )
+    group.add_argument(
         "--ray", metavar="ADDRESS", help="run on Ray: 'auto' (a running cluster) or its address"
     )
+
+
+def _recycle(args: argparse.Namespace) -> int:
+    value = getattr(args, "max_records_per_worker", None)
+    return RECYCLE if value is None else int(value)
 
 
 def batch_requested(args: argparse.Namespace) -> bool:
@@ -81,6 +99,7 @@ def batch_requested(args: argparse.Namespace) -> bool:
         or getattr(args, "resume", False)
         or getattr(args, "workers", 1) > 1
         or getattr(args, "ray", None)
+        or getattr(args, "max_records_per_worker", None) is not None
     )
 
 
@@ -93,153 +112,55 @@ def _check_options(args: argparse.Namespace) -> None:
         raise ConfigError("--ray reads a file, not standard input")
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
-# -- workers ----------------------------------------------------------------------------------
-
-_PROCESSOR: Processor | None = None
-_JOB: Job | None = None
-
-
-def _init_worker(job: Job) -> None:
-    """Build this worker's processor (and so its Prolog engine) once."""
-    global _PROCESSOR, _JOB
-    from multiprocessing import util
-
-    _JOB, _PROCESSOR = job, job.processor()
-    util.Finalize(None, _PROCESSOR.close, exitpriority=10)
-
-
-def _work(chunk: list[Item]) -> tuple[int, list[Result], dict[str, Any]]:
-    assert _JOB is not None and _PROCESSOR is not None
-    results = [handle(_JOB, _PROCESSOR, item) for item in chunk]
-    return os.getpid(), results, _PROCESSOR.stats()
-
-
-def _died(job: Job, item: Item, why: str) -> Result:
-    index, _value, _error, rid = item
-    error = f"{job.source}: record {index}: the worker process died ({why})"
-    return handle(job, _NoProcessor(), (index, None, error, rid))
-
-
-class _NoProcessor:
-    def __call__(self, value: object, index: int, rid: str, *, text: bool) -> Any:
-        raise AssertionError("not called for a record with an error")
-
-    def stats(self) -> dict[str, Any]:
-        return {}
-
-    def close(self) -> None:
-        return None
-
-
-def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
-    chunk: list[Item] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-class _Pool:
-    """Worker processes mapping chunks of records, a bounded number in flight."""
-
-    def __init__(self, job: Job, workers: int, ordered: bool) -> None:
-        self.job, self.workers, self.ordered = job, workers, ordered
-        self.stats: dict[int, dict[str, Any]] = {}
-        self.pool = self._start()
-
-    def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=_context(),
-            initializer=_init_worker,
-            initargs=(self.job,),
-        )
-
-    def map(self, items: Iterable[Item]) -> Iterator[Result]:
-        pending: deque[tuple[Future[Any], list[Item], bool]] = deque()
-        limit = WINDOW * self.workers
-        try:
-            for chunk in _chunks(items, CHUNK):
-                pending.append((self.pool.submit(_work, chunk), chunk, False))
-                while len(pending) >= limit:
-                    yield from self._collect(pending)
-            while pending:
-                yield from self._collect(pending)
-        finally:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-    def _collect(self, pending: deque[tuple[Future[Any], list[Item], bool]]) -> Iterator[Result]:
-        if self.ordered:
-            done = [pending.popleft()]
-            done[0][0].exception()  # wait for it
-        else:
-            finished, _ = wait([f for f, _c, _r in pending], return_when=FIRST_COMPLETED)
-            done = [p for p in pending if p[0] in finished]
-            for p in done:
-                pending.remove(p)
-        for future, chunk, retried in done:
-            try:
-                pid, results, stats = future.result()
-            except BrokenProcessPool as exc:
-                yield from self._retry(chunk, retried, str(exc) or "killed", pending)
-                continue
-            self.stats[pid] = stats
-            yield from results
-
-    def _retry(
-        self,
-        chunk: list[Item],
-        retried: bool,
-        why: str,
-        pending: deque[tuple[Future[Any], list[Item], bool]],
-    ) -> Iterator[Result]:
-        """A worker died: the chunk it died on goes again record by record in a fresh pool, and
-        the chunks lost with the old pool go again as they were; a record that kills a worker
-        twice is an error line."""
-        if retried:
-            yield from (_died(self.job, item, why) for item in chunk)
-            return
-        wait([f for f, _c, _r in pending])  # each finished, or failed with the pool
-        self.pool.shutdown(wait=True)
-        self.pool = self._start()
-        for k, (f, c, r) in enumerate(pending):
-            if f.exception() is not None:
-                pending[k] = (self.pool.submit(_work, c), c, r)
-        again = [(self.pool.submit(_work, [item]), [item], True) for item in chunk]
-        if self.ordered:
-            pending.extendleft(reversed(again))
-        else:
-            pending.extend(again)
-
-    def merged(self) -> dict[str, Any]:
-        return merge_stats(self.stats.values())
-
-
 class _Local:
-    """The records processed here, one after another (``--workers 1``)."""
+    """``--workers 1``: the records processed here, one after another, as long as they are few;
+    past ``limit`` records (or from the start, when the file is known to hold more), the rest
+    go to one worker process, replaced every ``limit`` records, so that no process sees more
+    than ``limit`` records and memory does not grow with the input. ``limit=0``: all here."""
 
-    def __init__(self, job: Job) -> None:
-        self.job = job
-        self.processor = job.processor()
+    def __init__(self, job: Job, limit: int, path: str) -> None:
+        self.job, self.limit = job, limit
+        self.large = bool(limit) and _more_lines_than(path, limit)
+        self.pool: WorkerPool | None = None
+        self._stats: dict[str, Any] = {}
 
     def map(self, items: Iterable[Item]) -> Iterator[Result]:
-        try:
-            for item in items:
-                yield handle(self.job, self.processor, item)
-        finally:
-            self._stats = self.processor.stats()
-            self.processor.close()
+        rest = iter(items)
+        if not self.large:
+            processor = self.job.processor()
+            try:
+                for n, item in enumerate(rest, 1):
+                    yield handle(self.job, processor, item)
+                    if n == self.limit:
+                        break
+                else:
+                    return
+            finally:
+                self._stats = processor.stats()
+                processor.close()
+        self.pool = WorkerPool(self.job, 1, ordered=True, max_records=self.limit)
+        yield from self.pool.map(rest)
 
     def merged(self) -> dict[str, Any]:
-        return getattr(self, "_stats", {})
+        pooled = self.pool.merged() if self.pool is not None else {}
+        return merge_stats([self._stats, pooled])
+
+
+def _more_lines_than(path: str, limit: int) -> bool:
+    """Whether the file at ``path`` has more than ``limit`` lines (read only as far as needed;
+    ``False`` for standard input, which is read as it comes)."""
+    if path == "-":
+        return False
+    count = 0
+    try:
+        with Path(path).open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                count += block.count(b"\n")
+                if count > limit:
+                    return True
+    except OSError:
+        return False
+    return False
 
 
 # -- the run ----------------------------------------------------------------------------------
@@ -335,10 +256,10 @@ def run_batch(
             runner: Any = RayRunner(job, args.ray, args.workers, args.ordered, done)
             results = runner.map(path, summary)
         elif args.workers > 1:
-            runner = _Pool(job, args.workers, args.ordered)
+            runner = WorkerPool(job, args.workers, args.ordered, _recycle(args))
             results = runner.map(items())
         else:
-            runner = _Local(job)
+            runner = _Local(job, _recycle(args), path)
             results = runner.map(items())
         _drive(
             results,
