@@ -9,7 +9,9 @@ of each role (roles of other modes count zero, so mixing modes is unsatisfiable)
 - :func:`admissible_modes` asks Z3 which modes a step with fixed roles satisfies;
 - :func:`repair` asks Z3's MaxSMT (``Optimize`` with weighted soft constraints) for the smallest
   set of edge relabelings that makes every step well-formed, preferring a relabeling inside the
-  edge's own mode, and reports the steps no relabeling can fix, and why.
+  edge's own mode, and reports the steps no relabeling can fix, and why. A small step (see
+  :data:`MODE_SEARCH_LIMIT`) is repaired by trying relabelings instead, one mode at a time: the
+  same objective, exact, and far faster than building the MaxSMT problem.
 
 Every call has a timeout; a step Z3 cannot settle in time is reported with status ``unknown``,
 never guessed.
@@ -285,12 +287,18 @@ def repair(
     relabelings: list[Relabeling] = []
     unfixable: list[Unfixable] = []
     verdicts: list[StepVerdict] = []
+    table = _table(schema)
     for step in steps:
-        modes = schema.satisfied([r for _, r in step.edges])
-        if modes:
-            verdicts.append(StepVerdict(step.step, "well-formed", modes[0]))
+        labels = [r for _, r in step.edges]
+        if table is not None and labels:
+            mode = table.mode(labels)
+        else:
+            modes = schema.satisfied(labels)
+            mode = modes[0] if modes else None
+        if mode is not None:
+            verdicts.append(StepVerdict(step.step, "well-formed", mode))
             continue
-        verdict, changes, why = _repair_step(step, schema, timeout_ms)
+        verdict, changes, why = _repair_step(step, schema, timeout_ms, table)
         verdicts.append(verdict)
         relabelings.extend(changes)
         if why is not None:
@@ -300,14 +308,16 @@ def repair(
 
 
 def _repair_step(
-    step: StepEdges, schema: StepSchema, timeout_ms: int
+    step: StepEdges, schema: StepSchema, timeout_ms: int, table: _Table | None = None
 ) -> tuple[StepVerdict, list[Relabeling], str | None]:
     k = len(step.edges)
     fewest = min(m.min_premises for m in schema.modes)
     if k < fewest:
         why = f"{k} premise edge(s): every mode needs at least {fewest} (add a premise)"
         return StepVerdict(step.step, "unfixable"), [], why
-    if len(schema.roles) ** k <= EXHAUSTIVE_LIMIT:
+    if table is not None and table.trials(k) <= MODE_SEARCH_LIMIT:
+        return _repair_by_mode(step, schema, table)
+    if table is None and len(schema.roles) ** k <= EXHAUSTIVE_LIMIT:
         return _repair_small(step, schema)
     z3 = _z3()
     roles = schema.roles
@@ -347,8 +357,16 @@ def _repair_step(
 
 #: A step whose relabelings number at most this many (roles ** edges) is repaired by trying them
 #: all, which is exact and, at that size, faster than building a MaxSMT problem; a larger one
-#: goes to Z3 (``peirce bench perf`` measures both).
+#: goes to Z3 (``peirce bench perf`` measures both). For a schema whose modes share no role (as
+#: :data:`PEIRCE`) see :data:`MODE_SEARCH_LIMIT`.
 EXHAUSTIVE_LIMIT = 5_000
+
+#: For a schema whose modes share no role, a step is repaired by trying the relabelings of one
+#: mode at a time (sum over modes of roles ** edges of them: 3 * 2 ** k for :data:`PEIRCE`) when
+#: they number at most this many, else by Z3. Measured on random ill-formed PEIRCE steps (per
+#: step, search / Z3): 2 edges 0.02 / 10 ms, 8 edges 0.7 / 23 ms, 12 edges (12,288 relabelings)
+#: 28 / 65 ms, 13 edges (24,576) 47 / 55 ms.
+MODE_SEARCH_LIMIT = 16_384
 
 
 def _unfixable_reason(k: int, schema: StepSchema) -> str:
@@ -405,6 +423,111 @@ def _repair_small(
             ]
             return StepVerdict(step.step, "repaired", mode, len(changes)), changes, None
     return StepVerdict(step.step, "unfixable"), [], _unfixable_reason(k, schema)
+
+
+class _Table:
+    """A schema whose modes share no role, as indices: the role of each index, the mode of each
+    role, and per mode its roles and their bounds. Such a step has at most one mode (the one of
+    its labels), so checking it is one count, and repairing it searches one mode at a time."""
+
+    __slots__ = ("bounds", "index", "modes", "names", "of_role", "roles")
+
+    def __init__(self, schema: StepSchema) -> None:
+        self.roles = schema.roles
+        self.index = {r: i for i, r in enumerate(self.roles)}
+        self.of_role = [mi for mi, m in enumerate(schema.modes) for _ in m.bounds]
+        self.names = [m.mode for m in schema.modes]
+        self.modes = [[self.index[r] for r, _, _ in m.bounds] for m in schema.modes]
+        inf = float("inf")
+        self.bounds = [
+            [(self.index[r], low, inf if high is None else high) for r, low, high in m.bounds]
+            for m in schema.modes
+        ]
+
+    def trials(self, k: int) -> int:
+        """How many relabelings of ``k`` edges :func:`_repair_by_mode` tries."""
+        return sum(len(roles) ** k for roles in self.modes)
+
+    def fits(self, mi: int, counts: list[int]) -> bool:
+        return all(low <= counts[ri] <= high for ri, low, high in self.bounds[mi])
+
+    def mode(self, labels: Sequence[str | None]) -> str | None:
+        """The mode a non-empty list of labels satisfies (as :meth:`StepSchema.satisfied`)."""
+        index, of_role = self.index, self.of_role
+        counts = [0] * len(self.roles)
+        mi = -1
+        for r in labels:
+            ri = index.get(r)  # type: ignore[arg-type]  # None is no role
+            if ri is None or (mi >= 0 and of_role[ri] != mi):
+                return None
+            mi = of_role[ri]
+            counts[ri] += 1
+        return self.names[mi] if self.fits(mi, counts) else None
+
+
+_TABLES: dict[StepSchema, _Table | None] = {}
+
+
+def _table(schema: StepSchema) -> _Table | None:
+    """The :class:`_Table` of a schema whose modes share no role (``None`` for another)."""
+    if schema not in _TABLES:
+        roles = schema.roles
+        _TABLES[schema] = _Table(schema) if len(set(roles)) == len(roles) else None
+    return _TABLES[schema]
+
+
+def _repair_by_mode(
+    step: StepEdges, schema: StepSchema, table: _Table
+) -> tuple[StepVerdict, list[Relabeling], str | None]:
+    """What :func:`_repair_small` finds, searched one mode at a time (a well-formed step has
+    every label in one mode, so only those relabelings are tried).
+
+    :func:`_repair_small` takes the fewest changed standard labels, then the fewest mode
+    changes, then the first in its order of trial: changed edges as
+    ``itertools.combinations`` orders them, then the new standard labels, then the labels of the
+    other edges, each in the order of the schema's roles. That is the least of the key below
+    over every well-formed relabeling; the tests hold the two to the same answers."""
+    k = len(step.edges)
+    olds = [table.index.get(old) if old is not None else None for _, old in step.edges]
+    fixed = [i for i, o in enumerate(olds) if o is not None]
+    free = [i for i, o in enumerate(olds) if o is None]
+    width = len(table.roles)
+    best: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], int] | None
+    best = None
+    for mi, roles in enumerate(table.modes):
+        moves = sum(table.of_role[o] != mi for o in olds if o is not None)
+        if best is not None and (moves, moves) > best[0][:2]:
+            continue  # every change of mode is a change of label
+        for trial in itertools.product(roles, repeat=k):
+            counts = [0] * width
+            for ri in trial:
+                counts[ri] += 1
+            if not table.fits(mi, counts):
+                continue
+            combo = tuple(i for i in fixed if trial[i] != olds[i])
+            key = (
+                len(combo),
+                moves,
+                combo,
+                tuple(trial[i] for i in fixed),
+                tuple(trial[i] for i in free),
+            )
+            if best is None or key < best[0]:
+                best = (key, mi)
+    if best is None:
+        return StepVerdict(step.step, "unfixable"), [], _unfixable_reason(k, schema)
+    (_, _, _, kept, rest), mi = best
+    labels = [""] * k
+    for i, ri in zip(fixed, kept, strict=True):
+        labels[i] = table.roles[ri]
+    for i, ri in zip(free, rest, strict=True):
+        labels[i] = table.roles[ri]
+    changes = [
+        Relabeling(step.step, edge, old, new)
+        for (edge, old), new in zip(step.edges, labels, strict=True)
+        if new != old
+    ]
+    return StepVerdict(step.step, "repaired", table.names[mi], len(changes)), changes, None
 
 
 def rlt_steps(rlt: RLT) -> list[StepEdges]:

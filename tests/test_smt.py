@@ -108,7 +108,7 @@ def test_small_steps_are_repaired_exhaustively_as_maxsmt_would(
     rng = random.Random(11)
     labels = [*smt.PEIRCE.roles, None, "deduction-knowledge"]
     steps = [
-        StepEdges(f"s{i}", tuple((f"e{j}", rng.choice(labels)) for j in range(rng.randint(1, 4))))
+        StepEdges(f"s{i}", tuple((f"e{j}", rng.choice(labels)) for j in range(rng.randint(1, 7))))
         for i in range(60)
     ]
 
@@ -123,6 +123,7 @@ def test_small_steps_are_repaired_exhaustively_as_maxsmt_would(
 
     small = repair(steps)
     monkeypatch.setattr(smt, "EXHAUSTIVE_LIMIT", 0)
+    monkeypatch.setattr(smt, "MODE_SEARCH_LIMIT", 0)
     big = repair(steps)
     for step, a, b in zip(steps, small.steps, big.steps, strict=True):
         assert a.status == b.status
@@ -130,3 +131,54 @@ def test_small_steps_are_repaired_exhaustively_as_maxsmt_would(
         assert cost(step, small) == cost(step, big)
     assert any(v.status == "repaired" for v in small.steps)
     assert any(v.status == "unfixable" for v in small.steps)
+
+
+def _schemas(rng: random.Random, n: int) -> list[StepSchema]:
+    """Random schemas whose modes share no role: bounds from 0 to 2, upper bounds or none."""
+    out = []
+    for _ in range(n):
+        modes, c = [], 0
+        for m in range(rng.randint(1, 3)):
+            bounds = []
+            for _ in range(rng.randint(1, 3)):
+                low = rng.randint(0, 2)
+                bounds.append((f"r{c}", low, rng.choice([None, low, low + 1, low + 2])))
+                c += 1
+            modes.append(ModeSchema(f"m{m}", tuple(bounds)))
+        out.append(StepSchema(tuple(modes)))
+    return out
+
+
+def test_the_search_by_mode_repairs_as_the_search_over_every_relabeling() -> None:
+    """The repair one mode at a time and the search over all relabelings (fewest changes, then
+    fewest mode changes, then the first in order) give the same relabelings, every step of up to
+    4 edges of PEIRCE and 3 of random schemas; the mode of a step is the one counting finds."""
+    from peirce.engine import smt
+
+    rng = random.Random(5)
+    for schema in [PEIRCE, *_schemas(rng, 30)]:
+        table = smt._table(schema)
+        assert table is not None
+        labels = [*schema.roles, None, "supports"]
+        for k in range(4 if schema is PEIRCE else 3):
+            for combo in itertools.product(labels, repeat=k):
+                step = StepEdges("s", tuple((f"e{i}", r) for i, r in enumerate(combo)))
+                assert smt._repair_by_mode(step, schema, table) == smt._repair_small(
+                    step, schema
+                ), (schema, combo)
+                if combo:
+                    modes = schema.satisfied(list(combo))
+                    assert table.mode(list(combo)) == (modes[0] if modes else None)
+
+
+def test_a_schema_whose_modes_share_a_role_is_searched_over_every_relabeling() -> None:
+    from peirce.engine import smt
+
+    shared = StepSchema(
+        (ModeSchema("a", (("x", 1, 1), ("y", 1, 1))), ModeSchema("b", (("x", 2, 2),)))
+    )
+    assert smt._table(shared) is None
+    result = repair([StepEdges("s", (("e1", "y"), ("e2", "y")))], shared)
+    assert [(r.old, r.new) for r in result.relabelings] == [("y", "x")]
+    assert result.steps[0].mode == "a"
+    assert repair([StepEdges("t", (("e1", "x"), ("e2", "x")))], shared).steps[0].mode == "b"
