@@ -89,7 +89,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import cast
@@ -121,9 +121,11 @@ from peirce.engine.prolog.runtime import (
     text_size,
 )
 from peirce.engine.prolog.runtime import prove as run_proofs
+from peirce.engine.prolog.store import Chained, ClauseStore
+from peirce.engine.prolog.text import program_size, read_chunks
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
-from peirce.results import Judgement, ProofNode
+from peirce.results import Diagnostic, Judgement, ProofNode
 
 __all__ = ["Answers", "KnowledgeBase", "Solution", "unifiable"]
 
@@ -185,8 +187,7 @@ class KnowledgeBase:
     ) -> None:
         self.limits = limits
         self.builtins = builtins
-        self._clauses: dict[int, Clause] = {}
-        self._heads: dict[tuple[str, int, bool], list[Literal]] = {}
+        self._store = ClauseStore()
         self._ids = itertools.count(1)
         self._module: str | None = take_module()
         self._finalizer = weakref.finalize(self, abandon_module, self._module)
@@ -240,37 +241,87 @@ class KnowledgeBase:
                 self._added(part, table)
 
     def _added(self, clauses: list[Clause], table: dict[int, Clause]) -> None:
-        self._clauses.update(table)
-        for c in clauses:
-            self._heads.setdefault(c.head.key, []).append(c.head)
+        for cid, c in table.items():
+            self._store.add_live(cid, c)
+
+    def extend(self, clauses: Iterable[Clause]) -> int:
+        """Add clauses as they come (from a generator, a reader of records): sent to Prolog
+        :data:`ADD_CHUNK` at a time and kept packed (see
+        :mod:`~peirce.engine.prolog.store`), so that no more than a chunk of them is held as
+        objects. How many were added.
+
+        All or nothing, as :meth:`add`: ``limits.input_bytes`` bounds the JSON of them all as
+        one call would be, and when it is passed, or a clause cannot be sent, or ``clauses``
+        raises, none of them stays. They cannot be removed by :meth:`remove` (which goes by the
+        objects given to :meth:`add`).
+        """
+        with LOCK:
+            loader = _Loader(self)
+            try:
+                chunk: list[Clause] = []
+                for clause in clauses:
+                    chunk.append(clause)
+                    if len(chunk) == ADD_CHUNK:
+                        loader.send(chunk)
+                        chunk = []
+                loader.send(chunk)
+                loader.finish()
+            except BaseException:
+                loader.undo()
+                raise
+        return loader.count
+
+    def load_program(self, text: str, *, source: str = "") -> tuple[Diagnostic, ...]:
+        """Read ``text`` as a Prolog program (data, never run: see
+        :func:`~peirce.engine.prolog.text.parse_program`) and add its clauses, labelled
+        ``source:line``; the diagnostics (skipped directives, syntax errors, ...), sorted by
+        position, as :func:`~peirce.engine.prolog.text.parse_program` gives them.
+
+        The text is read, translated and sent to Prolog a piece at a time
+        (:func:`~peirce.engine.prolog.text.read_chunks`) and its clauses kept packed, as
+        :meth:`extend` keeps them. ``limits.input_bytes`` bounds the text, and the clauses
+        together, as one call would send them; past it, :class:`~peirce.errors.InputError` and
+        nothing is added.
+        """
+        with LOCK:
+            check_input("", self.limits, "the program", size=program_size(text))
+            loader = _Loader(self)
+            found: list[Diagnostic] = []
+            try:
+                for clauses, diagnostics in read_chunks(text, source=source, limits=self.limits):
+                    loader.send(clauses)
+                    found.extend(diagnostics)
+                loader.finish()
+            except BaseException:
+                loader.undo()
+                raise
+        found.sort(key=lambda d: d.span.start if d.span else 0)
+        return tuple(found)
 
     def remove(self, clauses: Iterable[Clause]) -> int:
         """Remove clauses that were added (the very objects given to :meth:`add`, so that two
         equal clauses added apart are told apart); how many went."""
         wanted = {id(c) for c in clauses}
         with LOCK:
-            gone = [cid for cid, c in self._clauses.items() if id(c) in wanted]
+            live = self._store.live
+            gone = [cid for cid, c in live.items() if id(c) in wanted]
             if not gone:
                 return 0
             items: list[JSON] = []
             for cid in gone:
-                head = self._clauses[cid].head
+                head = live[cid].head
                 items.append([mangled(head, False), len(head.args), cid])
             api("remove", [self.module, items], limits=self.limits)
-            for cid in gone:
-                del self._clauses[cid]
-            self._heads = {}
-            for c in self._clauses.values():
-                self._heads.setdefault(c.head.key, []).append(c.head)
+            self._store.remove_live(gone)
         return len(gone)
 
     def clauses(self) -> list[Clause]:
-        """The clauses, in the order they were added."""
-        return list(self._clauses.values())
+        """The clauses, in the order they were added (those kept packed rebuilt)."""
+        return self._store.clauses()
 
     def concludes(self, lit: Literal) -> bool:
         """Whether some clause has a head of ``lit``'s relation (name, arity and sign)."""
-        return lit.key in self._heads
+        return self._store.concludes(lit.key)
 
     # -- querying ------------------------------------------------------------------------------
 
@@ -280,7 +331,7 @@ class KnowledgeBase:
         queries: Sequence[Sequence[Literal]],
         extra: Sequence[Clause],
         limit: int = 1,
-    ) -> tuple[list[QueryReply], dict[int, Clause]]:
+    ) -> tuple[list[QueryReply], Mapping[int, Clause]]:
         """Run queries in one call; [(status, solutions)] and the clause table for proofs."""
         payload, table = self._encode(extra) if extra else ([], {})
         encoded = [encode_query(q, self.builtins)[0] for q in queries]
@@ -294,9 +345,8 @@ class KnowledgeBase:
         )
         results = cast(list[QueryReply], replies)
         if table:
-            table = {**self._clauses, **table}
-            return results, table
-        return results, self._clauses
+            return results, Chained(table, self._store)
+        return results, self._store
 
     def _may_conclude(self, goal: Literal, extra: Sequence[Clause]) -> bool:
         if self.builtins and mangled(goal, True).startswith("b:"):
@@ -314,7 +364,7 @@ class KnowledgeBase:
             results, table = self._run("first", [[goal]], extra)
             return self._proof(goal, results[0], table)
 
-    def _proof(self, goal: Literal, result: QueryReply, table: dict[int, Clause]) -> Proof:
+    def _proof(self, goal: Literal, result: QueryReply, table: Mapping[int, Clause]) -> Proof:
         return proof_of(goal, result, table, self.limits)
 
     def query(
@@ -346,7 +396,7 @@ class KnowledgeBase:
 
     def has_head(self, goal: Literal) -> bool:
         """Whether some clause's head unifies with ``goal``."""
-        return any(unifiable(goal, head) for head in self._heads.get(goal.key, ()))
+        return any(unifiable(goal, head) for head in self._store.heads(goal.key))
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
         """ENTAILED (``goal`` is provable), REFUTED (its complement is) or UNKNOWN, with proof.
@@ -390,7 +440,52 @@ class KnowledgeBase:
 
     def __repr__(self) -> str:
         state = self._module or "closed"
-        return f"<KnowledgeBase {state}: {len(self._clauses)} clauses>"
+        return f"<KnowledgeBase {state}: {len(self._store)} clauses>"
+
+
+class _Loader:
+    """Chunks of clauses sent to a knowledge base and kept packed, all or nothing: the size of
+    them all as one call is counted as they go (past ``limits.input_bytes``, nothing more is
+    sent; :meth:`finish` raises), and :meth:`undo` takes back what was sent."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.since = kb._store.packs
+        self.envelope = text_size(json_text([kb.module, []]))
+        self.size = 0  # of them all as one call
+        self.count = 0
+        self.over = False
+
+    def send(self, clauses: Sequence[Clause]) -> None:
+        if not clauses:
+            return
+        kb = self.kb
+        payload, table = kb._encode(clauses)
+        text = json_text([kb.module, payload])
+        del payload
+        size = text_size(text)
+        self.size += size if not self.count else size - self.envelope + 1
+        self.count += len(clauses)
+        self.over = self.over or self.size > kb.limits.input_bytes
+        if not self.over:
+            api_text("add", text, limits=kb.limits)
+            kb._store.add_pack(next(iter(table)), clauses)
+
+    def finish(self) -> None:
+        if self.over:
+            self.undo()
+            check_input("", self.kb.limits, size=self.size)
+
+    def undo(self) -> None:
+        """Take back the chunks sent (nothing when the knowledge base is closed)."""
+        kb = self.kb
+        for start, clauses in kb._store.drop_packs(self.since):
+            if kb._module is None:
+                continue
+            items: list[JSON] = [
+                [mangled(c.head, False), len(c.head.args), start + i] for i, c in enumerate(clauses)
+            ]
+            api("remove", [kb.module, items], limits=kb.limits)
 
 
 def unifiable(goal: Literal, head: Literal) -> bool:

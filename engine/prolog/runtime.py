@@ -58,6 +58,7 @@ __all__ = [
     "json_text",
     "prove",
     "text_size",
+    "trim",
 ]
 
 #: Serialises every call into Prolog (one embedded engine, not thread-safe).
@@ -146,6 +147,8 @@ class _Runtime:
         self.prove = lib.predicate(b"prove", 10, b"peirce_meta")
         self.ask_batch = lib.predicate(b"ask_batch", 8, b"peirce_meta")
         self.call_json = lib.predicate(b"call_json", 7, b"peirce_meta")
+        self.collect = lib.predicate(b"garbage_collect", 0, b"system")
+        self.trim_stacks = lib.predicate(b"trim_stacks", 0, b"system")
         self.programs: dict[str, str] = {}
 
     def _load(self, how: bytes, path: Path) -> None:
@@ -345,6 +348,16 @@ def api_text(op: str, text: str, *, limits: Limits = DEFAULT_LIMITS) -> JSON:
         rt = runtime()
         reply = rt.call(rt.api, op, limits.memory, text, out=True)
     return _value(reply)
+
+
+def trim() -> None:
+    """Collect Prolog's garbage and give the stack space it no longer uses back to the system
+    (SWI-Prolog keeps the stacks a call grew to; a load that makes many calls, each leaving
+    garbage, calls this between them so that its peak stays that of one call)."""
+    with LOCK:
+        rt = runtime()
+        rt.call(rt.collect)
+        rt.call(rt.trim_stacks)
 
 
 def prove(

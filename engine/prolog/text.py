@@ -19,13 +19,20 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
 
 from peirce.engine.prolog.codec import decode_literal, encode_clause
-from peirce.engine.prolog.runtime import api
+from peirce.engine.prolog.runtime import (
+    DEFAULT_LIMITS,
+    Limits,
+    api,
+    json_text,
+    text_size,
+    trim,
+)
 from peirce.errors import BackendError, ParseError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Literal, Term, Var
@@ -38,6 +45,8 @@ __all__ = [
     "load_pl_text",
     "parse_program",
     "parse_query",
+    "program_size",
+    "read_chunks",
     "swipl_top_level",
 ]
 
@@ -104,16 +113,26 @@ def _names(pairs: JSON) -> dict[str, str]:
     return {f"_{var[0][0]}": name for var, name in cast(list[tuple[list[list[int]], str]], pairs)}
 
 
-def parse_program(text: str, *, source: str = "") -> Program:
-    """Read a Prolog program; clauses as data, everything else as diagnostics."""
-    items = cast(list[list[JSON]], api("parse_program", [text]))
-    clauses: list[Clause] = []
-    diagnostics: list[Diagnostic] = []
-    warnings: list[tuple[str, Diagnostic]] = []
+def _read_items(  # noqa: PLR0917
+    items: list[list[JSON]],
+    source: str,
+    clauses: list[Clause],
+    diagnostics: list[Diagnostic],
+    warnings: list[tuple[str, Diagnostic]],
+    at: tuple[int, int, Callable[[int], int]] | None = None,
+) -> None:
+    """The items of ``parse_program`` in ``kb/meta.pl`` as clauses, diagnostics and warnings
+    (still to be kept or not). Read from a piece of a text, ``at`` places them in the whole:
+    the offset and the number of lines before the piece, and the column (from 1) in the whole
+    of a character of the piece's first line, by its offset in the piece."""
+    offset, lines, column_at = at if at is not None else (0, 0, None)
     for item in items:
         kind = item[0]
         line, column, start, end = cast(list[int], item[1:5])
-        span = Span(start, end, line, column)
+        if column_at is not None and line == 1:
+            column = column_at(start)
+        line += lines
+        span = Span(start + offset, end + offset, line, column)
         where = f"{source}:{line}" if source else f"line {line}"
         if kind == "clause":
             names = _names(item[5])
@@ -130,10 +149,137 @@ def parse_program(text: str, *, source: str = "") -> Program:
         else:
             message = cast(str, item[5])
             diagnostics.append(Diagnostic("syntax", message, Severity.ERROR, span, source or None))
-    defined = {f"{c.head.predicate}/{len(c.head.args)}" for c in clauses}
+
+
+def _advance(linepos: int, text: str) -> int:
+    """SWI-Prolog's ``line_position`` after ``text`` (no newline in it) read from ``linepos``: a
+    tab goes to the next multiple of 8, a carriage return to 0, a backspace one back.
+
+    >>> _advance(0, "ab"), _advance(3, "\\tx"), _advance(5, "a\\rbc")
+    (2, 9, 2)
+    """
+    if "\t" not in text and "\r" not in text and "\b" not in text:
+        return linepos + len(text)
+    for ch in text:
+        if ch == "\t":
+            linepos = (linepos | 7) + 1
+        elif ch == "\r":
+            linepos = 0
+        elif ch == "\b":
+            linepos = max(0, linepos - 1)
+        else:
+            linepos += 1
+    return linepos
+
+
+class _Columns:
+    """Columns in the whole text of the characters on the first line of a piece of it, whose
+    first character is at ``linepos`` (walked forward, so a piece costs its length at most)."""
+
+    def __init__(self, piece: str, linepos: int) -> None:
+        self.piece, self.start, self.walked, self.linepos = piece, linepos, 0, linepos
+
+    def at(self, offset: int) -> int:
+        if offset < self.walked:
+            self.walked, self.linepos = 0, self.start
+        self.linepos = _advance(self.linepos, self.piece[self.walked : offset])
+        self.walked = offset
+        return self.linepos + 1
+
+
+def _relations(clauses: Iterable[Clause]) -> set[str]:
+    return {f"{c.head.predicate}/{len(c.head.args)}" for c in clauses}
+
+
+def parse_program(text: str, *, source: str = "") -> Program:
+    """Read a Prolog program; clauses as data, everything else as diagnostics."""
+    items = cast(list[list[JSON]], api("parse_program", [text]))
+    clauses: list[Clause] = []
+    diagnostics: list[Diagnostic] = []
+    warnings: list[tuple[str, Diagnostic]] = []
+    _read_items(items, source, clauses, diagnostics, warnings)
+    defined = _relations(clauses)
     diagnostics.extend(d for rel, d in warnings if rel not in defined)
     diagnostics.sort(key=lambda d: d.span.start if d.span else 0)
     return Program(tuple(clauses), tuple(diagnostics))
+
+
+#: Characters of program text read per call by :func:`read_chunks` (more when one term is
+#: longer).
+READ_CHUNK = 1 << 14
+
+
+def program_size(text: str) -> int:
+    """The size in bytes of the JSON that sends ``text`` to ``parse_program`` in one call
+    (computed piece by piece, without writing it whole).
+
+    >>> program_size('p("a").') == text_size(json_text(["p(\\"a\\")."]))
+    True
+    """
+    size = 4  # ["..."]
+    for i in range(0, len(text), READ_CHUNK):
+        size += text_size(json_text(text[i : i + READ_CHUNK])) - 2
+    return size
+
+
+def read_chunks(
+    text: str,
+    *,
+    source: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+    chunk: int = READ_CHUNK,
+) -> Iterator[tuple[list[Clause], list[Diagnostic]]]:
+    """:func:`parse_program` of ``text`` read about ``chunk`` characters at a time: per piece,
+    its clauses and diagnostics; then, last, the warnings that need the whole program (a
+    built-in read as a relation that no clause defines). Together they are what
+    :func:`parse_program` gives (the diagnostics sorted by position), with no more than a piece
+    of the program's terms in memory at once.
+
+    Where to cut is Prolog's to say: a piece is read, and what its last read gave (which may
+    have met the cut) is dropped and read again at the start of the next piece, from where the
+    read before it ended, as reading the whole text would have gone on from there. A piece that
+    holds no more than one read is read again twice as long.
+
+    >>> parts = list(read_chunks("a.\\nb :- a.\\n:- halt.\\nc.\\n", chunk=4))
+    >>> [[str(c) for c in cs] for cs, _ in parts if cs]
+    [['a'], ['b :- a'], ['c']]
+    >>> [d.span.line for _, ds in parts for d in ds]
+    [3]
+    """
+    defined: set[str] = set()
+    warnings: list[tuple[str, Diagnostic]] = []
+    pos, lines, linepos = 0, 0, 0  # linepos: SWI-Prolog's line_position at pos
+    size = chunk
+    while pos < len(text):
+        end = min(len(text), pos + size)
+        piece = text[pos:end]
+        items = cast(list[list[JSON]], api("parse_program", [piece], limits=limits))
+        trim()  # the reading leaves more garbage than the clauses it gives
+        if end < len(text):
+            last = items[-1][4] if items else -1
+            items = [it for it in items if it[4] != last]
+            if not items:  # no read ended inside the piece: a longer one
+                size *= 2
+                continue
+            used = cast(int, items[-1][4])
+        else:
+            used = len(piece)
+        clauses: list[Clause] = []
+        diagnostics: list[Diagnostic] = []
+        at = (pos, lines, _Columns(piece, linepos).at)
+        _read_items(items, source, clauses, diagnostics, warnings, at)
+        defined |= _relations(clauses)
+        yield clauses, diagnostics
+        read = piece[:used]
+        newlines = read.count("\n")
+        if newlines:
+            lines += newlines
+            linepos = _advance(0, read[read.rindex("\n") + 1 :])
+        else:
+            linepos = _advance(linepos, read)
+        pos += used
+        size = chunk
+    yield [], [d for rel, d in warnings if rel not in defined]
 
 
 def load_pl_text(text: str, *, source: str = "") -> tuple[Clause, ...]:

@@ -16,8 +16,9 @@ same run on the same machine:
 - **cold start**: import of ``peirce`` plus the first ``check_proof``, in a fresh interpreter
   with the bytecode compiled (as installed); beside it a first check that needs Prolog, and the
   start with no bytecode (every module compiled from source);
-- **memory** for 100k facts: peak resident memory of a process holding them in a
-  :class:`~peirce.engine.prolog.KnowledgeBase` and proving one, beside ``swipl`` consulting them;
+- **memory** for 100k facts in a ``.pl`` file: peak resident memory of a fresh process loading
+  it into a :class:`~peirce.engine.prolog.KnowledgeBase` (``load_program``) and proving one,
+  beside a fresh ``swipl`` consulting it and proving the same; both measured alike (``wait4``);
 - **scaling**: seconds against knowledge-base size, proof depth, fan-out and number of records,
   with the fitted exponent (the slope of log time against log size);
 - **ClaimTrees-50**: one 50-claim chain checked offline, beside unit propagation in Python;
@@ -379,61 +380,80 @@ def cold_start_row(runs: int) -> dict[str, float]:
     }
 
 
+#: peirce's side of the memory row: the facts file loaded through the public path (read as data
+#: a piece at a time, sent to Prolog in chunks, kept packed), then one fact proved.
 MEMORY = """
-import resource, sys
+import sys
 from peirce.engine.prolog import KnowledgeBase, Limits
-from peirce.logic import Clause, Const, Literal
-n = int(sys.argv[1])
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-facts = [Clause(Literal("f", (Const(f"c{i}"), Const(i)))) for i in range(n)]
-kb = KnowledgeBase(facts, limits=Limits(input_bytes=2**30))
-del facts
-assert kb.ask(Literal("f", (Const(f"c{n - 1}"), Const(n - 1)))).verdict.value == "entailed"
-print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+from peirce.logic import Const, Literal
+path, n = sys.argv[1], int(sys.argv[2])
+kb = KnowledgeBase(limits=Limits(input_bytes=2**30))
+with open(path, encoding="utf-8") as f:
+    diagnostics = kb.load_program(f.read(), source="facts.pl")
+assert not diagnostics, diagnostics[:3]
+goal = Literal("f", (Const(f"c{n - 1}"), Const(n - 1)))
+assert kb.ask(goal).verdict.value == "entailed"
 """
 
-SWIPL_MEMORY = """
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+#: Runs a command and prints its peak resident memory in KiB: ``wait4`` gives the rusage of that
+#: one child. Both sides run under it, each in a fresh process (a child's peak counts its start
+#: from this small parent, the same for both).
+PEAK = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:])
+_, status, usage = os.wait4(child.pid, 0)
+if status:
+    sys.exit(f"{sys.argv[1:3]} failed: {status}")
+print(usage.ru_maxrss)
 """
 
 
-def memory_row(n: int) -> dict[str, float]:
-    """Peak resident memory (MiB) of ``n`` facts held by peirce and by ``swipl`` itself."""
-    code = MEMORY.replace("sys.argv[1]", str(n))
-    base_kib, peak_kib = (int(v) for v in _run_python(code).split())
+def _peak_kib(argv: Sequence[str]) -> int:
+    """Peak resident memory (KiB) of ``argv`` run in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", PEAK, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the measured process failed: {done.stderr.strip()[-800:]}")
+    return int(done.stdout.split()[-1])
+
+
+def memory_row(n: int, runs: int = 3) -> dict[str, float]:
+    """Peak resident memory (MiB) of ``n`` facts loaded from a ``.pl`` file: by peirce (the file
+    read as data into a :class:`~peirce.engine.prolog.KnowledgeBase`, one fact proved) and by
+    ``swipl`` consulting the same file (the same fact proved); beside them each one's start
+    (``python -c 'import peirce'``, ``swipl`` halting at once). Each the least of ``runs`` fresh
+    processes, the kinds taking turns."""
+    swipl = _swipl()
+    goal = f"f(c{n - 1}, {n - 1})"
+    peirce = swipl_kib = start = swipl_start = math.inf
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "facts.pl"
         path.write_text("".join(f"f(c{i}, {i}).\n" for i in range(n)), encoding="utf-8")
-        goal = f"f(c{n - 1}, {n - 1})"
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                SWIPL_MEMORY,
-                _swipl(),
-                "-q",
-                "-g",
-                goal,
-                "-t",
-                "halt",
-                str(path),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=600,
-        )
-        swipl_kib = int(done.stdout.split()[-1])
-    peirce_mib, swipl_mib = peak_kib / 1024, swipl_kib / 1024
+        for _ in range(runs):
+            peirce = min(peirce, _peak_kib([sys.executable, "-c", MEMORY, str(path), str(n)]))
+            swipl_kib = min(
+                swipl_kib, _peak_kib([swipl, "-q", "-g", goal, "-t", "halt", str(path)])
+            )
+            start = min(start, _peak_kib([sys.executable, "-c", "import peirce"]))
+            swipl_start = min(swipl_start, _peak_kib([swipl, "-q", "-g", "halt"]))
+    peirce_mib, swipl_mib = peirce / 1024, swipl_kib / 1024
+    start_mib, swipl_start_mib = start / 1024, swipl_start / 1024
     return {
         "facts": n,
         "peirce_peak_mib": peirce_mib,
-        "peirce_import_mib": base_kib / 1024,
+        "peirce_import_mib": start_mib,
         "swipl_peak_mib": swipl_mib,
+        "swipl_start_mib": swipl_start_mib,
         "ratio": peirce_mib / swipl_mib if swipl_mib else math.inf,
-        "ratio_above_import": (peirce_mib - base_kib / 1024) / swipl_mib if swipl_mib else math.inf,
+        "ratio_above_import": (peirce_mib - start_mib) / swipl_mib if swipl_mib else math.inf,
+        "ratio_above_start": (peirce_mib - start_mib) / (swipl_mib - swipl_start_mib)
+        if swipl_mib > swipl_start_mib
+        else math.inf,
     }
 
 
