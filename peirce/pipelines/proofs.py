@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from peirce.engine.ground_ask import GroundProgram
 from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits, Proof
 from peirce.errors import PeirceError
@@ -523,33 +524,68 @@ def ask_many(
     pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], int]] = []
     questions: list[tuple[Sequence[Clause], Literal]] = []
     translated: dict[str, Translation] = {}
-    # id(context) -> (the context, kept so that its id is not reused; its consistency)
-    checked: dict[int, tuple[object, tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]]]] = {}
+    asked: dict[str, Sentence] = {}
+    # id(context) -> the context (kept so that its id is not reused), its clauses, diagnostics,
+    # program (None: not Datalog over names) and consistency
+    read: dict[int, _Read] = {}
     for i, (given, question) in enumerate(contexts_and_questions):
         context = given
         if isinstance(given, str):
             if given not in translated:
                 translated[given] = translate(given)
             context = translated[given]
-        clauses, diagnostics = _context(context)
-        sentence = cnl.translate_question(question)
+        known = read.get(id(context))
+        if known is None:  # a context shared by several questions is read and checked once
+            known = read[id(context)] = _read(context, limits)
+        _, clauses, diagnostics, program, (found, notes) = known
+        sentence = asked.get(question)
+        if sentence is None:  # a question asked again is translated once
+            sentence = asked[question] = cnl.translate_question(question)
         if sentence.fact is None:
             results[i] = _untranslated_question(question, sentence, diagnostics)
             continue
-        if id(context) not in checked:  # a context shared by several questions is checked once
-            try:
-                checked[id(context)] = (context, context_conflicts(clauses, limits))
-            except PeirceError:  # clauses the engine cannot read: their questions say so
-                checked[id(context)] = (context, ((), ()))
+        judged = program.ask(sentence.fact, limits) if program is not None else None
+        if judged is not None:  # answered from the model, as Prolog answers
+            diags = (*diagnostics, *notes)
+            results[i] = _ask_result(question, sentence.fact, judged, diags, found)
+            continue
         pending.append((i, question, sentence.fact, diagnostics, id(context)))
         questions.append((clauses, sentence.fact))
-    judgements = ask_engine(questions, limits=limits)
+    judgements = ask_engine(questions, limits=limits) if questions else []
     for (i, question, goal, diags, key), judgement in zip(pending, judgements, strict=True):
-        found, notes = checked[key][1]
+        found, notes = read[key][4]
         error = judgement.evidence.get("error")
         bad = () if error is None else (Diagnostic("invalid_input", str(error), location="item"),)
         results[i] = _ask_result(question, goal, judgement, (*diags, *notes, *bad), found)
     return [results[i] for i in range(len(results))]
+
+
+#: A context as ask_many reads it: the context itself, its clauses and diagnostics, its
+#: program (the least model; None when the clauses are not Datalog over names) and its
+#: contradictions with the notes of that search.
+_Read = tuple[
+    object,
+    tuple[Clause, ...],
+    tuple[Diagnostic, ...],
+    "GroundProgram | None",
+    tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]],
+]
+
+
+def _read(context: Context, limits: Limits) -> _Read:
+    """A context's clauses, diagnostics, program and consistency. The model says whether the
+    context contradicts itself, as :func:`~peirce.pipelines.consistency.suspects` would (the
+    same least model): only a context that does is searched in Prolog for the contradictions
+    and their proofs."""
+    clauses, diagnostics = _context(context)
+    program = GroundProgram.of(clauses)
+    if program is not None and not program.contradicted:
+        return context, clauses, diagnostics, program, ((), ())
+    try:
+        checked = context_conflicts(clauses, limits)
+    except PeirceError:  # clauses the engine cannot read: their questions say so
+        checked = ((), ())
+    return context, clauses, diagnostics, program, checked
 
 
 def _untranslated_question(
