@@ -119,18 +119,18 @@ def _read_items(  # noqa: PLR0917
     clauses: list[Clause],
     diagnostics: list[Diagnostic],
     warnings: list[tuple[str, Diagnostic]],
-    at: tuple[int, int, Callable[[int], int]] | None = None,
+    at: tuple[int, int, Callable[[int, int], int]] | None = None,
 ) -> None:
     """The items of ``parse_program`` in ``kb/meta.pl`` as clauses, diagnostics and warnings
     (still to be kept or not). Read from a piece of a text, ``at`` places them in the whole:
-    the offset and the number of lines before the piece, and the column (from 1) in the whole
-    of a character of the piece's first line, by its offset in the piece."""
+    the offset and the number of lines before the piece, and the column in the whole of a
+    position on the piece's first line, by its offset and its column in the piece."""
     offset, lines, column_at = at if at is not None else (0, 0, None)
     for item in items:
         kind = item[0]
         line, column, start, end = cast(list[int], item[1:5])
         if column_at is not None and line == 1:
-            column = column_at(start)
+            column = column_at(start, column)
         line += lines
         span = Span(start + offset, end + offset, line, column)
         where = f"{source}:{line}" if source else f"line {line}"
@@ -173,18 +173,22 @@ def _advance(linepos: int, text: str) -> int:
 
 
 class _Columns:
-    """Columns in the whole text of the characters on the first line of a piece of it, whose
-    first character is at ``linepos`` (walked forward, so a piece costs its length at most)."""
+    """Columns in the whole text of positions on the first line of a piece of it, whose first
+    character is at ``linepos``: a column read in the piece plus what the line before the piece
+    adds at that offset (``linepos`` where the line has no tab; walked forward, so a piece costs
+    its length at most)."""
 
     def __init__(self, piece: str, linepos: int) -> None:
-        self.piece, self.start, self.walked, self.linepos = piece, linepos, 0, linepos
+        self.piece, self.start = piece, linepos
+        self.walked, self.whole, self.alone = 0, linepos, 0
 
-    def at(self, offset: int) -> int:
+    def at(self, offset: int, column: int) -> int:
         if offset < self.walked:
-            self.walked, self.linepos = 0, self.start
-        self.linepos = _advance(self.linepos, self.piece[self.walked : offset])
+            self.walked, self.whole, self.alone = 0, self.start, 0
+        step = self.piece[self.walked : offset]
+        self.whole, self.alone = _advance(self.whole, step), _advance(self.alone, step)
         self.walked = offset
-        return self.linepos + 1
+        return column + self.whole - self.alone
 
 
 def _relations(clauses: Iterable[Clause]) -> set[str]:

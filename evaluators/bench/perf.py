@@ -692,7 +692,8 @@ class Perf(Benchmark[None, PerfResults]):
                 f"{mem['facts']:,.0f} facts: peirce peak {mem['peirce_peak_mib']:.0f} MiB "
                 f"({mem['peirce_import_mib']:.0f} MiB after import), swipl "
                 f"{mem['swipl_peak_mib']:.0f} MiB: {mem['ratio']:.2f}x "
-                f"({mem['ratio_above_import']:.2f}x above the import)"
+                f"({mem['ratio_above_import']:.2f}x above the import; from each one's start "
+                f"({mem['swipl_start_mib']:.0f} MiB swipl): {mem['ratio_above_start']:.2f}x)"
             )
             figures.update(
                 {
@@ -700,6 +701,8 @@ class Perf(Benchmark[None, PerfResults]):
                     "memory_peirce_mib": round(mem["peirce_peak_mib"], 1),
                     "memory_swipl_mib": round(mem["swipl_peak_mib"], 1),
                     "memory_ratio_100k": round(mem["ratio"], 3),
+                    "memory_swipl_start_mib": round(mem["swipl_start_mib"], 1),
+                    "memory_ratio_above_start": _finite(mem["ratio_above_start"]),
                 }
             )
         for name, curve in curves.items():
