@@ -412,10 +412,16 @@ def ask(
         result = _ask_with_z3(question, goal, clauses, diagnostics, formulas)
         if result is not None:
             return result
+    limits = limits or Limits()
+    program = GroundProgram.of(clauses) if goal is not None else None
+    judged = program.ask(goal, limits) if program is not None and goal is not None else None
     if goal is None:
         result = _untranslated_question(question, sentence, diagnostics)
+    elif judged is not None and program is not None:  # answered from the model, as Prolog does
+        found, notes = context_conflicts(clauses, limits) if program.contradicted else ((), ())
+        result = _ask_result(question, goal, judged, (*diagnostics, *notes), found)
     else:
-        with KnowledgeBase(clauses, limits=limits or Limits()) as kb:
+        with KnowledgeBase(clauses, limits=limits) as kb:
             judgement = kb.ask(goal)
             found, notes = conflicts(kb, clauses)
         result = _ask_result(question, goal, judgement, (*diagnostics, *notes), found)
