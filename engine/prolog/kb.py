@@ -119,6 +119,7 @@ from peirce.engine.prolog.runtime import (
     check_input,
     json_text,
     text_size,
+    trim,
 )
 from peirce.engine.prolog.runtime import prove as run_proofs
 from peirce.engine.prolog.store import Chained, ClauseStore
@@ -469,6 +470,7 @@ class _Loader:
         self.over = self.over or self.size > kb.limits.input_bytes
         if not self.over:
             api_text("add", text, limits=kb.limits)
+            trim()
             kb._store.add_pack(next(iter(table)), clauses)
 
     def finish(self) -> None:
