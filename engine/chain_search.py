@@ -17,8 +17,9 @@ References:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain as _chain
 from itertools import pairwise
 from typing import TypedDict, cast
 
@@ -105,19 +106,99 @@ class Reached:
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+_Loop = tuple[tuple[str, ...], tuple[str, ...]]
+
+
 class Search:
-    """What the Prolog search found from one source entity."""
+    """What the search found from one source entity: every entity reached with its shortest
+    chain, the chains that end at a target, and the first loop (its entities and propositions;
+    empty when there is none).
+
+    Immutable and compared by value. The Python search lists the entities reached from its
+    table of chains (``found``, entity -> chain) and finds the loop (``walk``) when each is first
+    asked for: a caller that only asks whether a chain exists pays for neither.
+    """
+
+    __slots__ = ("_found", "_loop", "_reached", "_walk", "chains", "source")
 
     source: str
-    reached: tuple[Reached, ...]
     chains: tuple[Reached, ...]
-    cycle_entities: tuple[str, ...] = ()
-    cycle_props: tuple[str, ...] = ()
+    _reached: tuple[Reached, ...] | None
+    _found: dict[str, tuple[str, ...]] | None
+    _loop: _Loop | None
+    _walk: Callable[[], _Loop] | None
+
+    def __init__(
+        self,
+        source: str,
+        reached: tuple[Reached, ...],
+        chains: tuple[Reached, ...],
+        cycle_entities: tuple[str, ...] = (),
+        cycle_props: tuple[str, ...] = (),
+        *,
+        found: dict[str, tuple[str, ...]] | None = None,
+        walk: Callable[[], _Loop] | None = None,
+    ) -> None:
+        set_ = object.__setattr__
+        set_(self, "source", source)
+        set_(self, "chains", chains)
+        set_(self, "_reached", None if found is not None else reached)
+        set_(self, "_found", found)
+        set_(self, "_loop", None if walk is not None else (cycle_entities, cycle_props))
+        set_(self, "_walk", walk)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Search is immutable")
+
+    def _cycle(self) -> _Loop:
+        loop: _Loop | None = self._loop
+        if loop is None:
+            assert self._walk is not None
+            loop = self._walk()
+            object.__setattr__(self, "_loop", loop)
+            object.__setattr__(self, "_walk", None)
+        return loop
+
+    @property
+    def reached(self) -> tuple[Reached, ...]:
+        """Every entity a chain reaches (sorted), with its shortest chain."""
+        reached: tuple[Reached, ...] | None = self._reached
+        if reached is None:
+            found = self._found
+            assert found is not None
+            reached = tuple([Reached(e, found[e]) for e in sorted(found)])
+            object.__setattr__(self, "_reached", reached)
+            object.__setattr__(self, "_found", None)
+        return reached
+
+    @property
+    def cycle_entities(self) -> tuple[str, ...]:
+        return self._cycle()[0]
+
+    @property
+    def cycle_props(self) -> tuple[str, ...]:
+        return self._cycle()[1]
 
     @property
     def complete(self) -> bool:
         return bool(self.chains)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.source, self.reached, self.chains, *self._cycle())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Search):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Search(source={self.source!r}, reached={self.reached!r}, chains={self.chains!r}, "
+            f"cycle_entities={self.cycle_entities!r}, cycle_props={self.cycle_props!r})"
+        )
 
 
 class _Reached(TypedDict):
@@ -172,41 +253,69 @@ def search(
 def _search_python(
     graph: AnswerGraph, source: str, targets: list[str], blocked: list[str]
 ) -> Search:
-    """What ``logicscore_chain/2`` answers, computed breadth first in Python."""
+    """What ``logicscore_chain/2`` answers, computed breadth first in Python.
+
+    The least shortest chain to each entity is the first one found: a layer is a list of chains
+    with the entities each reaches first, expanded in the order of the chains, the premises of a
+    chain's entities in the order of their ids (chains enter the next layer in the order in which
+    they are made, so every layer comes out sorted). A premise already on a chain needs no check:
+    every entity it mentions was reached no later than the chain's end. The loop is walked when
+    it is asked for."""
     block = {b for b in blocked if b != source}
-    mentions: dict[str, list[str]] = {}  # entity -> premises mentioning it, in order
-    for f in graph.facts:
+    order = sorted(graph.facts, key=_id)
+    ids = [f.id for f in order]
+    entities = [f.entities for f in order]  # (an entity named twice is skipped the 2nd time)
+    mentions: dict[str, list[int]] = {}  # entity -> premises mentioning it, by rank of id
+    for rank, f in enumerate(order):
         if f.premise:
-            for e in dict.fromkeys(f.entities):
-                mentions.setdefault(e, []).append(f.id)
-    entities = {f.id: tuple(dict.fromkeys(f.entities)) for f in graph.facts}
-    best: dict[str, tuple[str, ...]] = {}
-    layer: dict[str, tuple[str, ...]] = {}
-    for p in mentions.get(source, ()):
-        for y in entities[p]:
-            if y != source and (y not in layer or (p,) < layer[y]):
-                layer[y] = (p,)
+            for e in f.entities:
+                if e in mentions:
+                    mentions[e].append(rank)
+                else:
+                    mentions[e] = [rank]
+    best: dict[str, tuple[str, ...]] = {source: ()}
+    layer: list[tuple[tuple[str, ...], list[str]]] = [((), [source])]
+    none: list[int] = []
+    chain_from = _chain.from_iterable
     while layer:
-        best.update(layer)
-        nxt: dict[str, tuple[str, ...]] = {}
-        for z, path in layer.items():
-            if z in block:
+        nxt: list[tuple[tuple[str, ...], list[str]]] = []
+        for path, reached in layer:
+            group = [z for z in reached if z not in block] if block else reached
+            if len(group) == 1:
+                props = mentions.get(group[0], none)
+            elif group:  # the entities one chain reaches: their premises together, by id
+                props = sorted(set(chain_from([mentions.get(z, none) for z in group])))
+            else:
                 continue
-            for p in mentions.get(z, ()):
-                if p in path:
-                    continue
+            for p in props:
+                new = None
                 for y in entities[p]:
-                    if y in (z, source) or y in best:
-                        continue
-                    cand = (*path, p)
-                    if y not in nxt or cand < nxt[y]:
-                        nxt[y] = cand
+                    if y not in best:
+                        if new is None:
+                            chain = (*path, ids[p])
+                            new = [y]
+                            nxt.append((chain, new))
+                        else:
+                            new.append(y)
+                        best[y] = chain
         layer = nxt
-    reached = tuple(Reached(e, best[e]) for e in sorted(best))
-    wanted = {t for t in targets if t != source}
-    chains = tuple(r for r in reached if r.entity in wanted)
-    es, ps = _cycle(graph, source, block, entities)
-    return Search(source, reached, chains, es, ps)
+    del best[source]
+    chains = tuple([Reached(t, best[t]) for t in sorted(set(targets)) if t in best])
+    return Search(
+        source,
+        (),
+        chains,
+        found=best,
+        walk=lambda: _cycle(graph, source, block, _premise_order(graph)),
+    )
+
+
+def _id(f: Facts) -> str:
+    return f.id
+
+
+def _premise_order(graph: AnswerGraph) -> dict[str, tuple[str, ...]]:
+    return {f.id: tuple(dict.fromkeys(f.entities)) for f in graph.facts}
 
 
 def _cycle(

@@ -48,3 +48,36 @@ def test_the_engine_is_named() -> None:
     assert search(graph, "a", ["q"]).chains == search(graph, "a", ["q"], engine="prolog").chains
     with pytest.raises(ValueError, match="search engine"):
         search(graph, "a", ["q"], engine="z3")
+
+
+def test_the_searches_agree_when_a_proposition_names_an_entity_twice() -> None:
+    rng = random.Random(3)
+    for _ in range(100):
+        graph, source, ents = _graph(rng)
+        facts = tuple(
+            Facts(f.id, "", f.entities + f.entities[:1], premise=f.premise) for f in graph.facts
+        )
+        twice = AnswerGraph("q", graph.question_entities, facts)
+        blocked = rng.sample(ents, rng.randint(0, 2))
+        prolog = search(twice, source, twice.question_entities, blocked=blocked, engine="prolog")
+        python = search(twice, source, twice.question_entities, blocked=blocked, engine="python")
+        assert python == prolog
+        prolog = search(twice, source, twice.question_entities, engine="prolog")
+        assert search(graph, source, graph.question_entities, engine="python").reached == (
+            prolog.reached
+        )
+
+
+def test_a_search_is_immutable_and_finds_its_loop_when_asked() -> None:
+    graph = AnswerGraph(
+        "q", ("q",), (Facts("P1", "", ("a", "b")), Facts("P2", "", ("b", "q", "a")))
+    )
+    found = search(graph, "a", ["q"], engine="python")
+    assert found.complete and [r.path for r in found.chains] == [("P2",)]
+    with pytest.raises(AttributeError):
+        found.source = "b"  # type: ignore[misc]
+    assert (found.cycle_entities, found.cycle_props) == (("a", "b", "a"), ("P1", "P2"))
+    assert [(r.entity, r.path) for r in found.reached] == [("b", ("P1",)), ("q", ("P2",))]
+    assert found == search(graph, "a", ["q"], engine="prolog")
+    assert hash(found) == hash(search(graph, "a", ["q"], engine="python"))
+    assert "cycle_props=('P1', 'P2')" in repr(found)
