@@ -22,8 +22,10 @@ same run on the same machine:
 - **scaling**: seconds against knowledge-base size, proof depth, fan-out and number of records,
   with the fitted exponent (the slope of log time against log size);
 - **ClaimTrees-50**: one 50-claim chain checked offline, beside unit propagation in Python;
-- **ARCHE repair**: Z3 MaxSMT (the engine) beside an exhaustive search over relabelings;
-- **LogicScore search**: the tabled search of ``kb/chain.pl`` beside breadth-first search in Python;
+- **ARCHE repair**: the engine's repair (small steps one mode at a time, Z3 MaxSMT past a size)
+  beside an exhaustive search over relabelings;
+- **LogicScore search**: the engine's search (Python breadth first up to a size, ``kb/chain.pl``
+  past it) beside a plain breadth-first search in Python;
 - **SCORE**: pairs/s beside a regex floor.
 
 Ratios are ``peirce / floor`` in time (greater than 1: peirce is slower). Nothing here is a test:

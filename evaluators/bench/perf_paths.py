@@ -3,13 +3,19 @@
 - ClaimTrees-50: one generated 50-claim chain scored by ARES with the symbolic judge, beside unit
   propagation over the same propositional rules in Python (which derives every claim the chain
   makes that follows from the premises);
-- ARCHE repair: the engine's MaxSMT repair (:func:`peirce.engine.smt.repair`) of the steps of 200
-  synthetic RLTs with injected defects, beside an exhaustive search over the relabelings of each
-  ill-formed step (fewest changes first);
-- LogicScore search: the tabled search of ``kb/chain.pl`` on generated answer graphs, beside a
-  breadth-first search in Python that finds the same shortest chains;
+- ARCHE repair: the engine's repair (:func:`peirce.engine.smt.repair`: these small steps are
+  searched one mode at a time, larger ones go to Z3's MaxSMT) of the steps of 200 synthetic RLTs
+  with injected defects, beside an exhaustive search over the relabelings of each ill-formed step
+  (fewest changes first; it returns the count only, where the engine also picks among the
+  repairs of that count and builds the verdicts and relabelings);
+- LogicScore search: :func:`peirce.engine.chain_search.search` on generated answer graphs
+  (breadth first in Python at this size, ``kb/chain.pl`` past it), beside a breadth-first search
+  in Python that finds shortest chains (any one of them, where the engine finds the least in the
+  order of the propositions' ids, as ``kb/chain.pl`` does; the engine's list of every entity
+  reached and its loop are made when first read, and this row reads neither);
 - SCORE: generated protocol pairs scored per second, beside a regex floor (the steps pulled out by a
-  regular expression and compared by word sets).
+  regular expression and compared by word sets; it reads no JSON and checks no format, where the
+  parse of both Sketch-and-Fill texts alone takes about four times the floor).
 
 Every row reports ``peirce_ms`` and ``floor_ms`` per unit of work and ``ratio`` (peirce / floor).
 """
