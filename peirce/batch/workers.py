@@ -4,9 +4,9 @@ A worker builds the command's processor once (so its own Prolog engine) and maps
 records it is sent. A process's memory grows with what its Prolog engine has seen (atoms of
 the records' names stay in the atom table, and malloc keeps what it got); so, as Celery's
 ``max_tasks_per_child`` and gunicorn's ``max_requests`` do, a worker is retired once it has
-been sent ``max_records`` records: it finishes what it holds and exits, and its replacement is
-started at that moment (it starts its engine while the old one finishes), so a worker's memory
-is bounded whatever the size of the input. ``max_records=0`` keeps every worker for the run.
+been sent ``max_records`` records: it finishes what it holds and exits, and its replacement
+starts then (never more than ``workers`` worker processes at once), so a worker's memory is
+bounded whatever the size of the input. ``max_records=0`` keeps every worker for the run.
 
 Each worker has a pipe for its chunks (fed by a thread here, so a large record never blocks
 the runner while the worker is blocked sending results) and a pipe for its results; no lock is
@@ -187,17 +187,20 @@ class WorkerPool:
         return worker
 
     def _capacity(self) -> _Worker | None:
-        """The active worker holding the fewest tasks, if one has room; workers are started
-        (up to ``workers``) as needed."""
-        while len(self._active) < self.workers:
+        """The active worker holding the fewest tasks, if one has room. Workers are started as
+        needed, never more than ``workers`` alive at once: a retired worker's replacement starts
+        when it has exited."""
+        while len(self._active) + len(self._retiring) < self.workers:
             self._start()
+        if not self._active:
+            return None
         best = min(self._active, key=lambda w: len(w.held))
         return best if len(best.held) < WINDOW else None
 
     def _send(self, worker: _Worker, task: _Task) -> None:
         worker.send(task)
         if self.max_records and worker.sent >= self.max_records:
-            worker.retire()  # it finishes what it holds, while its replacement starts
+            worker.retire()  # it finishes what it holds, then its replacement starts
             self._active.remove(worker)
             self._retiring.append(worker)
 
@@ -213,8 +216,9 @@ class WorkerPool:
                 if exhausted and self._open == 0:
                     finished = True
                     return
-                if any(w.held for w in self._active + self._retiring):
-                    self._receive()
+                if self._retiring or any(w.held for w in self._active):
+                    self._receive()  # results, or a worker's end
+                # else what was yielded made room: fill again
         finally:
             self._close(graceful=finished)
 
