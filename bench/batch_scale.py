@@ -31,55 +31,117 @@ PEIRCE = [sys.executable, "-m", "peirce.cli"]
 
 
 def generate(path: Path, n: int, seed: int = 0) -> None:
-    """``n`` chains, each about names of its own: two steps that follow, one that does not."""
+    """``n`` chains, each about names of its own and with a relation of its own (``{kind}{k}``):
+    fact steps that follow or not, answered from the premises' least model, and a rule step,
+    which Prolog proves; so Prolog meets a new relation in every record, as on real data with a
+    large vocabulary (its atom, functor and predicate tables keep every name they have seen)."""
     rng = random.Random(seed)
     kinds = ["wumpus", "impus", "tumpus", "yumpus", "zumpus", "dumpus"]
     with path.open("w", encoding="utf-8") as f:
         for k in range(n):
             a, b, c = rng.sample(kinds, 3)
-            name = f"Max{k}"
-            context = f"{name} is a {a}. Every {a} is a {b}. Every {b} is a {c}."
-            steps = [f"{name} is a {b}.", f"{name} is a {c}.", f"{name} is not a {a}."]
+            name, own = f"Max{k}", f"{b}{k}"
+            context = f"{name} is a {a}. Every {a} is a {own}. Every {own} is a {c}."
+            steps = [
+                f"{name} is a {own}.",
+                f"{name} is a {c}.",
+                f"Every {a} is a {c}.",
+                f"{name} is not a {a}.",
+            ]
             f.write(json.dumps({"id": f"c{k}", "context": context, "steps": steps}) + "\n")
 
 
-def _run(argv: list[str]) -> tuple[dict[str, object], float, float]:
-    """Run peirce in a child process: its summary, its seconds, its peak RSS in MiB (measured
-    by a wrapper process, so only this run's children count)."""
-    wrapper = (
-        "import resource, subprocess, sys, json\n"
-        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
-        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-        "print(json.dumps({'rc': p.returncode, 'out': p.stdout, 'err': p.stderr[-2000:],"
-        " 'rss_kib': rss}))\n"
-    )
+#: Runs peirce as its child and measures the memory of every process of the run: it is the
+#: subreaper of the run's processes (so a worker or forkserver left behind by its parent is
+#: reaped here, and RUSAGE_CHILDREN's ru_maxrss is the largest peak RSS of any of them), and it
+#: samples the proportional set size (PSS: shared pages split between their processes) of all
+#: the run's processes together every 50 ms, for the memory the run takes from the machine.
+_WRAPPER = """
+import ctypes, json, os, resource, subprocess, sys, threading, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                     start_new_session=True)
+out, err = [], []
+for src, dst in ((p.stdout, out), (p.stderr, err)):
+    threading.Thread(target=lambda s=src, d=dst: d.append(s.read()), daemon=True).start()
+def tree():
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == p.pid:  # its session
+                pids.append(entry)
+    return pids
+def pss(pid):
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+peak_total = processes = 0
+seen = set()
+while p.poll() is None:
+    pids = tree()
+    seen.update(pids)
+    peak_total = max(peak_total, sum(pss(pid) for pid in pids))
+    time.sleep(0.05)
+while True:  # what the run left behind, reaped here
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"rc": p.returncode, "out": out[0].decode() if out else "",
+                  "err": (err[0].decode() if err else "")[-2000:], "rss_kib": rss,
+                  "pss_kib": peak_total, "processes": len(seen)}))
+"""
+
+
+def _run(argv: list[str]) -> tuple[dict[str, object], float, dict[str, float]]:
+    """Run peirce in a child process: its summary, its seconds, and its memory: the largest
+    peak RSS of any of its processes (``peak_rss_mib``), the largest total PSS of them all at
+    once (``peak_total_mib``), and how many processes it ran (``processes``)."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", wrapper, *PEIRCE, *argv], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _WRAPPER, *PEIRCE, *argv], capture_output=True, text=True, check=True
     )
     seconds = time.perf_counter() - started
     report = json.loads(done.stdout)
     if report["rc"] not in (0, 1):
         raise SystemExit(f"peirce {' '.join(argv)} failed: {report['err']}")
+    memory = {
+        "peak_rss_mib": round(report["rss_kib"] / 1024, 1),
+        "peak_total_mib": round(report["pss_kib"] / 1024, 1),
+        "processes": report["processes"],
+    }
     for line in reversed(report["out"].strip().splitlines()):  # Ray may print lines of its own
         if line.startswith("{") and '"records"' in line:
-            return json.loads(line), seconds, report["rss_kib"] / 1024
+            return json.loads(line), seconds, memory
     raise SystemExit(f"peirce {' '.join(argv)} wrote no summary: {report['err']}")
 
 
-def throughput(src: Path, work: Path, workers: int, ray: bool = False) -> dict[str, float]:
+def throughput(
+    src: Path, work: Path, workers: int, ray: bool = False, extra: tuple[str, ...] = ()
+) -> dict[str, float]:
     out = work / f"out-{workers}{'-ray' if ray else ''}.jsonl"
     out.unlink(missing_ok=True)
-    argv = ["check", str(src), "--output", str(out), "--json", "--workers", str(workers)]
+    argv = ["check", str(src), "--output", str(out), "--json", "--workers", str(workers), *extra]
     if ray:
         argv += ["--ray", "local"]
-    summary, seconds, rss = _run(argv)
+    summary, seconds, memory = _run(argv)
     lines = sum(1 for _ in out.open("rb"))
     assert lines == summary["records"], (lines, summary["records"])
     return {
         "records_per_second": float(summary["records_per_second"]),  # type: ignore[arg-type]
         "wall_seconds": round(seconds, 2),
-        "peak_rss_mib": round(rss, 1),
+        **memory,
     }
 
 
@@ -140,7 +202,10 @@ def main() -> int:
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray run")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--parts", default="local,ray,kill", help="which runs: local (1 and 2 workers), ray, kill"
+        "--parts",
+        default="local,unbounded,ray,kill",
+        help="which runs: local (1 and 2 workers), unbounded (1 worker, workers never replaced:"
+        " --max-records-per-worker 0), ray, kill",
     )
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -154,18 +219,24 @@ def main() -> int:
         parts = set(args.parts.split(","))
         rates: dict[str, float] = {}
         runs: dict[str, dict[str, float]] = {}
-        one_k = {"records_per_second": 0.0, "peak_rss_mib": 0.0}
+        one_k = {"records_per_second": 0.0, "peak_rss_mib": 0.0, "peak_total_mib": 0.0}
         if "local" in parts:
             one_k = throughput(small, work, 1)
             print(f"1,000 records, 1 worker: {one_k['records_per_second']:.0f} records/s, "
-                  f"peak RSS {one_k['peak_rss_mib']:.0f} MiB")  # fmt: skip
-        for workers in (1, 2) if "local" in parts else ():
-            r = throughput(big, work, workers)
-            runs[str(workers)] = r
-            rates[str(workers)] = r["records_per_second"]
-            print(f"{args.records:,} records, {workers} worker(s): "
+                  f"peak RSS {one_k['peak_rss_mib']:.0f} MiB, "
+                  f"peak total PSS {one_k['peak_total_mib']:.0f} MiB")  # fmt: skip
+        local = [("1", 1, ()), ("2", 2, ())] if "local" in parts else []
+        if "unbounded" in parts:
+            local.append(("1-unbounded", 1, ("--max-records-per-worker", "0")))
+        for key, workers, extra in local:
+            r = throughput(big, work, workers, extra=extra)
+            runs[key] = r
+            rates[key] = r["records_per_second"]
+            print(f"{args.records:,} records, {workers} worker(s) {' '.join(extra)}: "
                   f"{r['records_per_second']:.0f} records/s ({r['wall_seconds']:.0f} s wall), "
-                  f"peak RSS {r['peak_rss_mib']:.0f} MiB")  # fmt: skip
+                  f"peak RSS {r['peak_rss_mib']:.0f} MiB, "
+                  f"peak total PSS {r['peak_total_mib']:.0f} MiB "
+                  f"({r['processes']} processes)")  # fmt: skip
         try:
             import ray  # noqa: F401
 
@@ -190,9 +261,19 @@ def main() -> int:
             {
                 "records_per_second": rates,
                 "speedup_2_workers": round(speedup, 2),
+                # the largest peak RSS of any process of the run (1 worker), and the largest
+                # total PSS of all its processes at once
                 "peak_rss_mib": {
                     "1k": one_k["peak_rss_mib"],
                     f"{args.records // 1000}k": runs.get("1", {}).get("peak_rss_mib"),
+                },
+                "peak_total_mib": {
+                    "1k": one_k["peak_total_mib"],
+                    f"{args.records // 1000}k": runs.get("1", {}).get("peak_total_mib"),
+                },
+                "memory": {
+                    k: {m: v[m] for m in ("peak_rss_mib", "peak_total_mib", "processes")}
+                    for k, v in runs.items()
                 },
                 "wall_seconds": {k: v["wall_seconds"] for k, v in runs.items()},
                 "kill_trials": trials,
