@@ -430,7 +430,7 @@ class _Table:
     role, and per mode its roles and their bounds. Such a step has at most one mode (the one of
     its labels), so checking it is one count, and repairing it searches one mode at a time."""
 
-    __slots__ = ("bounds", "index", "modes", "names", "of_role", "roles")
+    __slots__ = ("bounds", "index", "modes", "names", "of_role", "roles", "sizes")
 
     def __init__(self, schema: StepSchema) -> None:
         self.roles = schema.roles
@@ -441,6 +441,10 @@ class _Table:
         inf = float("inf")
         self.bounds = [
             [(self.index[r], low, inf if high is None else high) for r, low, high in m.bounds]
+            for m in schema.modes
+        ]
+        self.sizes = [
+            (m.min_premises, inf if m.max_premises is None else m.max_premises)
             for m in schema.modes
         ]
 
@@ -495,14 +499,18 @@ def _repair_by_mode(
     best: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], int] | None
     best = None
     for mi, roles in enumerate(table.modes):
+        low, high = table.sizes[mi]
+        if not low <= k <= high:
+            continue  # no step of k edges has this mode
         moves = sum(table.of_role[o] != mi for o in olds if o is not None)
         if best is not None and (moves, moves) > best[0][:2]:
             continue  # every change of mode is a change of label
+        bounds = table.bounds[mi]
         for trial in itertools.product(roles, repeat=k):
             counts = [0] * width
             for ri in trial:
                 counts[ri] += 1
-            if not table.fits(mi, counts):
+            if any(not lo <= counts[ri] <= hi for ri, lo, hi in bounds):
                 continue
             combo = tuple(i for i in fixed if trial[i] != olds[i])
             key = (
