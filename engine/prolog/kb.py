@@ -50,6 +50,12 @@ The API at a glance (all on :class:`KnowledgeBase`):
 
 - ``KnowledgeBase(clauses, limits=Limits(...), builtins=False)``; ``add(clauses)`` in bulk (one
   Prolog call); ``remove(clauses)``; ``clauses()``; ``close()`` (or ``with``).
+- ``load_program(text, source=...)``: a ``.pl`` program read as data and added a piece at a time
+  (its diagnostics returned); ``extend(clauses)``: clauses from any iterable (a reader of
+  records, a generator) added a chunk at a time. Both keep what they add packed (a few bytes a
+  clause, :mod:`~peirce.engine.prolog.store`) and hold no more than a chunk of clause objects
+  at once: 100,000 facts from a file take about what ``swipl`` takes to consult them, twice at
+  most.
 - ``prove(goal, extra=())`` -> :class:`Proof`; ``extra`` clauses hold during that query only,
   which is how a rule is checked by the deduction theorem (assume its skolemised body, prove its
   head) and how "what if" questions are asked without changing the knowledge base.
@@ -81,8 +87,9 @@ Reading Prolog text (``.pl`` files, console queries) as data is done by :func:`p
 :func:`load_pl_text` and :func:`parse_query` (from :mod:`peirce.engine.prolog.text`), which also
 has ``export_program`` to write clauses for SWI-Prolog's own top level.
 
-Kept whole (past 400 lines): a knowledge base's building, querying and lifetime share its clause
-table, and the unification it answers ``has_head`` with is a few lines of its own.
+Kept whole (past 400 lines): a knowledge base's building (in one call, or streamed all or
+nothing), querying and lifetime share its clause table, and the unification it answers
+``has_head`` with is a few lines of its own.
 """
 
 from __future__ import annotations

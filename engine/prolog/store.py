@@ -219,8 +219,11 @@ class ClauseStore(Mapping[int, Clause]):
         got = self._unpacked.get(i)
         if got is None:
             got = unpack(self._packs[i].blob)
-            if len(self._unpacked) >= self.KEEP:
-                del self._unpacked[next(iter(self._unpacked))]
+            while len(self._unpacked) >= self.KEEP:  # the oldest goes (proofs are read unlocked)
+                try:
+                    self._unpacked.pop(next(iter(self._unpacked)))
+                except (KeyError, StopIteration, RuntimeError):
+                    break
             self._unpacked[i] = got
         return got
 
