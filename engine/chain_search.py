@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain as _chain
 from itertools import pairwise
+from operator import attrgetter
 from typing import TypedDict, cast
 
 from peirce.engine.prolog import Limits, call_json
@@ -244,8 +244,9 @@ def search(
     targets, blocked = list(targets), list(blocked)
     if engine not in ("auto", "prolog", "python"):
         raise ValueError(f"got {engine!r} for the search engine, expected auto, prolog or python")
-    size = sum(len(f.entities) for f in graph.facts)
-    if engine == "python" or (engine == "auto" and size <= PYTHON_SEARCH_LIMIT):
+    if engine == "python" or (
+        engine == "auto" and sum(map(len, map(_entities, graph.facts))) <= PYTHON_SEARCH_LIMIT
+    ):
         return _search_python(graph, source, targets, blocked)
     return _search_prolog(graph, source, targets, blocked, limits)
 
@@ -258,41 +259,37 @@ def _search_python(
     The least shortest chain to each entity is the first one found: a layer is a list of chains
     with the entities each reaches first, expanded in the order of the chains, the premises of a
     chain's entities in the order of their ids (chains enter the next layer in the order in which
-    they are made, so every layer comes out sorted). A premise already on a chain needs no check:
-    every entity it mentions was reached no later than the chain's end. The loop is walked when
-    it is asked for."""
+    they are made, so every layer comes out sorted). A premise is expanded once: after that every
+    entity it mentions is reached. The loop is walked when it is asked for."""
     block = {b for b in blocked if b != source}
-    order = sorted(graph.facts, key=_id)
-    ids = [f.id for f in order]
-    entities = [f.entities for f in order]  # (an entity named twice is skipped the 2nd time)
-    mentions: dict[str, list[int]] = {}  # entity -> premises mentioning it, by rank of id
+    order = sorted(graph.facts, key=_id)  # (an entity named twice is skipped the 2nd time)
+    mentions: dict[str, int] = {}  # entity -> the premises mentioning it, as bits by rank of id
     for rank, f in enumerate(order):
         if f.premise:
+            bit = 1 << rank
             for e in f.entities:
-                if e in mentions:
-                    mentions[e].append(rank)
-                else:
-                    mentions[e] = [rank]
+                mentions[e] = mentions.get(e, 0) | bit
     best: dict[str, tuple[str, ...]] = {source: ()}
     layer: list[tuple[tuple[str, ...], list[str]]] = [((), [source])]
-    none: list[int] = []
-    chain_from = _chain.from_iterable
+    done = 0  # premises expanded: every entity they mention is reached
     while layer:
         nxt: list[tuple[tuple[str, ...], list[str]]] = []
-        for path, reached in layer:
-            group = [z for z in reached if z not in block] if block else reached
-            if len(group) == 1:
-                props = mentions.get(group[0], none)
-            elif group:  # the entities one chain reaches: their premises together, by id
-                props = sorted(set(chain_from([mentions.get(z, none) for z in group])))
-            else:
-                continue
-            for p in props:
+        for path, group in layer:
+            todo = 0
+            for z in group:
+                if z not in block:
+                    todo |= mentions.get(z, 0)
+            todo &= ~done
+            done |= todo
+            while todo:  # the premises by id
+                low = todo & -todo
+                todo ^= low
+                f = order[low.bit_length() - 1]
                 new = None
-                for y in entities[p]:
+                for y in f.entities:
                     if y not in best:
                         if new is None:
-                            chain = (*path, ids[p])
+                            chain = (*path, f.id)
                             new = [y]
                             nxt.append((chain, new))
                         else:
@@ -310,8 +307,8 @@ def _search_python(
     )
 
 
-def _id(f: Facts) -> str:
-    return f.id
+_id = attrgetter("id")
+_entities = attrgetter("entities")
 
 
 def _premise_order(graph: AnswerGraph) -> dict[str, tuple[str, ...]]:

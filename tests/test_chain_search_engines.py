@@ -81,3 +81,21 @@ def test_a_search_is_immutable_and_finds_its_loop_when_asked() -> None:
     assert found == search(graph, "a", ["q"], engine="prolog")
     assert hash(found) == hash(search(graph, "a", ["q"], engine="python"))
     assert "cycle_props=('P1', 'P2')" in repr(found)
+
+
+def test_the_searches_agree_on_larger_graphs() -> None:
+    """Past 64 propositions (the premises of an entity are a set of bits in Python)."""
+    rng = random.Random(9)
+    for _ in range(6):
+        ents = [f"e{i}" for i in range(rng.randint(20, 80))]
+        facts = tuple(
+            Facts(f"P{i + 1}", "", tuple(sorted(set(rng.sample(ents, rng.randint(1, 3))))))
+            for i in range(rng.randint(70, 200))
+        )
+        graph = AnswerGraph("q", tuple(rng.sample(ents, 3)), facts)
+        source, blocked = rng.choice(ents), rng.sample(ents, 2)
+        prolog = search(graph, source, graph.question_entities, blocked=blocked, engine="prolog")
+        assert search(graph, source, graph.question_entities, blocked=blocked, engine="python") == (
+            prolog
+        )
+        assert len(prolog.reached) > 5
