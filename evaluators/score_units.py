@@ -128,7 +128,6 @@ _UNIT_ANYWHERE = re.compile(
 _MOLAR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mμµunp]?)M\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"} | {"×": "x", "\u00a0": " ", "·": "."})
-_SPACES = re.compile(r"\s+")
 _DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_][^\W_]*|%")
 _LOOKS_LIKE_UNIT = re.compile(
@@ -158,12 +157,15 @@ def normalize(text: str) -> str:
         text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     has_digit = _DIGIT.search(text) is not None
     if has_digit:
-        text = _MOLAR.sub(_molar, _THOUSANDS.sub("", text))
+        if "," in text:  # each substitution only where its literal character occurs
+            text = _THOUSANDS.sub("", text)
+        if "M" in text:
+            text = _MOLAR.sub(_molar, text)
     text = text.casefold()
     if has_digit:
         text = _UNIT_AFTER_NUMBER.sub(_unit, text)
     text = _UNIT_ANYWHERE.sub(_word_unit, text)
-    return _SPACES.sub(" ", text).strip()
+    return " ".join(text.split())  # runs of whitespace (re's \s is str.isspace) as one space
 
 
 @lru_cache(maxsize=1 << 16)

@@ -385,3 +385,37 @@ def test_reward_function_signature_and_config() -> None:
         compute_score("scirecipe", text, text, {"score_config": {"tau": "high"}})
     with pytest.raises(ConfigError):
         compute_score("scirecipe", text, text, {"score_config": "strict"})
+
+
+def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
+    """The thousands and molar substitutions are skipped when their literal character is absent,
+    and runs of whitespace are joined by ``str.split``; the result is what the regular
+    expressions alone give, on generated text with every kind of whitespace."""
+    import re
+    import sys
+    import unicodedata
+
+    from peirce.evaluators import score_units as u
+
+    spaces = re.compile(r"\s+")
+
+    def reference(text: str) -> str:
+        if not text.isascii():
+            text = unicodedata.normalize("NFKC", text).translate(u._DASHES)
+        digit = u._DIGIT.search(text) is not None
+        if digit:
+            text = u._MOLAR.sub(u._molar, u._THOUSANDS.sub("", text))
+        text = text.casefold()
+        if digit:
+            text = u._UNIT_AFTER_NUMBER.sub(u._unit, text)
+        text = u._UNIT_ANYWHERE.sub(u._word_unit, text)
+        return spaces.sub(" ", text).strip()
+
+    blanks = [chr(c) for c in range(sys.maxunicode + 1) if re.fullmatch(r"\s", chr(c))]
+    assert blanks == [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    pieces = ["5", "1,000", "10 mM", "3 µM", "M", "m", ",", "2.5", "°C", "x g", "minutes"]
+    pieces += ["ml", "Celsius", "degrees celsius", "–", "μl", "Step", "a", *blanks]
+    rng = random.Random(4)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert u.normalize.__wrapped__(text) == reference(text), repr(text)
