@@ -230,3 +230,40 @@ def test_extend_keeps_labels_spans_and_variables_for_proofs() -> None:
         assert kb.clauses()[0] == rule and kb.clauses()[0].span == rule.span
         assert kb.has_head(Literal("mortal", (Const("x"),)))
         assert not kb.has_head(Literal("man", (Const("x"),)))
+
+
+SNIPPETS = [
+    "p(a).",
+    "q(X) :- p(X).",
+    " r('a. b', \"c. d\").",
+    "\n",
+    "\t",
+    "\r\n",
+    "% comment. with. dots\n",
+    "/* block. comment */",
+    ":- dynamic(p/1).",
+    "?- p(X).",
+    "bad(( .",
+    "s(0'.).",
+    "t(1.5e3).",
+    "u :- X is 2 + 3, X > 1.",
+    "-v(a) :- q(a).",
+    "w([1, 2|T], T).",
+    "x('unterminated).",
+    "y(é, 'λ').",
+    "z :- ( a ; b ).",
+    "long(" + ", ".join("k" for _ in range(40)) + ").",
+]
+
+
+def test_read_chunks_on_random_programs() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(25):
+        text = " ".join(rng.choice(SNIPPETS) for _ in range(rng.randint(1, 30)))
+        whole = parse_program(text, source="t.pl")
+        expected = (_shape(whole.clauses), [d.render() for d in whole.diagnostics])
+        for chunk in (rng.randint(1, 20), rng.randint(20, 200)):
+            clauses, diagnostics = _streamed(text, chunk)
+            assert (_shape(clauses), diagnostics) == expected, (text, chunk)
