@@ -120,8 +120,11 @@ _NUMBER = r"(?<![\w.])(\d+(?:\.\d+)?)"
 _UNIT_AFTER_NUMBER = re.compile(
     _NUMBER + r"\s*(" + "|".join(re.escape(f) for f in _FORMS) + r")(?![\w°º])"
 )
+# (the lookahead on the forms' first letters only lets the matcher skip other places quickly)
 _UNIT_ANYWHERE = re.compile(
-    r"(?<![\w°])("
+    "(?=["
+    + re.escape("".join(sorted({f[0] for f in _ANYWHERE})))
+    + r"])(?<![\w°])("
     + "|".join(re.escape(f) for f in sorted(_ANYWHERE, key=len, reverse=True))
     + ")\\b"
 )

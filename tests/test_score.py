@@ -389,8 +389,9 @@ def test_reward_function_signature_and_config() -> None:
 
 def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
     """The thousands and molar substitutions are skipped when their literal character is absent,
-    and runs of whitespace are joined by ``str.split``; the result is what the regular
-    expressions alone give, on generated text with every kind of whitespace."""
+    runs of whitespace are joined by ``str.split``, and the spelled-out units are looked for
+    only where one's first letter is: the result is what the plain regular expressions give, on
+    generated text with every unit form and every kind of whitespace."""
     import re
     import sys
     import unicodedata
@@ -398,6 +399,8 @@ def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
     from peirce.evaluators import score_units as u
 
     spaces = re.compile(r"\s+")
+    forms = sorted(u._ANYWHERE, key=len, reverse=True)
+    anywhere = re.compile(r"(?<![\w°])(" + "|".join(re.escape(f) for f in forms) + ")\\b")
 
     def reference(text: str) -> str:
         if not text.isascii():
@@ -408,13 +411,14 @@ def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
         text = text.casefold()
         if digit:
             text = u._UNIT_AFTER_NUMBER.sub(u._unit, text)
-        text = u._UNIT_ANYWHERE.sub(u._word_unit, text)
+        text = anywhere.sub(u._word_unit, text)
         return spaces.sub(" ", text).strip()
 
     blanks = [chr(c) for c in range(sys.maxunicode + 1) if re.fullmatch(r"\s", chr(c))]
     assert blanks == [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
     pieces = ["5", "1,000", "10 mM", "3 µM", "M", "m", ",", "2.5", "°C", "x g", "minutes"]
-    pieces += ["ml", "Celsius", "degrees celsius", "–", "μl", "Step", "a", *blanks]
+    pieces += ["ml", "Celsius", "degrees celsius", "–", "μl", "Step", "a", "°", "-", *blanks]
+    pieces += [*u._ANYWHERE, "Microliters", "x", "per", "cent"]
     rng = random.Random(4)
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
