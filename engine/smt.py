@@ -494,18 +494,23 @@ def _repair_by_mode(
     k = len(step.edges)
     olds = [table.index.get(old) if old is not None else None for _, old in step.edges]
     fixed = [i for i, o in enumerate(olds) if o is not None]
+    fixed_olds = [o for o in olds if o is not None]
     free = [i for i, o in enumerate(olds) if o is None]
     width = len(table.roles)
     best: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], int] | None
     best = None
-    for mi, roles in enumerate(table.modes):
-        low, high = table.sizes[mi]
-        if not low <= k <= high:
-            continue  # no step of k edges has this mode
-        moves = sum(table.of_role[o] != mi for o in olds if o is not None)
+    # the modes by the changes of mode they need (a lower bound on the changes of label too), so
+    # that the first repairs found rule the other modes out
+    of_role = table.of_role
+    by_moves = sorted(
+        (sum(of_role[o] != mi for o in fixed_olds), mi)
+        for mi in range(len(table.modes))
+        if table.sizes[mi][0] <= k <= table.sizes[mi][1]  # else no step of k edges has it
+    )
+    for moves, mi in by_moves:
         if best is not None and (moves, moves) > best[0][:2]:
-            continue  # every change of mode is a change of label
-        bounds = table.bounds[mi]
+            break  # every change of mode is a change of label
+        roles, bounds = table.modes[mi], table.bounds[mi]
         for trial in itertools.product(roles, repeat=k):
             counts = [0] * width
             for ri in trial:
