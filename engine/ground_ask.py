@@ -59,17 +59,55 @@ _Key = tuple[bool, tuple[str, ...]]
 #: a compiled clause: the clause, its head, its body, its number of variables, whether its body
 #: has a variable its head does not (solved with backtracking), and for one body literal of
 #: distinct variables, where each argument of the head comes from (its position in the body
-#: literal's key, or a name)
-_Rule = tuple[Clause, _Lit, tuple[_Lit, ...], int, bool, tuple[str | int, ...] | None]
+#: literal's key, or a name), and whether every literal's arguments are the same distinct
+#: variables (``h(X) :- a(X), b(X)``: a literal's key is read off any other's)
+_Rule = tuple[Clause, _Lit, tuple[_Lit, ...], int, bool, tuple[str | int, ...] | None, bool]
 
 
 class _Exhausted(Exception):
     """The replayed search took more than :data:`MAX_STEPS` steps."""
 
 
+#: the compiled arguments of ``n`` distinct variables, and where a head of them reads them
+_VARS = [tuple(range(n)) for n in range(8)]
+_PROJ = [tuple(range(1, n + 1)) for n in range(8)]
+
+
 def _compile(clause: Clause) -> _Rule | None:
     """The clause with its variables numbered (from 0, in order of appearance, the head's
-    first) and its names as they are; ``None`` when it is not Datalog over names."""
+    first) and its names as they are; ``None`` when it is not Datalog over names. (The usual
+    clauses, ``p(a)`` and ``h(X) :- a(X), ..``, the short way.)"""
+    head, body = clause.head, clause.body
+    args = head.args
+    if len(args) == 1 and head.predicate[:2] != "b:":
+        t = args[0]
+        if not body:
+            if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
+                return clause, (head.negated, head.predicate, (t.value,)), (), 0, False, None, False
+            return None
+        if type(t) is Var and t.name != "_":
+            lits: list[_Lit] = []
+            for b in body:
+                bargs = b.args
+                if len(bargs) != 1 or bargs[0] != t or b.predicate[:2] == "b:":
+                    break
+                lits.append((b.negated, b.predicate, _VARS[1]))
+            else:
+                proj = _PROJ[1] if len(lits) == 1 else None
+                return (
+                    clause,
+                    (head.negated, head.predicate, _VARS[1]),
+                    tuple(lits),
+                    1,
+                    False,
+                    proj,
+                    True,
+                )
+    return _compile_any(clause)
+
+
+def _compile_any(clause: Clause) -> _Rule | None:
+    """:func:`_compile` of any clause."""
     names: dict[str, int] = {}
     head = clause.head
     pred = head.predicate
@@ -119,7 +157,8 @@ def _compile(clause: Clause) -> _Rule | None:
         # one body literal of distinct variables, all in the head: h(..) read off b(X, Y, ..)
         where = {a: n + 1 for n, a in enumerate(body[0][2])}
         proj = tuple([a if isinstance(a, str) else where[a] for a in hargs])
-    return clause, (head.negated, pred, tuple(hargs)), tuple(body), nvars, nvars > in_head, proj
+    extra = nvars > in_head
+    return clause, (head.negated, pred, tuple(hargs)), tuple(body), nvars, extra, proj, False
 
 
 def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: list[str]) -> str:
@@ -133,6 +172,16 @@ def _texts(rule: _Rule) -> tuple[str, str]:
     """The rule (the clause's label, else its text) and the clause text of its proof nodes, as
     :func:`~peirce.engine.prolog.codec.clause_text` writes them."""
     clause, (neg, pred, args), body = rule[0], rule[1], rule[2]
+    if not rule[3]:  # no variable
+        text = _goal_text(neg, (pred, *args))  # type: ignore[arg-type]
+        if body:
+            text += " :- " + ", ".join([_goal_text(b[0], (b[1], *b[2])) for b in body])  # type: ignore[arg-type]
+        return clause.label or text, text
+    if rule[6]:  # h(X, ..) :- a(X, ..), ..
+        inner = "(" + ", ".join([t.name for t in clause.head.args]) + ")"  # type: ignore[union-attr]
+        text = ("¬" if neg else "") + pred + inner + " :- "
+        text += ", ".join([("¬" if b[0] else "") + b[1] + inner for b in body])
+        return clause.label or text, text
     names: dict[str, None] = {}
     for lit in (clause.head, *clause.body):
         for t in lit.args:
@@ -218,31 +267,118 @@ class GroundProgram:
         queue: list[tuple[bool, tuple[str, ...], int]] = []
         # relation -> (rule, position) per body literal of the relation
         watch: dict[_Rel, list[tuple[int, int]]] = {}
+        joins = False  # whether a rule has more than one body literal, or a variable only there
         for c in clauses:
+            i = len(rules)
+            head, body = c.head, c.body
+            hargs = head.args
+            # the usual clauses the short way: p(a), and h(X) :- b(X)
+            if len(hargs) == 1 and len(body) < 2 and head.predicate[:2] != "b:":
+                hneg, hpred, t = head.negated, head.predicate, hargs[0]
+                rel = (hneg, hpred, 1)
+                if not body:
+                    if type(t) is not Const or type(t.value) is not str or "\x00" in t.value:
+                        return None
+                    rules.append((c, (hneg, hpred, (t.value,)), (), 0, False, None, False))
+                    key = (hpred, t.value)
+                    if key not in level[hneg]:
+                        level[hneg][key] = 0
+                        queue.append((hneg, key, 0))
+                    if rel in heads:
+                        heads[rel].append(i)
+                    else:
+                        heads[rel] = [i]
+                    continue
+                b = body[0]
+                bargs = b.args
+                if (
+                    type(t) is Var
+                    and t.name != "_"
+                    and len(bargs) == 1
+                    and bargs[0] == t
+                    and b.predicate[:2] != "b:"
+                ):
+                    lit = (b.negated, b.predicate, _VARS[1])
+                    rules.append((c, (hneg, hpred, _VARS[1]), (lit,), 1, False, _PROJ[1], True))
+                    if rel in heads:
+                        heads[rel].append(i)
+                    else:
+                        heads[rel] = [i]
+                    brel = (b.negated, b.predicate, 1)
+                    if brel in watch:
+                        watch[brel].append((i, 0))
+                    else:
+                        watch[brel] = [(i, 0)]
+                    continue
             rule = _compile(c)
             if rule is None:
                 return None
-            i = len(rules)
-            rules.append(rule)
-            neg, pred, args = rule[1]
-            rel = (neg, pred, len(args))
-            if rel in heads:
-                heads[rel].append(i)
-            else:
-                heads[rel] = [i]
-            if not rule[2]:
-                key = (pred, *args)  # a fact is ground (a head variable needs a body)
-                if key not in level[neg]:
-                    level[neg][key] = 0  # type: ignore[index]
-                    queue.append((neg, key, 0))  # type: ignore[arg-type]
-                continue
-            for pos, (bneg, bpred, bargs) in enumerate(rule[2]):
-                brel = (bneg, bpred, len(bargs))
-                if brel in watch:
-                    watch[brel].append((i, pos))
-                else:
-                    watch[brel] = [(i, pos)]
+            joins = program._add(rule, queue, watch) or joins
+        if not joins:  # every rule h(..) :- b(..): the literals need not be kept by relation
+            program._simple(queue, watch)
+            return program
         return program if program._derive(queue, watch) else None
+
+    def _add(
+        self,
+        rule: _Rule,
+        queue: list[tuple[bool, tuple[str, ...], int]],
+        watch: dict[_Rel, list[tuple[int, int]]],
+    ) -> bool:
+        """Add a compiled clause (a fact to ``queue``, a rule's body literals to ``watch``);
+        whether it is a rule that joins (more than one body literal, or a variable only
+        there)."""
+        i = len(self._rules)
+        self._rules.append(rule)
+        neg, pred, args = rule[1]
+        rel = (neg, pred, len(args))
+        if rel in self._heads:
+            self._heads[rel].append(i)
+        else:
+            self._heads[rel] = [i]
+        if not rule[2]:
+            key = (pred, *args)  # a fact is ground (a head variable needs a body)
+            if key not in self._level[neg]:
+                self._level[neg][key] = 0  # type: ignore[index]
+                queue.append((neg, key, 0))  # type: ignore[arg-type]
+            return False
+        for pos, (bneg, bpred, bargs) in enumerate(rule[2]):
+            brel = (bneg, bpred, len(bargs))
+            if brel in watch:
+                watch[brel].append((i, pos))
+            else:
+                watch[brel] = [(i, pos)]
+        return rule[4] or len(rule[2]) > 1
+
+    def _simple(
+        self,
+        queue: list[tuple[bool, tuple[str, ...], int]],
+        watch: dict[_Rel, list[tuple[int, int]]],
+    ) -> None:
+        """:meth:`_derive` when every rule has one body literal and no variable only there
+        (a model no larger than its facts times its rules)."""
+        level, rules = self._level, self._rules
+        at = 0
+        while at < len(queue):
+            neg, key, height = queue[at]
+            at += 1
+            if key in level[not neg]:
+                self.contradicted = True
+            up = height + 1
+            for i, _ in watch.get((neg, key[0], len(key) - 1), ()):
+                _, (hneg, hpred, hargs), body, _, _, proj, same = rules[i]
+                if same:
+                    hkey = (hpred, *key[1:])
+                elif proj is not None:
+                    hkey = (hpred, *[key[p] if isinstance(p, int) else p for p in proj])
+                else:  # h(..) :- b(..) with a name or a repeated variable in b(..)
+                    binding: list[str | None] = [None] * rules[i][3]
+                    if not _match(body[0][2], key, binding):
+                        continue
+                    hkey = (hpred, *[a if isinstance(a, str) else binding[a] for a in hargs])  # type: ignore[arg-type]
+                if hkey not in level[hneg]:
+                    level[hneg][hkey] = up
+                    queue.append((hneg, hkey, up))
 
     # -- the least model ------------------------------------------------------------------------
 
@@ -273,12 +409,26 @@ class GroundProgram:
                 self.contradicted = True
             up = height + 1
             for i, pos in watch.get(rel, ()):
-                _, (hneg, hpred, hargs), body, nvars, _, proj = rules[i]
+                _, (hneg, hpred, hargs), body, nvars, _, proj, same = rules[i]
                 if proj is not None:  # h(..) :- b(X, Y, ..): the head read off the key
-                    hkey = (hpred, *[key[p] if isinstance(p, int) else p for p in proj])
+                    if same:
+                        hkey = (hpred, *key[1:])
+                    else:
+                        hkey = (hpred, *[key[p] if isinstance(p, int) else p for p in proj])
                     if hkey not in level[hneg]:
                         level[hneg][hkey] = up
                         queue.append((hneg, hkey, up))
+                    continue
+                if same:  # h(X, ..) :- a(X, ..), ..: every key read off this one
+                    tail = key[1:]
+                    for other, (bneg, bpred, _) in enumerate(body):
+                        if other != pos and (bpred, *tail) not in taken[bneg]:
+                            break
+                    else:
+                        hkey = (hpred, *tail)
+                        if hkey not in level[hneg]:
+                            level[hneg][hkey] = up
+                            queue.append((hneg, hkey, up))
                     continue
                 binding: list[str | None] = [None] * nvars
                 if not _match(body[pos][2], key, binding):
@@ -351,8 +501,23 @@ class GroundProgram:
             raise _Exhausted
         rules = self._rules
         below = room - 1
+        body: list[tuple[bool, tuple[str, ...]]]
         for i in self._heads[(neg, key[0], len(key) - 1)]:
             rule = rules[i]
+            if rule[6]:  # h(X, ..) :- a(X, ..), ..: the body's keys read off the goal's
+                tail = key[1:]
+                body = []
+                for bneg, bpred, _ in rule[2]:
+                    bkey = (bpred, *tail)
+                    h = level[bneg].get(bkey)
+                    if h is None or h > below:
+                        break
+                    body.append((bneg, bkey))
+                if len(body) == len(rule[2]):
+                    proof = self._body(neg, key, i, body, room=below, above=above)
+                    if proof is not None:
+                        return proof
+                continue
             binding: list[str | None] = [None] * rule[3]
             if not _match(rule[1][2], key, binding):
                 continue
@@ -361,27 +526,44 @@ class GroundProgram:
                 if kids is None:
                     continue
                 return self._node(neg, key, i, kids)
-            body: list[tuple[bool, tuple[str, ...]]] = []
+            body = []
             for bneg, bpred, bargs in rule[2]:
-                bkey = (bpred, *[a if isinstance(a, str) else binding[a] for a in bargs])
-                h = level[bneg].get(bkey)  # type: ignore[arg-type]
+                bkey = (bpred, *[a if isinstance(a, str) else binding[a] for a in bargs])  # type: ignore[arg-type]
+                h = level[bneg].get(bkey)
                 if h is None or h > below:
                     break  # this body cannot be proved within the bound
-                body.append((bneg, bkey))  # type: ignore[arg-type]
+                body.append((bneg, bkey))
             if len(body) != len(rule[2]):
                 continue
-            if not body:
-                return self._node(neg, key, i, ())
-            above.add((neg, key))
-            proved: list[ProofNode] = []
-            for bneg, bkey in body:
-                node = self._prove(bneg, bkey, below, above)
-                if node is None:
-                    break
-                proved.append(node)
-            above.discard((neg, key))
-            if len(proved) == len(body):
-                return self._node(neg, key, i, tuple(proved))
+            proof = self._body(neg, key, i, body, room=below, above=above)
+            if proof is not None:
+                return proof
+        return None
+
+    def _body(
+        self,
+        neg: bool,
+        key: tuple[str, ...],
+        rule: int,
+        body: list[tuple[bool, tuple[str, ...]]],
+        *,
+        room: int,
+        above: set[_Key],
+    ) -> ProofNode | None:
+        """The proof of a ground goal by a clause whose ground body literals each fit within
+        ``room``: each proved in turn; ``None`` when one is not (the ancestor check)."""
+        if not body:
+            return self._node(neg, key, rule, ())
+        above.add((neg, key))
+        proved: list[ProofNode] = []
+        for bneg, bkey in body:
+            node = self._prove(bneg, bkey, room, above)
+            if node is None:
+                break
+            proved.append(node)
+        above.discard((neg, key))
+        if len(proved) == len(body):
+            return self._node(neg, key, rule, tuple(proved))
         return None
 
     def _node(
