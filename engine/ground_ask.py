@@ -358,10 +358,7 @@ class GroundProgram:
         """:meth:`_derive` when every rule has one body literal and no variable only there
         (a model no larger than its facts times its rules)."""
         level, rules = self._level, self._rules
-        at = 0
-        while at < len(queue):
-            neg, key, height = queue[at]
-            at += 1
+        for neg, key, height in queue:  # (what is appended is taken in turn)
             if key in level[not neg]:
                 self.contradicted = True
             up = height + 1
@@ -394,10 +391,7 @@ class GroundProgram:
         done: dict[_Rel, list[tuple[str, ...]]] = {}  # relation -> the literals taken so far
         taken: tuple[set[tuple[str, ...]], set[tuple[str, ...]]] = (set(), set())
         work = 0
-        at = 0
-        while at < len(queue):
-            neg, key, height = queue[at]
-            at += 1
+        for neg, key, height in queue:  # (what is appended is taken in turn)
             rel = (neg, key[0], len(key) - 1)
             taken[neg].add(key)
             if rel in done:
