@@ -55,7 +55,8 @@ def generate(path: Path, n: int, seed: int = 0) -> None:
 #: subreaper of the run's processes (so a worker or forkserver left behind by its parent is
 #: reaped here, and RUSAGE_CHILDREN's ru_maxrss is the largest peak RSS of any of them), and it
 #: samples the proportional set size (PSS: shared pages split between their processes) of all
-#: the run's processes together every 50 ms, for the memory the run takes from the machine.
+#: the run's processes together every 0.5 s, for the memory the run takes from the machine (a
+#: scan of /proc: more often, it takes a noticeable share of a core from the run it measures).
 _WRAPPER = """
 import ctypes, json, os, resource, subprocess, sys, threading, time
 ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
@@ -91,7 +92,7 @@ while p.poll() is None:
     pids = tree()
     seen.update(pids)
     peak_total = max(peak_total, sum(pss(pid) for pid in pids))
-    time.sleep(0.05)
+    time.sleep(0.5)
 while True:  # what the run left behind, reaped here
     try:
         os.wait()
