@@ -41,7 +41,7 @@ from peirce.engine.prolog.proofs import judgement, not_concluded, not_proved
 from peirce.logic import Clause, Const, Literal, Var
 from peirce.results import Judgement, ProofNode
 
-__all__ = ["MAX_BOUND", "MAX_FACTS", "MAX_STEPS", "GroundProgram"]
+__all__ = ["MAX_BOUND", "MAX_FACTS", "MAX_STEPS", "GroundProgram", "deepening_bound"]
 
 #: steps of a replayed search (calls of a goal) before it is left to Prolog
 MAX_STEPS = 20_000
@@ -199,7 +199,7 @@ def _goal_text(neg: bool, key: tuple[str, ...]) -> str:
     return "¬" + core if neg else core
 
 
-def _bound(height: int, maxd: int) -> int | None:
+def deepening_bound(height: int, maxd: int) -> int | None:
     """The bound at which ``kb/meta.pl``'s iterative deepening (bounds 1..16, then doubling,
     capped at the depth limit) first finds a proof of this height; ``None`` when the depth
     limit stops it first."""
@@ -459,7 +459,7 @@ class GroundProgram:
         height = self._level[neg].get(key)
         if height is None:
             return not_proved(goal, "ok", limits)
-        bound = _bound(height, limits.depth)
+        bound = deepening_bound(height, limits.depth)
         if bound is None or bound > MAX_BOUND:
             return None  # a depth limit to report, or a search too deep to replay
         self._steps = 0

@@ -8,18 +8,22 @@ their least model over the constants they name, and it can be computed once: eac
 instantiated over those constants, then derived forward in time linear in the instances
 (each rule instance fires once, when its body is complete; levels are lowered as shallower
 derivations appear, so that clauses added later join in place). A ground goal is then proved or
-not by a
-lookup, and its proof read off the order of derivation, as
-:class:`~peirce.engine.entailment.EntailmentModel` does for ground premises.
+not by a lookup. Its proof (:func:`replay`) is the one Prolog's search finds: iterative
+deepening stops at the first of its bounds past the goal's level, and the depth-first search at
+that bound is replayed over the rule instances, the levels pruning only branches that cannot fit
+(see :mod:`peirce.engine.ground_ask`); :meth:`GroundModel.proof`, the proof of a shallowest
+derivation of every literal, is what :class:`~peirce.engine.entailment.EntailmentModel` shows
+for ground premises.
 
 :class:`FastKnowledgeBase` wraps a :class:`~peirce.engine.prolog.KnowledgeBase`: ``prove`` and
 ``ask`` of a ground goal without extra clauses are answered from the model, with the same
 :class:`~peirce.engine.prolog.Proof` and :class:`~peirce.results.Judgement` (texts included) the
 Prolog search gives; anything else (extra clauses, a goal with variables or with a constant the
 clauses do not name, clauses that are not Datalog, more than ``limit`` rule instances) goes to
-Prolog, which stays the checker of record (the tests hold this path to its answers). The one
-difference is by design: the model has no depth limit, so a fact that needs a derivation deeper
-than ``Limits.depth`` is proved here where the bounded search would stop undecided.
+Prolog, which stays the checker of record (the tests hold this path to its answers and proofs,
+node for node); so does a proof the model cannot replay (deeper than ``Limits.depth``, or with a
+clause in the way whose body has a variable its head does not). The one difference is by design:
+the inference and time limits of a Prolog query do not apply to what the model answers.
 
 What makes a chain cheap: the Prolog knowledge base is made only when a question needs it; a
 fact added (a sound step) lowers the levels of what it derives only when a proof needs them (a
@@ -38,13 +42,14 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
+from peirce.engine.ground_ask import MAX_BOUND, MAX_STEPS, deepening_bound
 from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase, Limits, unifiable
 from peirce.engine.prolog.codec import clause_text, literal_text
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
-__all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt"]
+__all__ = ["FastKnowledgeBase", "GroundModel", "ground_attempt", "replay"]
 
 #: rule instances a model may have (beyond it, Prolog answers)
 INSTANCE_LIMIT = 200_000
@@ -141,6 +146,11 @@ class GroundModel:
         self._by_head: dict[int, list[int]] = {}
         self._clauses = 0
         self._proofs: dict[int, ProofNode] = {}
+        #: (literal, depth limit) -> the proof Prolog's search finds (None: not replayed)
+        self._replayed: dict[tuple[int, int], Proof | None] = {}
+        #: the clauses with a variable only in their body (Prolog's order of their instances is
+        #: not the model's: a search that meets one is left to Prolog)
+        self._extra: set[int] = set()
         self._texts: dict[int, str] = {}  # literal id -> its text (it never changes)
         self._clause_texts: dict[int, str] = {}  # clause number -> its text
 
@@ -162,6 +172,8 @@ class GroundModel:
         new._by_head = {k: list(v) for k, v in self._by_head.items()}
         new._clauses = self._clauses
         new._proofs = dict(self._proofs)
+        new._replayed = dict(self._replayed)
+        new._extra = set(self._extra)
         new._texts = dict(self._texts)
         new._clause_texts = dict(self._clause_texts)
         return new
@@ -225,11 +237,15 @@ class GroundModel:
             self._ordered = sorted(self.constants, key=_constant_key)
         self._variables = self._variables or any(n for _, n in plans)
         work: deque[tuple[int, int]] = deque()
-        self._proofs = {}  # levels may change: proofs are chosen anew
+        self._proofs, self._replayed = {}, {}  # levels may change: proofs are chosen anew
         ident = self._ident
         for c, n in plans:
             k = self._clauses
             self._clauses += 1
+            if n and {t.name for t in c.head.args if isinstance(t, Var)} != {
+                t.name for b in c.body for t in b.args if isinstance(t, Var)
+            }:
+                self._extra.add(k)
             if not n:
                 head = ident(c.head.predicate, c.head.negated, c.head.args)
                 body = tuple([ident(b.predicate, b.negated, b.args) for b in c.body])
@@ -275,7 +291,7 @@ class GroundModel:
             self._constants.update(fresh)  # type: ignore[arg-type]
             self.constants = frozenset(self._constants.values())
             self._ordered = sorted(self.constants, key=_constant_key)
-        self._proofs = {}  # levels may change: proofs are chosen anew
+        self._proofs, self._replayed = {}, {}  # levels may change: proofs are chosen anew
         k = self._clauses
         self._clauses += 1
         key = (head.predicate, head.negated, tuple(typed))
@@ -342,12 +358,17 @@ class GroundModel:
         whose level is lower than that cannot be lowered by what waits (a derivation through a
         waiting literal is at least as high as its height). So the heap is worked off, lowest
         first, only while it holds heights below ``goal``'s level."""
+        self._settle_below(self._level[goal], goal)
+
+    def _settle_below(self, bound: int, goal: int | None = None) -> None:
+        """Work off the heap while it holds heights below ``bound`` (below ``goal``'s level,
+        as it is lowered, when a goal is given): every level below that is exact then."""
         level = self._level
         need = self._need
         rules = self._rules
         uses = self._uses
         pending = self._pending
-        while pending and pending[0][0] < level[goal]:
+        while pending and pending[0][0] < (bound if goal is None else min(bound, level[goal])):
             height, lit = heapq.heappop(pending)
             if height >= level[lit]:
                 continue
@@ -440,6 +461,71 @@ class GroundModel:
         return Proof(True, done[root])
 
 
+class _Unsure(Exception):
+    """A replayed search met what the model cannot order as Prolog does."""
+
+
+def _replay(
+    model: GroundModel, lit: int, room: int, above: set[int], steps: list[int]
+) -> ProofNode | None:
+    """The first proof of literal ``lit`` Prolog's depth-first search finds with ``room``
+    levels left (``above``: the literals on the branch above it): clauses in order, a body
+    tried only when each of its literals has a derivation that fits (levels exact up to
+    ``room``), the ancestor check."""
+    level = model._level
+    height = level.get(lit)
+    if height is None or height > room or lit in above:
+        return None
+    steps[0] += 1
+    if steps[0] > MAX_STEPS:
+        raise _Unsure
+    below = room - 1
+    for i in model._by_head[lit]:
+        (_, body), clause, k = model._rules[i]
+        if k in model._extra:
+            raise _Unsure
+        if any((h := level.get(b)) is None or h > below for b in body):
+            continue
+        above.add(lit)
+        kids: list[ProofNode] = []
+        for b in body:
+            node = _replay(model, b, below, above, steps)
+            if node is None:
+                break
+            kids.append(node)
+        above.discard(lit)
+        if len(kids) == len(body):
+            text = model._clause_texts.get(k)
+            if text is None:
+                text = model._clause_texts[k] = clause_text(clause)
+            return ProofNode(model._text(lit), clause.label or text, text, tuple(kids))
+    return None
+
+
+def replay(model: GroundModel, goal: Literal, depth: int) -> Proof | None:
+    """The proof Prolog's search finds for a goal :meth:`GroundModel.holds` says is proved:
+    iterative deepening stops at the first of its bounds past the goal's level, where its
+    depth-first search is replayed (see :mod:`peirce.engine.ground_ask`); ``None`` when the
+    depth limit ``depth`` stops Prolog first, or a clause with a variable only in its body is in
+    the way, or the search is deeper than :data:`~peirce.engine.ground_ask.MAX_BOUND` or
+    longer than :data:`~peirce.engine.ground_ask.MAX_STEPS`."""
+    root = model._ids[_ground_key(goal)]
+    if (root, depth) in model._replayed:
+        return model._replayed[root, depth]
+    model._settle(root)
+    bound = deepening_bound(model._level[root], depth)
+    found: Proof | None = None
+    if bound is not None and bound <= MAX_BOUND:
+        model._settle_below(bound)  # every level a branch may use is exact
+        try:
+            node = _replay(model, root, bound - 1, set(), [0])
+        except (_Unsure, RecursionError):
+            node = None
+        found = Proof(True, node) if node is not None else None
+    model._replayed[root, depth] = found
+    return found
+
+
 def ground_attempt(
     model: GroundModel, heads: set[tuple[str, int, bool]], goal: Literal, limits: Limits
 ) -> Proof | None:
@@ -449,7 +535,7 @@ def ground_attempt(
     if held is None:
         return None
     if held:
-        return model.proof(goal)
+        return replay(model, goal, limits.depth)
     if goal.key not in heads:
         return not_concluded(goal)
     return not_proved(goal, "ok", limits)
