@@ -195,7 +195,10 @@ def _texts(rule: _Rule) -> tuple[str, str]:
 
 
 def _goal_text(neg: bool, key: tuple[str, ...]) -> str:
-    core = key[0] if len(key) == 1 else f"{key[0]}({', '.join(key[1:])})"
+    n = len(key)
+    core = (
+        f"{key[0]}({key[1]})" if n == 2 else key[0] if n == 1 else f"{key[0]}({', '.join(key[1:])})"
+    )
     return "¬" + core if neg else core
 
 
@@ -268,14 +271,12 @@ class GroundProgram:
         # relation -> (rule, position) per body literal of the relation
         watch: dict[_Rel, list[tuple[int, int]]] = {}
         joins = False  # whether a rule has more than one body literal, or a variable only there
-        for c in clauses:
-            i = len(rules)
+        for i, c in enumerate(clauses):  # (one rule per clause: its number is its index)
             head, body = c.head, c.body
             hargs = head.args
             # the usual clauses the short way: p(a), and h(X) :- b(X)
-            if len(hargs) == 1 and len(body) < 2 and head.predicate[:2] != "b:":
+            if len(hargs) == 1 and head.predicate[:2] != "b:":
                 hneg, hpred, t = head.negated, head.predicate, hargs[0]
-                rel = (hneg, hpred, 1)
                 if not body:
                     if type(t) is not Const or type(t.value) is not str or "\x00" in t.value:
                         return None
@@ -284,31 +285,37 @@ class GroundProgram:
                     if key not in level[hneg]:
                         level[hneg][key] = 0
                         queue.append((hneg, key, 0))
-                    if rel in heads:
-                        heads[rel].append(i)
-                    else:
+                    rel = (hneg, hpred, 1)
+                    found = heads.get(rel)
+                    if found is None:
                         heads[rel] = [i]
+                    else:
+                        found.append(i)
                     continue
                 b = body[0]
                 bargs = b.args
                 if (
                     type(t) is Var
-                    and t.name != "_"
+                    and len(body) == 1
                     and len(bargs) == 1
-                    and bargs[0] == t
+                    and type(bargs[0]) is Var
+                    and bargs[0].name == t.name != "_"
                     and b.predicate[:2] != "b:"
                 ):
                     lit = (b.negated, b.predicate, _VARS[1])
                     rules.append((c, (hneg, hpred, _VARS[1]), (lit,), 1, False, _PROJ[1], True))
-                    if rel in heads:
-                        heads[rel].append(i)
-                    else:
+                    rel = (hneg, hpred, 1)
+                    found = heads.get(rel)
+                    if found is None:
                         heads[rel] = [i]
-                    brel = (b.negated, b.predicate, 1)
-                    if brel in watch:
-                        watch[brel].append((i, 0))
                     else:
+                        found.append(i)
+                    brel = (b.negated, b.predicate, 1)
+                    found = watch.get(brel)  # type: ignore[assignment]
+                    if found is None:
                         watch[brel] = [(i, 0)]
+                    else:
+                        found.append((i, 0))  # type: ignore[arg-type]
                     continue
             rule = _compile(c)
             if rule is None:
@@ -507,7 +514,7 @@ class GroundProgram:
                     if h is None or h > below:
                         break
                     body.append((bneg, bkey))
-                if len(body) == len(rule[2]):
+                else:
                     proof = self._body(neg, key, i, body, room=below, above=above)
                     if proof is not None:
                         return proof
@@ -548,17 +555,17 @@ class GroundProgram:
         ``room``: each proved in turn; ``None`` when one is not (the ancestor check)."""
         if not body:
             return self._node(neg, key, rule, ())
-        above.add((neg, key))
+        mark = (neg, key)
+        above.add(mark)
         proved: list[ProofNode] = []
         for bneg, bkey in body:
             node = self._prove(bneg, bkey, room, above)
             if node is None:
-                break
+                above.discard(mark)
+                return None
             proved.append(node)
-        above.discard((neg, key))
-        if len(proved) == len(body):
-            return self._node(neg, key, rule, tuple(proved))
-        return None
+        above.discard(mark)
+        return self._node(neg, key, rule, tuple(proved))
 
     def _node(
         self, neg: bool, key: tuple[str, ...], rule: int, kids: tuple[ProofNode, ...]
