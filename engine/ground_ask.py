@@ -274,24 +274,24 @@ class GroundProgram:
         for i, c in enumerate(clauses):  # (one rule per clause: its number is its index)
             head, body = c.head, c.body
             hargs = head.args
-            # the usual clauses the short way: p(a), and h(X) :- b(X)
-            if len(hargs) == 1 and head.predicate[:2] != "b:":
-                hneg, hpred, t = head.negated, head.predicate, hargs[0]
-                if not body:
+            # the usual clauses the short way: p(a, ..), and h(X) :- b(X)
+            if not body and head.predicate[:2] != "b:":
+                names: list[str] = []
+                for t in hargs:
                     if type(t) is not Const or type(t.value) is not str or "\x00" in t.value:
                         return None
-                    rules.append((c, (hneg, hpred, (t.value,)), (), 0, False, None, False))
-                    key = (hpred, t.value)
-                    if key not in level[hneg]:
-                        level[hneg][key] = 0
-                        queue.append((hneg, key, 0))
-                    rel = (hneg, hpred, 1)
-                    found = heads.get(rel)
-                    if found is None:
-                        heads[rel] = [i]
-                    else:
-                        found.append(i)
-                    continue
+                    names.append(t.value)
+                args = tuple(names)
+                hneg, hpred = head.negated, head.predicate
+                rules.append((c, (hneg, hpred, args), (), 0, False, None, False))
+                key = (hpred, *args)
+                if key not in level[hneg]:
+                    level[hneg][key] = 0
+                    queue.append((hneg, key, 0))
+                heads.setdefault((hneg, hpred, len(args)), []).append(i)
+                continue
+            if body and len(hargs) == 1 and head.predicate[:2] != "b:":
+                hneg, hpred, t = head.negated, head.predicate, hargs[0]
                 b = body[0]
                 bargs = b.args
                 if (
@@ -304,18 +304,8 @@ class GroundProgram:
                 ):
                     lit = (b.negated, b.predicate, _VARS[1])
                     rules.append((c, (hneg, hpred, _VARS[1]), (lit,), 1, False, _PROJ[1], True))
-                    rel = (hneg, hpred, 1)
-                    found = heads.get(rel)
-                    if found is None:
-                        heads[rel] = [i]
-                    else:
-                        found.append(i)
-                    brel = (b.negated, b.predicate, 1)
-                    found = watch.get(brel)  # type: ignore[assignment]
-                    if found is None:
-                        watch[brel] = [(i, 0)]
-                    else:
-                        found.append((i, 0))  # type: ignore[arg-type]
+                    heads.setdefault((hneg, hpred, 1), []).append(i)
+                    watch.setdefault((b.negated, b.predicate, 1), []).append((i, 0))
                     continue
             rule = _compile(c)
             if rule is None:

@@ -130,6 +130,7 @@ def test_what_the_model_does_not_answer() -> None:
     assert GroundProgram.of([Clause(Literal("p", (X,)))]) is None  # a fact with a variable
     assert GroundProgram.of([Clause(Literal("p", (X,)), (Literal("q", (Y,)),))]) is None
     assert GroundProgram.of([Clause(Literal("p", (a,)), (Literal("b:is", (X, a)),))]) is None
+    assert GroundProgram.of([Clause(Literal("b:is", (a, a)))]) is None  # a built-in's name
     chain = [Clause(Literal("p0", (a,)))]
     chain += [Clause(Literal(f"p{i + 1}", (X,)), (Literal(f"p{i}", (X,)),)) for i in range(30)]
     program = GroundProgram.of(chain)
