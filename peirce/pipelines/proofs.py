@@ -85,6 +85,10 @@ def translate(text: str) -> Translation:
 
 def context_diagnostics(translation: Translation) -> tuple[Diagnostic, ...]:
     """One ``untranslated`` diagnostic per context sentence the translator could not read."""
+    return _untranslated(translation.untranslated)
+
+
+def _untranslated(sentences: Iterable[Sentence]) -> tuple[Diagnostic, ...]:
     return tuple(
         Diagnostic(
             "untranslated",
@@ -93,15 +97,21 @@ def context_diagnostics(translation: Translation) -> tuple[Diagnostic, ...]:
             span=s.span,
             location="context",
         )
-        for s in translation.untranslated
+        for s in sentences
     )
 
 
 def _context(context: Context) -> tuple[tuple[Clause, ...], tuple[Diagnostic, ...]]:
     if isinstance(context, str):
         context = translate(context)
-    if isinstance(context, Translation):
-        return context.clauses, context_diagnostics(context)
+    if isinstance(context, Translation):  # its clauses and untranslated sentences in one pass
+        clauses: list[Clause] = []
+        left: list[Sentence] = []
+        for s in context.sentences:
+            clauses += s.clauses
+            if s.reason is not None:
+                left.append(s)
+        return tuple(clauses), _untranslated(left) if left else ()
     return tuple(context), ()
 
 
