@@ -1,13 +1,19 @@
 """SWI-Prolog as peirce's Horn-clause engine: the public interface of its parts.
 
+- :mod:`~peirce.engine.prolog.native`: libswipl's functions bound with ctypes, where SWI-Prolog
+  is (found once and kept) and ``kb/meta.pl`` compiled to a checked ``.qlf``;
 - :mod:`~peirce.engine.prolog.runtime`: the one engine of the process (started on first use),
-  its lock, the limits of every query and the JSON boundary (:func:`call_json`);
+  its lock, the limits of every query and the JSON boundary (:func:`call_json`); the string
+  buffers of every call released;
 - :mod:`~peirce.engine.prolog.codec`: clauses and terms to and from that JSON;
-- :mod:`~peirce.engine.prolog.text`: ``.pl`` programs and queries read as data (never run);
+- :mod:`~peirce.engine.prolog.text`: ``.pl`` programs and queries read as data (never run), a
+  whole text or a piece at a time (``text.read_chunks``);
 - :mod:`~peirce.engine.prolog.pool`: the Prolog modules knowledge bases live in, emptied and
   reused;
 - :mod:`~peirce.engine.prolog.proofs`: :class:`Proof`, one proof attempt, and the judgement
   (ENTAILED / REFUTED / UNKNOWN) made of the attempts at a goal and at its complement;
+- :mod:`~peirce.engine.prolog.store`: the clauses a knowledge base keeps on the Python side (the
+  objects given to ``add``; those it read or streamed packed per chunk, rebuilt when asked);
 - :mod:`~peirce.engine.prolog.kb`: :class:`KnowledgeBase`, one Prolog module per knowledge base,
   proofs by the meta-interpreter of ``kb/meta.pl``;
 - :mod:`~peirce.engine.prolog.batch`: :func:`ask_many`, many questions in one Prolog call.
