@@ -2,16 +2,23 @@
 
     python bench/batch_scale.py [--records 100000] [--kill-trials 10] [--kill-records 3000]
 
-- records/s with 1 and 2 worker processes, and through Ray (``--ray local``) when Ray is
-  installed, on ``--records`` generated chains (each with names of its own, so no two are alike);
-- peak memory (RSS of the ``peirce`` process, one worker) on 1,000 records and on ``--records``;
+- records/s with 1 and 2 worker processes, and through Ray (``--ray local``, 2 actors; its
+  start counted) when Ray is installed, on ``--records`` generated chains (each with names and
+  a relation of its own, so no two are alike and Prolog meets new names all along);
+- memory of the 1-worker runs on 1,000 records and on ``--records``: ``peak_rss_mib``, the
+  largest peak RSS of any process of the run (the runner, the forkserver, every worker, each
+  reaped by the measuring process, so RUSAGE_CHILDREN sees them all), and ``peak_total_mib``,
+  the largest total PSS of all the run's processes at once (sampled every 0.5 s);
+  ``--parts unbounded`` adds a 1-worker run with workers never replaced
+  (``--max-records-per-worker 0``: the records processed in the runner's own process);
 - ``--kill-trials`` runs (2 workers) killed with SIGKILL (the whole process group, workers too)
   once a random number of lines is written, then ``--resume``d: the records lost and written
   twice are counted.
 
 A human summary, then one JSON object as the last line: ``records``, ``records_per_second``
-(per worker count, and ``ray``), ``peak_rss_mib`` (``1k`` and the full count), ``kill_trials``,
-``lost``, ``duplicated``, and the seconds of each run.
+(per run: ``1``, ``2``, ``1-unbounded``, ``ray``), ``peak_rss_mib`` and ``peak_total_mib``
+(``1k`` and the full count), ``memory`` (every run's), ``kill_trials``, ``lost``,
+``duplicated``, and the seconds of each run.
 """
 
 from __future__ import annotations
@@ -204,7 +211,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--parts",
-        default="local,unbounded,ray,kill",
+        default="local,ray,kill",
         help="which runs: local (1 and 2 workers), unbounded (1 worker, workers never replaced:"
         " --max-records-per-worker 0), ray, kill",
     )
