@@ -275,7 +275,7 @@ class GroundProgram:
             head, body = c.head, c.body
             hargs = head.args
             # the usual clauses the short way: p(a, ..), and h(X) :- b(X)
-            if not body and head.predicate[:2] != "b:":
+            if not body:
                 names: list[str] = []
                 for t in hargs:
                     if type(t) is not Const or type(t.value) is not str or "\x00" in t.value:
@@ -290,7 +290,7 @@ class GroundProgram:
                     queue.append((hneg, key, 0))
                 heads.setdefault((hneg, hpred, len(args)), []).append(i)
                 continue
-            if body and len(hargs) == 1 and head.predicate[:2] != "b:":
+            if len(hargs) == 1:
                 hneg, hpred, t = head.negated, head.predicate, hargs[0]
                 b = body[0]
                 bargs = b.args
@@ -300,7 +300,6 @@ class GroundProgram:
                     and len(bargs) == 1
                     and type(bargs[0]) is Var
                     and bargs[0].name == t.name != "_"
-                    and b.predicate[:2] != "b:"
                 ):
                     lit = (b.negated, b.predicate, _VARS[1])
                     rules.append((c, (hneg, hpred, _VARS[1]), (lit,), 1, False, _PROJ[1], True))
@@ -311,6 +310,8 @@ class GroundProgram:
             if rule is None:
                 return None
             joins = program._add(rule, queue, watch) or joins
+        if any(rel[1].startswith("b:") for rel in (*heads, *watch)):
+            return None  # a built-in's name (as the least model has it)
         if not joins:  # every rule h(..) :- b(..): the literals need not be kept by relation
             program._simple(queue, watch)
             return program
