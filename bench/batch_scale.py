@@ -245,11 +245,12 @@ def main() -> int:
                   f"peak RSS {r['peak_rss_mib']:.0f} MiB, "
                   f"peak total PSS {r['peak_total_mib']:.0f} MiB "
                   f"({r['processes']} processes)")  # fmt: skip
+        has_ray = not args.no_ray and "ray" in parts
         try:
             import ray  # noqa: F401
-
-            has_ray = not args.no_ray and "ray" in parts
         except ImportError:
+            if has_ray:
+                print("Ray: not installed (pip install 'peirce[distributed]'), not run")
             has_ray = False
         if has_ray:
             r = throughput(big, work, 2, ray=True)
@@ -258,8 +259,6 @@ def main() -> int:
             rate, wall = r["records_per_second"], r["wall_seconds"]
             print(f"{args.records:,} records, Ray (local node, 2 actors): "
                   f"{rate:.0f} records/s ({wall:.0f} s wall)")  # fmt: skip
-        else:
-            print("Ray: not installed (pip install 'peirce[distributed]'), not run")
         speedup = rates["2"] / rates["1"] if rates.get("1") else 0.0
         if speedup:
             print(f"2 workers / 1 worker: {speedup:.2f}x")
