@@ -2,8 +2,7 @@
 ``.[dev]`` only; ``pip install -e '.[distributed]'`` to run it).
 
 The same JSONL lines as the local runner (a bad record an error line in its place), and the same
-resume semantics: a run cut short and resumed loses and duplicates nothing; actors replaced after
-N records, every record still output once and in order; standard input read as for workers.
+resume semantics: a run cut short and resumed loses and duplicates nothing.
 """
 
 from __future__ import annotations
@@ -62,39 +61,3 @@ def test_ray_gives_the_lines_the_local_runner_gives_and_resumes(
     assert main(argv) in (0, 1)
     ids = [json.loads(x)["id"] for x in remote.read_text("utf-8").splitlines()]
     assert sorted(ids) == sorted(r["id"] for r in a)
-
-
-def test_ray_actors_are_replaced_and_every_record_is_output_once_in_order(
-    local_ray: None, tmp_path: Path
-) -> None:
-    from peirce.batch.job import Job, handle
-    from peirce.batch.ray import BATCH, RayRunner
-
-    job = Job(command="check", factory="peirce.commands.check:processor", text=False)
-    items = [
-        (k + 1, {"context": f"A{k} is a cat.", "steps": [f"A{k} is a cat."]}, None, f"r{k}")
-        for k in range(100)
-    ]
-    runner = RayRunner(job, "auto", 1, True, max_records=BATCH)
-    lines = [r.line for r in runner.map(items)]
-    processor = job.processor()
-    assert lines == [handle(job, processor, item).line for item in items]
-    # 100 records, one call of BATCH (32) an actor: four actors, each its own process
-    assert len(runner.stats) == -(-len(items) // BATCH) == 4
-
-
-def test_ray_reads_standard_input(
-    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import io
-
-    data = "".join(
-        json.dumps({"id": f"s{k}", "context": f"B{k} is a dog.", "steps": [f"B{k} is a dog."]})
-        + "\n"
-        for k in range(12)
-    )
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
-    out = tmp_path / "out.jsonl"
-    assert main(["check", "-", "--output", str(out), "--ray", "auto", "--ordered"]) == 0
-    ids = [json.loads(x)["id"] for x in out.read_text("utf-8").splitlines()]
-    assert ids == [f"s{k}" for k in range(12)]

@@ -1,223 +1,185 @@
-"""The batch on a Ray cluster (``--ray auto|ADDRESS|local``; the ``distributed`` extra).
+"""The batch on a Ray cluster (``--ray auto|ADDRESS``; the ``distributed`` extra).
 
-The runner reads the records as it does for worker processes (a file or standard input, JSON
-or JSONL, each record keeping its line number, the ids already in the output skipped) and
-sends them in chunks of ``BATCH`` to a pool of ``--workers`` Ray actors, each of which builds
-the command's processor once (so one Prolog engine per actor). At most ``WINDOW`` chunks per
-actor are in flight, results come as they complete or in input order with ``--ordered``, and
-the runner writes them with the same JSONL output and resume semantics as the local runner.
-An actor is replaced after ``--max-records-per-worker`` records, as a worker process is. An
-actor that dies takes nothing with it: the chunk it was on goes again record by record to a new
-actor, the chunks it held go again whole, and a record that kills two actors is an error line.
+Ray Data reads the input: a datasource cuts the JSONL file into byte ranges at line starts (the
+driver counts the lines before each, so every record keeps its line number), each read task
+yields its lines, and ``map_batches`` hands them to an actor pool whose every actor builds the
+command's processor once (so one Prolog engine per actor). The driver writes the results with
+the same JSONL output and resume semantics as the local runner: the ids already in the output
+are given to the actors, which skip them.
 
-Only plain Ray actors are used (no Ray Data: its read tasks, its operators' actors and
-pyarrow cost each run many worker processes and tens of seconds of start on a small machine),
-and only the records travel, so the input need not be on the cluster's nodes.
-
-Ray is imported only here and only when ``--ray`` is given. ``--ray auto`` joins the cluster
-``ray start`` runs on this machine (or ``RAY_ADDRESS``), ``--ray ray://HOST:10001`` a remote
-one, ``--ray local`` starts a node of its own for the run, on 127.0.0.1 only.
+Ray is imported only here and only when ``--ray`` is given. Only JSONL files are read this way.
+``--ray auto`` joins the cluster ``ray start`` runs on this machine (or ``RAY_ADDRESS``),
+``--ray ray://HOST:10001`` a remote one, ``--ray local`` starts a node of its own for the run.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from peirce.batch.job import Item, Job, Result, handle
-from peirce.batch.summary import merge_stats
-from peirce.batch.workers import RECYCLE, died, task_chunks
+from peirce.batch.job import Item, Job, Result, handle, record_id
+from peirce.batch.summary import Summary, merge_stats
 from peirce.errors import ConfigError
 
-__all__ = ["BATCH", "WINDOW", "RayRunner"]
+__all__ = ["RayRunner"]
 
-#: Records per call to an actor, and calls in flight per actor.
-BATCH = 32
-WINDOW = 3
+#: Records per batch handed to an actor.
+BATCH = 16
+
+
+def _ranges(path: str, parts: int) -> list[tuple[int, int, int]]:
+    """``parts`` byte ranges of the file, each starting at a line: (start, end, first line)."""
+    size = os.path.getsize(path)
+    cuts = [0]
+    with open(path, "rb") as f:
+        for k in range(1, parts):
+            f.seek(size * k // parts)
+            f.readline()
+            pos = f.tell()
+            if cuts[-1] < pos < size:
+                cuts.append(pos)
+        cuts.append(size)
+        out, line, at = [], 1, 0
+        f.seek(0)
+        for start, end in itertools.pairwise(cuts):
+            while at < start:  # count the lines before this range
+                block = f.read(min(1 << 20, start - at))
+                line += block.count(b"\n")
+                at += len(block)
+            out.append((start, end, line))
+    return out
+
+
+def _datasource(path: str) -> Any:
+    import importlib
+
+    # imported by name: Ray's types are no concern of the type check (Ray is optional)
+    pa: Any = importlib.import_module("pyarrow")
+    block_metadata: Any = importlib.import_module("ray.data.block").BlockMetadata
+    datasources: Any = importlib.import_module("ray.data.datasource")
+
+    class _Lines(datasources.Datasource):  # type: ignore[misc]
+        """The lines of a JSONL file with their numbers, in byte ranges read in parallel."""
+
+        def estimate_inmemory_data_size(self) -> int | None:
+            return os.path.getsize(path)
+
+        def get_read_tasks(self, parallelism: int, **_kw: Any) -> list[Any]:
+            tasks = []
+            for start, end, first in _ranges(path, max(1, parallelism)):
+
+                def read(start: int = start, end: int = end, first: int = first) -> Iterator[Any]:
+                    with open(path, "rb") as f:
+                        f.seek(start)
+                        data = f.read(end - start)
+                    lines = data.split(b"\n")
+                    if data.endswith(b"\n"):
+                        lines.pop()
+                    numbers = list(range(first, first + len(lines)))
+                    yield pa.table({"line": numbers, "raw": pa.array(lines, type=pa.binary())})
+
+                meta = block_metadata(
+                    num_rows=None,
+                    size_bytes=end - start,
+                    input_files=(path,),
+                    exec_stats=None,
+                )
+                tasks.append(datasources.ReadTask(read, meta))
+            return tasks
+
+    lines: Any = _Lines()
+    return lines
 
 
 class _Actor:
     """One Ray actor: the command's processor, built once (its own Prolog engine)."""
 
-    def __init__(self, job: Job) -> None:
-        self.job = job
+    def __init__(self, job: Job, done: frozenset[str]) -> None:
+        self.job, self.done = job, done
         self.processor = job.processor()
 
-    def run(self, chunk: list[Item]) -> tuple[int, list[Result], dict[str, Any]]:
-        results = [handle(self.job, self.processor, item) for item in chunk]
-        return os.getpid(), results, self.processor.stats()
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        from peirce.records import read_one
 
-
-class _Call:
-    """A chunk on its way to an actor; split into one call per record when its actor died."""
-
-    def __init__(self, items: list[Item], retried: bool = False) -> None:
-        self.items, self.retried = items, retried
-        self.results: list[Result] | None = None
-        self.parts: list[_Call] | None = None
-
-    def complete(self) -> bool:
-        if self.parts is not None:
-            return all(p.complete() for p in self.parts)
-        return self.results is not None
-
-    def flatten(self) -> Iterator[Result]:
-        if self.parts is not None:
-            for p in self.parts:
-                yield from p.flatten()
-        else:
-            yield from self.results or ()
-
-
-class _Handle:
-    def __init__(self, actor: Any) -> None:
-        self.actor = actor
-        self.held: deque[tuple[Any, _Call]] = deque()  # (object ref, call), oldest first
-        self.sent = 0
+        out: dict[str, list[Any]] = {k: [] for k in ("index", "id", "verdict", "error", "out")}
+        out["text"] = []
+        for number, raw in zip(batch["line"], batch["raw"], strict=True):
+            text = bytes(raw).decode("utf-8", "surrogateescape")
+            if not text.strip():
+                continue
+            record = read_one(text, int(number), source=self.job.source, line=int(number))
+            rid = record_id(record.value, record.index, self.job.id_keys)
+            if rid in self.done:
+                continue
+            item: Item = (record.index, record.value, record.error, rid)
+            result = handle(self.job, self.processor, item)
+            out["index"].append(result.index)
+            out["id"].append(result.id)
+            out["verdict"].append(result.verdict)
+            out["error"].append(result.error or "")
+            out["out"].append(result.line)
+            out["text"].append(result.text or "")
+        stats = self.processor.stats()
+        out["stats"] = [repr(stats)] * len(out["id"])
+        out["actor"] = [id(self)] * len(out["id"])
+        return out
 
 
 class RayRunner:
-    """Map the records on Ray with an actor pool; results as the local runner's."""
+    """Map a JSONL file's records on Ray with an actor pool; results as the local runner's."""
 
-    def __init__(
-        self,
-        job: Job,
-        address: str,
-        workers: int,
-        ordered: bool,
-        max_records: int = RECYCLE,
-    ) -> None:
+    def __init__(self, job: Job, address: str, workers: int, ordered: bool, done: set[str]) -> None:
         try:
             import ray
         except ImportError:
-            raise ConfigError("--ray needs Ray: pip install 'peirce[distributed]' (ray)") from None
+            raise ConfigError(
+                "--ray needs Ray: pip install 'peirce[distributed]' (ray[data])"
+            ) from None
         self.job, self.address, self.workers, self.ordered = job, address, workers, ordered
-        self.max_records = max_records
+        self.done = frozenset(done)
         self.stats: dict[int, dict[str, Any]] = {}
-        self._ray = ray
-        if not ray.is_initialized():
-            extra: dict[str, Any] = {}
-            if address == "local":  # a node of one's own: on the loopback interface only
-                extra["_node_ip_address"] = "127.0.0.1"
-            ray.init(address=address, include_dashboard=False, log_to_driver=False, **extra)
-        self._remote = ray.remote(num_cpus=1)(_Actor)
-        self._active: list[_Handle] = []
-        self._retiring: list[_Handle] = []
-        self._order: deque[_Call] = deque()
-        self._ready: deque[_Call] = deque()
-        self._waiting: deque[_Call] = deque()
-        self._open = 0
+        if not ray.is_initialized():  # 'local': a Ray node of one's own, started here
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
 
-    # -- actors --
+    def map(self, path: str, summary: Summary) -> Iterator[Result]:
+        import ast
 
-    def _capacity(self) -> _Handle | None:
-        while len(self._active) + len(self._retiring) < self.workers:
-            self._active.append(_Handle(self._remote.remote(self.job)))
-        if not self._active:
-            return None
-        best = min(self._active, key=lambda h: len(h.held))
-        return best if len(best.held) < WINDOW else None
+        import ray
 
-    def _send(self, handle_: _Handle, call: _Call) -> None:
-        handle_.held.append((handle_.actor.run.remote(call.items), call))
-        handle_.sent += len(call.items)
-        if self.max_records and handle_.sent >= self.max_records:
-            self._active.remove(handle_)
-            self._retiring.append(handle_)
-
-    def _end(self, handle_: _Handle) -> None:
-        self._ray.kill(handle_.actor, no_restart=True)
-        for group in (self._active, self._retiring):
-            if handle_ in group:
-                group.remove(handle_)
-
-    # -- the map --
-
-    def map(self, items: Iterable[Item]) -> Iterator[Result]:
-        chunks = task_chunks(items, BATCH)
+        if path == "-" or not os.path.isfile(path):
+            raise ConfigError("--ray reads a JSONL file")
+        with open(path, "rb") as f:
+            if f.read(4096).lstrip().removeprefix(b"\xef\xbb\xbf").startswith(b"["):
+                raise ConfigError("--ray reads JSONL (one record a line), not a JSON list")
+        context = ray.data.DataContext.get_current()
+        context.execution_options.preserve_order = self.ordered
+        # the read tasks take little CPU: they must not wait on the actors holding every CPU
         try:
-            while True:
-                exhausted = self._fill(chunks)
-                yield from self._yield()
-                if exhausted and self._open == 0:
-                    return
-                if any(h.held for h in self._active + self._retiring):
-                    self._receive()
-        finally:
-            for handle_ in self._active + self._retiring:
-                self._ray.kill(handle_.actor, no_restart=True)
-            self._active, self._retiring = [], []
-
-    def _fill(self, chunks: Iterator[list[Item]]) -> bool:
-        limit = WINDOW * self.workers
-        while True:
-            for retired in list(self._retiring):  # retired and done: gone, room for another
-                if not retired.held:
-                    self._end(retired)
-            if not self._waiting:
-                if self._open >= limit:
-                    return False
-                chunk = next(chunks, None)
-                if chunk is None:
-                    return True
-                call = _Call(chunk)
-                self._open += 1
-                if self.ordered:
-                    self._order.append(call)
-                self._waiting.append(call)
-            actor = self._capacity()
-            if actor is None:
-                return False
-            self._send(actor, self._waiting.popleft())
-
-    def _yield(self) -> Iterator[Result]:
-        if self.ordered:
-            while self._order and self._order[0].complete():
-                self._open -= 1
-                yield from self._order.popleft().flatten()
-        else:
-            while self._ready:
-                self._open -= 1
-                yield from self._ready.popleft().flatten()
-
-    def _receive(self) -> None:
-        ray = self._ray
-        handles = self._active + self._retiring
-        refs = [ref for h in handles for ref, _c in h.held]
-        ready, _ = ray.wait(refs, num_returns=1)
-        for handle_ in handles:
-            while handle_.held and handle_.held[0][0] in ready:
-                ref, call = handle_.held[0]
-                try:
-                    pid, results, stats = ray.get(ref)
-                except ray.exceptions.RayActorError as exc:
-                    self._died(handle_, type(exc).__name__)
-                    break
-                handle_.held.popleft()
-                self.stats[pid] = stats
-                self._done(call, results)
-
-    def _done(self, call: _Call, results: list[Result]) -> None:
-        call.results = results
-        if not self.ordered:
-            self._ready.append(call)
-
-    def _died(self, handle_: _Handle, why: str) -> None:
-        """An actor died: the call it was on goes again record by record, the others whole."""
-        (_ref, first), *rest = handle_.held
-        handle_.held.clear()
-        self._end(handle_)
-        self._waiting.extend(call for _r, call in rest)
-        if first.retried:
-            self._done(first, [died(self.job, item, f"the Ray actor died: {why}")
-                               for item in first.items])  # fmt: skip
-            return
-        first.parts = [_Call([item], retried=True) for item in first.items]
-        self._waiting.extendleft(reversed(first.parts))
-        if not self.ordered:
-            self._open += len(first.parts) - 1
+            dataset = ray.data.read_datasource(_datasource(path), num_cpus=0)
+        except TypeError:  # Ray before the named remote parameters
+            dataset = ray.data.read_datasource(_datasource(path), ray_remote_args={"num_cpus": 0})
+        mapped = dataset.map_batches(
+            _Actor,
+            fn_constructor_args=(self.job, self.done),
+            batch_size=BATCH,
+            compute=ray.data.ActorPoolStrategy(size=self.workers),
+            batch_format="numpy",
+        )
+        for row in mapped.iter_rows():
+            self.stats[int(row["actor"])] = ast.literal_eval(str(row["stats"]))
+            error = str(row["error"]) or None
+            text = str(row["text"]) or None
+            yield Result(
+                int(row["index"]),
+                str(row["id"]),
+                str(row["verdict"]),
+                error,
+                str(row["out"]),
+                text,
+            )
+        summary.skipped = len(self.done)
 
     def merged(self) -> dict[str, Any]:
         return merge_stats(self.stats.values())

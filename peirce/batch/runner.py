@@ -15,8 +15,8 @@
   flight, and a worker is replaced after ``--max-records-per-worker`` records, so memory stays
   flat whatever the number of records. With ``--workers 1`` an input of up to that many records
   is processed in this process (nothing to start); a larger one goes to one worker process.
-- **Ray**: ``--ray auto|ADDRESS|local`` maps the records on a pool of Ray actors
-  (:mod:`peirce.batch.ray`), read here as for worker processes.
+- **Ray**: ``--ray auto|ADDRESS|local`` maps the records on a Ray cluster with Ray Data and an
+  actor pool (:mod:`peirce.batch.ray`).
 
 Exit status: 0 when every record was processed, 1 when some failed; a file that cannot be read
 raises ``OSError`` before anything runs (the command line exits 2 naming it).
@@ -109,6 +109,8 @@ def _check_options(args: argparse.Namespace) -> None:
 
     if args.resume and not args.output:
         raise ConfigError("--resume needs --output FILE (the results to resume)")
+    if args.ray and args.file == "-":
+        raise ConfigError("--ray reads a file, not standard input")
 
 
 class _Local:
@@ -252,8 +254,8 @@ def run_batch(
         if args.ray:
             from peirce.batch.ray import RayRunner
 
-            runner: Any = RayRunner(job, args.ray, args.workers, args.ordered, _recycle(args))
-            results = runner.map(items())
+            runner: Any = RayRunner(job, args.ray, args.workers, args.ordered, done)
+            results = runner.map(path, summary)
         elif args.workers > 1:
             runner = WorkerPool(job, args.workers, args.ordered, _recycle(args))
             results = runner.map(items())

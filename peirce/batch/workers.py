@@ -35,7 +35,7 @@ from typing import Any
 from peirce.batch.job import Item, Job, Result, handle
 from peirce.batch.summary import merge_stats
 
-__all__ = ["CHUNK", "RECYCLE", "WINDOW", "WorkerPool", "context", "died", "task_chunks"]
+__all__ = ["CHUNK", "RECYCLE", "WINDOW", "WorkerPool", "context"]
 
 #: Records sent to a worker at a time, and chunks in flight per worker.
 CHUNK = 8
@@ -210,7 +210,7 @@ class WorkerPool:
     # -- the map --
 
     def map(self, items: Iterable[Item]) -> Iterator[Result]:
-        chunks = task_chunks(items, CHUNK)
+        chunks = _chunks(items, CHUNK)
         finished = False
         try:
             while True:
@@ -298,7 +298,7 @@ class WorkerPool:
         worker.held.clear()
         self._waiting.extend(rest)  # the chunks it held and had not started go again whole
         if first.retried:  # the one record of this task killed a worker twice
-            self._done(first, [died(self.job, item, why) for item in first.items])
+            self._done(first, [_died(self.job, item, why) for item in first.items])
             return
         # the chunk it was on goes again record by record
         first.parts = [_Task([item], retried=True) for item in first.items]
@@ -326,8 +326,7 @@ class WorkerPool:
         return merge_stats(self.stats.values())
 
 
-def task_chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
-    """The items in lists of ``size`` (the last one shorter)."""
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
     chunk: list[Item] = []
     for item in items:
         chunk.append(item)
@@ -349,8 +348,7 @@ def _exit_reason(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def died(job: Job, item: Item, why: str) -> Result:
-    """The error line of a record whose worker died on it twice."""
+def _died(job: Job, item: Item, why: str) -> Result:
     index, _value, _error, rid = item
     error = f"{job.source}: record {index}: the worker process died ({why})"
     return handle(job, _NoProcessor(), (index, None, error, rid))
