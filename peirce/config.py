@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,7 @@ __all__ = [
     "llm_cache_path",
     "llm_settings",
     "parser_cache_dir",
+    "private_folder",
     "server_token",
     "swipl_location",
     "swipl_search_path",
@@ -157,3 +159,16 @@ def swipl_search_path(env: Mapping[str, str] | None = None) -> list[str]:
     ['/a', '/b']
     """
     return _env(env).get("PATH", os.defpath).split(os.pathsep)
+
+
+def private_folder(folder: Path) -> bool:
+    """Create ``folder`` (mode 0700) if needed; ``True`` when it is the user's own and no one else
+    may write in it (a cache read back from anywhere else could be someone else's)."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return False
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return False
+    return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)

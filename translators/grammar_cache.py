@@ -15,25 +15,11 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 from pathlib import Path
 
-from peirce.config import parser_cache_dir
+from peirce.config import parser_cache_dir, private_folder
 
 __all__ = ["parse_table_cache"]
-
-
-def _private(folder: Path) -> bool:
-    """Create ``folder`` (mode 0700) if needed; True when it is ours and no one else may write."""
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return False
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        return False
-    return not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def parse_table_cache(name: str, grammar: str, *, root: Path | bool | None = True) -> str | bool:
@@ -48,7 +34,7 @@ def parse_table_cache(name: str, grammar: str, *, root: Path | bool | None = Tru
     import lark
 
     folder = Path(folder)
-    if not _private(folder):
+    if not private_folder(folder):
         return False
     key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
     return str(folder / f"{name}-{key}.lark-tables")

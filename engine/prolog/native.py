@@ -32,10 +32,9 @@ import atexit
 import ctypes
 import json
 import os
-import stat
 from pathlib import Path
 
-from peirce.config import parser_cache_dir, swipl_location, swipl_search_path
+from peirce.config import parser_cache_dir, private_folder, swipl_location, swipl_search_path
 from peirce.errors import BackendError
 
 __all__ = ["Native", "cache_dir", "compiled", "forget", "keep", "locate", "start"]
@@ -61,14 +60,7 @@ def cache_dir() -> Path | None:
     if parsers is None:
         return None
     folder = parsers.parent / "prolog"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return None
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        return None
-    return None if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) else folder
+    return folder if private_folder(folder) else None
 
 
 def _which(name: str) -> str | None:
