@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from peirce.cot import ChainReport, ClaimCheck, ClaimKind, ClaimStatus
 from peirce.errors import InputError
 from peirce.evaluators.bench.common import load_items, text_field, text_list
+from peirce.evaluators.bench.linc_common import label_of
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSONObject
 from peirce.pipelines.chains import check_chain, classical_answer
@@ -51,7 +52,6 @@ _EXPECTED = (
     "an object with 'premises' (strings), 'conclusion', 'label' (True, False or Uncertain) and "
     "'cot' (model -> chains)"
 )
-_LABELS = {"true": Answer.TRUE, "false": Answer.FALSE, "uncertain": Answer.UNKNOWN}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +66,7 @@ class LincItem:
 
     @classmethod
     def from_record(cls, rec: JSONObject, model: str | None) -> LincItem:
-        label = _LABELS.get(text_field(rec, "label").lower())
-        if label is None:
-            raise InputError("'label' must be True, False or Uncertain")
+        label = label_of(rec)
         cot = rec.get("cot")
         if not isinstance(cot, dict):
             raise InputError("'cot' must map models to lists of chains")
