@@ -94,7 +94,7 @@ def test_function_terms_and_equality_are_decided() -> None:
         ("Symptoms(pox) = {Fever, Headache}", "unexpected character '{'"),
         ("Coughing ∈ Symptoms(pox)", "unexpected character '∈'"),
         ("all x. (Rating(x) + 1 > 9 -> Listed(x))", "unexpected character '+'"),
-        ("Yale is Private", "unexpected name 'is'"),
+        ("Acme is Private", "unexpected name 'is'"),
         ("Fever(pox) & ...", "unexpected symbol '.'"),
     ],
 )
