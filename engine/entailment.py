@@ -368,6 +368,7 @@ def _ground_proof(
     b(x)   [If a, b.]
       a(x)   [A.]
     """
+    from peirce.engine.prolog.codec import clause_text, literal_text
 
     by_head: dict[int, list[int]] = {}
     for i, ((head, _), _) in enumerate(rules):
@@ -391,9 +392,9 @@ def _ground_proof(
             stack.append((lit, True))
             stack.extend((b, False) for b in reversed(body) if b not in done)
             continue
-        text = str(clause)
+        text = clause_text(clause)
         kids = tuple(done[b] for b in body)
-        done[lit] = ProofNode(str(lits[lit]), clause.label or text, text, kids)
+        done[lit] = ProofNode(literal_text(lits[lit]), clause.label or text, text, kids)
     return done[goal]
 
 

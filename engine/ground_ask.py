@@ -170,7 +170,7 @@ def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: list[s
 
 def _texts(rule: _Rule) -> tuple[str, str]:
     """The rule (the clause's label, else its text) and the clause text of its proof nodes, as
-    :class:`~peirce.logic.Clause`'s ``str`` writes them."""
+    :func:`~peirce.engine.prolog.codec.clause_text` writes them."""
     clause, (neg, pred, args), body = rule[0], rule[1], rule[2]
     if not rule[3]:  # no variable
         text = _goal_text(neg, (pred, *args))  # type: ignore[arg-type]

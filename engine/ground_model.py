@@ -44,6 +44,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from peirce.engine.ground_ask import MAX_BOUND, MAX_STEPS, deepening_bound
 from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase, Limits, unifiable
+from peirce.engine.prolog.codec import clause_text, literal_text
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
@@ -428,7 +429,7 @@ class GroundModel:
         text = self._texts.get(lit)
         if text is None:
             pred, neg, args = self._lits[lit]
-            text = self._texts[lit] = str(Literal(pred, args, neg))
+            text = self._texts[lit] = literal_text(Literal(pred, args, neg))
         return text
 
     def proof(self, goal: Literal) -> Proof:
@@ -454,7 +455,7 @@ class GroundModel:
                 continue
             text = self._clause_texts.get(k)
             if text is None:
-                text = self._clause_texts[k] = str(clause)
+                text = self._clause_texts[k] = clause_text(clause)
             kids = tuple([done[b] for b in body])
             done[lit] = ProofNode(self._text(lit), clause.label or text, text, kids)
         return Proof(True, done[root])
@@ -496,7 +497,7 @@ def _replay(
         if len(kids) == len(body):
             text = model._clause_texts.get(k)
             if text is None:
-                text = model._clause_texts[k] = str(clause)
+                text = model._clause_texts[k] = clause_text(clause)
             return ProofNode(model._text(lit), clause.label or text, text, tuple(kids))
     return None
 

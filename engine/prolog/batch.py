@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from peirce.engine.prolog.codec import encode_term, term_text
+from peirce.engine.prolog.codec import clause_text, encode_term, literal_text, term_text
 from peirce.engine.prolog.pool import release_module, take_module
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, ask_batch, json_text
@@ -248,12 +248,12 @@ def _node(
     clause = clauses[cid - 1]
     text = texts.get(cid)
     if text is None:
-        texts[cid] = text = str(clause)
+        texts[cid] = text = clause_text(clause)
     return ProofNode(goal, clause.label or text, text, kids)
 
 
 def _error(goal: Literal, message: str) -> Judgement:
-    reason = f"could not ask {goal!s}: {message}"
+    reason = f"could not ask {literal_text(goal)}: {message}"
     return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence={"error": message})
 
 

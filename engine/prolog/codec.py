@@ -42,6 +42,7 @@ __all__ = [
     "BUILTINS",
     "MAX_DIGITS",
     "MAX_NESTING",
+    "clause_text",
     "decode_literal",
     "decode_proof",
     "decode_term",
@@ -50,9 +51,11 @@ __all__ = [
     "encode_query",
     "encode_term",
     "goal_text",
+    "literal_text",
     "mangled",
     "relation_text",
     "term_text",
+    "text_of",
 ]
 
 #: Pure built-ins a clause body or a console query may call when a knowledge base is created
@@ -293,6 +296,44 @@ def goal_text(x: JSON) -> str:
     return "¬" + text[2:] if text.startswith("n:") else text[2:]
 
 
+def text_of(t: Term) -> str:
+    """``str(t)``, with an explicit stack (a term nested any depth)."""
+    if not isinstance(t, Compound):
+        return str(t)
+    out: list[str] = []
+    work: list[Term | str] = [t]
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Compound):
+            out.append(item.functor + "(")
+            work.append(")")
+            for i in range(len(item.args) - 1, -1, -1):
+                work.append(item.args[i])
+                if i:
+                    work.append(", ")
+        else:
+            out.append(str(item))
+    return "".join(out)
+
+
+def literal_text(lit: Literal) -> str:
+    """``str(lit)``, with an explicit stack (arguments nested any depth)."""
+    core = lit.predicate
+    if lit.args:
+        core += "(" + ", ".join([text_of(a) for a in lit.args]) + ")"
+    return "¬" + core if lit.negated else core
+
+
+def clause_text(clause: Clause) -> str:
+    """``str(clause)``, with an explicit stack (terms nested any depth)."""
+    head = literal_text(clause.head)
+    if not clause.body:
+        return head
+    return f"{head} :- {', '.join([literal_text(b) for b in clause.body])}"
+
+
 def decode_proof(x: JSON, clauses: Mapping[int, Clause]) -> ProofNode:
     """A proof tree from its flat encoding: per node in preorder, the clause id (-1 for a
     built-in step), the goal, the number of children.
@@ -315,7 +356,7 @@ def decode_proof(x: JSON, clauses: Mapping[int, Clause]) -> ProofNode:
         cid, goal, k = cast(int, items[pos]), items[pos + 1], cast(int, items[pos + 2])
         pos += 3
         if cid < 0:
-            text, k = str(decode_literal(goal)), 0
+            text, k = literal_text(decode_literal(goal)), 0
         else:
             text = goal_text(goal)
         if k:
@@ -345,5 +386,5 @@ def _node(
     clause = clauses[cid]
     text = texts.get(cid)
     if text is None:
-        texts[cid] = text = str(clause)
+        texts[cid] = text = clause_text(clause)
     return ProofNode(goal, clause.label or text, text, kids)

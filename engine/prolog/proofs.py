@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from peirce import serde
-from peirce.engine.prolog.codec import MAX_DIGITS, decode_proof, relation_text
+from peirce.engine.prolog.codec import MAX_DIGITS, decode_proof, literal_text, relation_text
 from peirce.engine.prolog.runtime import Limits
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Literal
@@ -95,7 +95,7 @@ def not_proved(goal: Literal, status: str, limits: Limits) -> Proof:
     it was complete (``ok``) or which limit stopped it."""
     if status != "ok":
         return Proof(False, None, limit_reason(status, limits), limit_hit=True)
-    return Proof(False, None, f"{goal!s} is not provable")
+    return Proof(False, None, f"{literal_text(goal)} is not provable")
 
 
 def not_concluded(goal: Literal) -> Proof:
@@ -107,7 +107,7 @@ def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
     """ENTAILED, REFUTED or UNKNOWN from the attempts ``p`` at ``goal`` and ``q`` at its
     complement (both proved: contradictory, UNKNOWN with both proofs in the evidence)."""
     comp = goal.complement()
-    goal_str, comp_str = str(goal), str(comp)
+    goal_str, comp_str = literal_text(goal), literal_text(comp)
     if p.proved and q.proved:
         evidence = {
             "proof": serde.to_json_obj(p.proof),
