@@ -519,7 +519,7 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     Deadline is Now + Secs,
     St = st(false),
     Acc = acc([], ok),
-    Ctx = ctx(M, MaxD, St, Deadline),
+    Ctx = ctx(M, MaxD, St, Deadline, none),
     nb_setval(peirce_too_deep, false),
     nb_setval(peirce_atom_bytes, 0),
     bounded(Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
@@ -542,11 +542,11 @@ collect(all, Limit, Inf, Goals, Ctx, Acc) :-
     %   answers come in Prolog's order.  When it was cut (by the depth bound, on cyclic rules
     %   with unbound arguments, or by its budget), tabled resolution (complete and terminating
     %   for Datalog) finds the remaining answers, each with a shallowest proof.
-    Ctx = ctx(M, MaxD, _, Deadline),
+    Ctx = ctx(M, MaxD, _, Deadline, _),
     Quarter is max(1, Inf // 4),
     Cut = st(false),
-    call_with_inference_limit(depth_first_all(Limit, Goals, ctx(M, MaxD, Cut, Deadline), Acc),
-                              Quarter, R0),
+    search_ctx(M, MaxD, Cut, Deadline, DCtx),
+    call_with_inference_limit(depth_first_all(Limit, Goals, DCtx, Acc), Quarter, R0),
     arg(1, Acc, Found),
     length(Found, N),
     (   ( N >= Limit ; R0 \== inference_limit_exceeded, arg(1, Cut, false) )
@@ -610,11 +610,12 @@ shallowest(Goals, Ctx, Check, Proofs) :-
     deepen(1, Ctx, Goals, Check, Proofs).
 
 deepen(D, Ctx, Goals, Check, Proofs) :-
-    Ctx = ctx(M, MaxD, St, Deadline),
+    Ctx = ctx(M, MaxD, St, Deadline, _),
     Bound is min(D, MaxD),
     Cut = st(false),
+    search_ctx(M, Bound, Cut, Deadline, BCtx),
     statistics(inferences, I0),
-    (   prove_all(Goals, 0, [], ctx(M, Bound, Cut, Deadline), Proofs0)
+    (   prove_all(Goals, 0, [], BCtx, Proofs0)
     ->  Proofs = Proofs0
     ;   arg(1, Cut, false)
     ->  fail
@@ -652,7 +653,7 @@ reset_tables :- abolish_table_subgoals(peirce_meta:tp(_, _)).
 %   (Tabled calls work on copies, so "too deep" is noted in a global variable.)
 %   The deadline is read from a global variable so that tables are keyed the same way in
 %   every query (a key that changes per query would grow the table trie without end).
-tq(ctx(M, MaxD, _, Deadline), q(M, MaxSize)) :-
+tq(ctx(M, MaxD, _, Deadline, _), q(M, MaxSize)) :-
     MaxSize is 8 * MaxD,
     nb_setval(peirce_deadline, Deadline).
 
@@ -723,7 +724,7 @@ prove_all([G|Gs], D, Anc, Ctx, [P|Ps]) :-
 prove('$b'(G), _, _, _, b(G)) :- !,
     builtin_call(G).
 prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
-    Ctx = ctx(M, MaxD, St, Deadline),
+    Ctx = ctx(M, MaxD, St, Deadline, T),
     (   D >= MaxD
     ->  nb_setarg(1, St, true),
         fail
@@ -731,10 +732,22 @@ prove(G, D, Anc, Ctx, n(Id, G, Ps)) :-
     ),
     get_time(Now),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
-    \+ looping(G, Anc),
-    call(M:G, Id, Body),           % the stored fact G(Args..., Id, Body); see stored/4
     D1 is D + 1,
-    prove_all(Body, D1, [G|Anc], Ctx, Ps).
+    (   ( D < 32 ; \+ ground(G) )
+    ->  \+ looping(G, Anc),
+        call(M:G, Id, Body),           % the stored fact G(Args..., Id, Body); see stored/4
+        prove_all(Body, D1, [G|Anc], Ctx, Ps)
+    ;   term_hash(G, H),               % a ground goal past the listed depth: hashed
+        functor(T, _, N),
+        I is H mod N + 1,
+        arg(I, T, B0),
+        \+ eq_member(G, B0),
+        \+ eq_member(G, Anc),
+        call(M:G, Id, Body),
+        setarg(I, T, [G|B0]),          % undone on backtracking into the search above
+        prove_all(Body, D1, Anc, Ctx, Ps),
+        setarg(I, T, B0)               % G is no ancestor of the goals after it
+    ).
 
 %   A whitelisted built-in.  The atoms atom_concat/3 makes live outside the stacks that the
 %   stack limit bounds, so their length counts against a budget of the query (a sixteenth of
@@ -769,7 +782,23 @@ atom_budget(L) :-
 %   A ground goal that is its own ancestor needs no proof of its own: a shortest proof never
 %   repeats a ground atom on a branch.  A goal with variables is never pruned (a variant of an
 %   ancestor may still have the answers the ancestor needs); the depth bound stops it.
+%   The ancestors of the first 32 levels, and those that had variables when they were called
+%   (they may have been bound since), are a list (Anc); the ground ancestors deeper than that
+%   are in a hash table (T, a term whose arguments are lists of goals, changed with setarg/3:
+%   an ancestor is added before its body is proved and taken out after), so that the check is
+%   constant per step however deep the proof: a list alone made a proof of depth D cost D^2.
 looping(G, Anc) :- ground(G), eq_member(G, Anc).
+
+%   search_ctx(+M, +Bound, +Cut, +Deadline, -Ctx): the context of one depth-bounded search, with
+%   a hash table of ancestors when the bound lets a proof pass the listed levels.
+search_ctx(M, Bound, Cut, Deadline, ctx(M, Bound, Cut, Deadline, T)) :-
+    (   Bound > 32
+    ->  N is min(Bound, 65536),
+        length(Bs, N),
+        maplist(=([]), Bs),
+        T =.. [ancestors|Bs]
+    ;   T = none
+    ).
 
 eq_member(G, [A|As]) :- ( G == A -> true ; eq_member(G, As) ).
 

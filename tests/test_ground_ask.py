@@ -16,6 +16,7 @@ from peirce.engine.prolog import KnowledgeBase, Limits
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.pipelines import proofs
 from peirce.pipelines.consistency import suspects
+from peirce.results import ProofNode
 
 X, Y, Z = Var("X"), Var("Y"), Var("Z")
 NAMES = [Const(f"c{i}") for i in range(5)]
@@ -324,3 +325,64 @@ def test_check_proof_s_model_proves_as_prolog_node_for_node(seed: int) -> None:
             want, got = kb.prove(goal), fast.prove(goal)
             assert (got.proved, got.reason, got.proof) == (want.proved, want.reason, want.proof)
         assert fast.answered > 0
+
+
+def _deep_program(rng: random.Random) -> tuple[list[Clause], int]:
+    """A chain of 40 to 120 levels (past the 32 levels whose ancestors ``kb/meta.pl`` keeps in a
+    list: deeper ground ancestors are hashed), with shortcuts, loops back, and conjunctions
+    ``q(i+1) :- q(i), s(i)`` where ``s(i) :- q(i)`` (three): the second goal's proof needs the first
+    goal again, which is an ancestor only while its own proof is being searched."""
+    a = Const("a")
+    n = rng.randint(40, 120)
+    clauses = [Clause(Literal("q0", (a,)), label="start")]
+    both = set(rng.sample(range(n), 3))  # (each doubles the proofs above it)
+    for i in range(n):
+        head = Literal(f"q{i + 1}", (X,))
+        if i in both:
+            s = Literal(f"s{i}", (X,))
+            clauses.append(Clause(head, (Literal(f"q{i}", (X,)), s), label=f"q{i} and s{i}"))
+            clauses.insert(
+                rng.randrange(len(clauses) + 1),
+                Clause(s, (Literal(f"q{i}", (X,)),), label=f"s{i}"),
+            )
+        else:
+            clauses.append(Clause(head, (Literal(f"q{i}", (X,)),), label=f"q{i}"))
+        if rng.random() < 0.2:  # a loop back, tried first: the ancestor check cuts it
+            j = rng.randint(0, i)
+            back = Clause(Literal(f"q{j}", (X,)), (Literal(f"q{i + 1}", (X,)),), label="back")
+            clauses.insert(rng.randrange(len(clauses) + 1), back)
+        if rng.random() < 0.05:  # a shortcut of a few levels (the proof stays deep)
+            j = rng.randint(max(0, i - 3), i)
+            skip = Clause(head, (Literal(f"q{j}", (X,)),), label=f"q{j}..{i}")
+            clauses.insert(rng.randrange(len(clauses) + 1), skip)
+    return clauses, n
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_deep_proofs_with_hashed_ancestors_are_prolog_s_node_for_node(seed: int) -> None:
+    """Past 32 levels Prolog keeps ground ancestors in a hash table (added before a goal's body
+    is proved, taken out after): the proofs are those the replay, which keeps its ancestors in
+    a set, finds; a goal proved earlier on a branch is no ancestor of the goals after it."""
+    rng = random.Random(seed)
+    clauses, n = _deep_program(rng)
+    program = GroundProgram.of(clauses)
+    assert program is not None
+    goals = [Literal(f"q{k}", (Const("a"),)) for k in sorted({n, n - 1, rng.randint(33, n)})]
+    goals.append(Literal("q0", (Const("b"),)))  # not provable: the whole search fails
+    with KnowledgeBase(clauses, limits=Limits(depth=400)) as kb:
+        for goal in goals:
+            want, got = kb.ask(goal), program.ask(goal, Limits(depth=400))
+            assert got is not None, goal
+            assert (got.verdict, got.reason) == (want.verdict, want.reason), goal
+            assert got.proof == want.proof, goal
+            if goal.predicate == f"q{n}":
+                assert want.proof is not None and _height(want.proof) > 32
+
+
+def _height(node: ProofNode) -> int:
+    stack, most = [(node, 1)], 0
+    while stack:
+        top, h = stack.pop()
+        most = max(most, h)
+        stack.extend((c, h + 1) for c in top.children)
+    return most
