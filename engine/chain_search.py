@@ -17,7 +17,7 @@ References:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import attrgetter
@@ -98,15 +98,52 @@ class AnswerGraph:
         return self.labels.get(entity, entity)
 
 
-@dataclass(frozen=True, slots=True)
 class Reached:
-    """An entity a chain reaches, and the shortest chain (proposition ids from the source)."""
+    """An entity a chain reaches, and the shortest chain (proposition ids from the source).
 
-    entity: str
-    path: tuple[str, ...]
+    Immutable and compared by value, as a frozen dataclass would be, but its fields are read-only
+    properties over slots: the search makes one per target reached, and plain stores cost a
+    third of a frozen dataclass's."""
+
+    __slots__ = ("_entity", "_path")
+    __match_args__ = ("entity", "path")
+
+    def __init__(self, entity: str, path: tuple[str, ...]) -> None:
+        self._entity = entity
+        self._path = path
+
+    @property
+    def entity(self) -> str:
+        return self._entity
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self._path
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reached):
+            return NotImplemented
+        return self._entity == other._entity and self._path == other._path
+
+    def __hash__(self) -> int:
+        return hash((self._entity, self._path))
+
+    def __repr__(self) -> str:
+        return f"Reached(entity={self._entity!r}, path={self._path!r})"
 
 
 _Loop = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _chain_to(entity: str, via: dict[str, str], back: dict[str, str]) -> tuple[str, ...]:
+    """The chain the Python search found to ``entity``, from its trail: ``via`` (entity -> the
+    premise that reached it) and ``back`` (entity -> an entity the chain reached just before)."""
+    out: list[str] = []
+    while (before := back.get(entity)) is not None:
+        out.append(via[entity])
+        entity = before
+    out.reverse()
+    return tuple(out)
 
 
 class Search:
@@ -114,19 +151,23 @@ class Search:
     chain, the chains that end at a target, and the first loop (its entities and propositions;
     empty when there is none).
 
-    Immutable and compared by value. The Python search lists the entities reached from its
-    table of chains (``found``, entity -> chain) and finds the loop (``walk``) when each is first
-    asked for: a caller that only asks whether a chain exists pays for neither.
+    Immutable and compared by value: its fields are read-only properties over private slots
+    (plain stores, so that making one costs little next to the search itself). The Python search
+    keeps its trail (two tables of strings, which the garbage collector does not follow) and the
+    graph; the entities reached are listed, and the loop walked, when each is first asked for: a
+    caller that only asks whether a chain exists pays for neither.
     """
 
-    __slots__ = ("_found", "_loop", "_reached", "_walk", "chains", "source")
+    __slots__ = ("_back", "_block", "_chains", "_graph", "_loop", "_reached", "_source", "_via")
 
-    source: str
-    chains: tuple[Reached, ...]
+    _source: str
+    _chains: tuple[Reached, ...]
     _reached: tuple[Reached, ...] | None
-    _found: dict[str, tuple[str, ...]] | None
+    _via: dict[str, str] | None
+    _back: dict[str, str] | None
     _loop: _Loop | None
-    _walk: Callable[[], _Loop] | None
+    _graph: AnswerGraph | None
+    _block: Collection[str]
 
     def __init__(
         self,
@@ -135,40 +176,67 @@ class Search:
         chains: tuple[Reached, ...],
         cycle_entities: tuple[str, ...] = (),
         cycle_props: tuple[str, ...] = (),
-        *,
-        found: dict[str, tuple[str, ...]] | None = None,
-        walk: Callable[[], _Loop] | None = None,
     ) -> None:
-        set_ = object.__setattr__
-        set_(self, "source", source)
-        set_(self, "chains", chains)
-        set_(self, "_reached", None if found is not None else reached)
-        set_(self, "_found", found)
-        set_(self, "_loop", None if walk is not None else (cycle_entities, cycle_props))
-        set_(self, "_walk", walk)
+        self._source = source
+        self._chains = chains
+        self._reached = reached
+        self._via = self._back = None
+        self._loop = (cycle_entities, cycle_props)
+        self._graph = None
+        self._block = ()
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: a Search is immutable")
+    @classmethod
+    def _found(
+        cls,
+        graph: AnswerGraph,
+        source: str,
+        block: Collection[str],
+        chains: tuple[Reached, ...],
+        *,
+        via: dict[str, str],
+        back: dict[str, str],
+    ) -> Search:
+        """What the Python search found: its chains to the targets and its trail (see
+        :func:`_chain_to`), with what walking the loop needs (the graph, the blocked entities)."""
+        new = object.__new__(cls)
+        new._source = source
+        new._chains = chains
+        new._reached = None
+        new._via = via
+        new._back = back
+        new._loop = None
+        new._graph = graph
+        new._block = block
+        return new
+
+    @property
+    def source(self) -> str:
+        """The entity the search starts from."""
+        return self._source
+
+    @property
+    def chains(self) -> tuple[Reached, ...]:
+        """The targets reached (sorted), each with its shortest chain."""
+        return self._chains
 
     def _cycle(self) -> _Loop:
-        loop: _Loop | None = self._loop
+        loop = self._loop
         if loop is None:
-            assert self._walk is not None
-            loop = self._walk()
-            object.__setattr__(self, "_loop", loop)
-            object.__setattr__(self, "_walk", None)
+            graph = self._graph
+            assert graph is not None
+            loop = _cycle(graph, self._source, self._block, _premise_order(graph))
+            self._loop, self._graph, self._block = loop, None, ()
         return loop
 
     @property
     def reached(self) -> tuple[Reached, ...]:
         """Every entity a chain reaches (sorted), with its shortest chain."""
-        reached: tuple[Reached, ...] | None = self._reached
+        reached = self._reached
         if reached is None:
-            found = self._found
-            assert found is not None
-            reached = tuple([Reached(e, found[e]) for e in sorted(found)])
-            object.__setattr__(self, "_reached", reached)
-            object.__setattr__(self, "_found", None)
+            via, back = self._via, self._back
+            assert via is not None and back is not None
+            reached = tuple([Reached(e, _chain_to(e, via, back)) for e in sorted(via)])
+            self._reached, self._via, self._back = reached, None, None
         return reached
 
     @property
@@ -181,10 +249,10 @@ class Search:
 
     @property
     def complete(self) -> bool:
-        return bool(self.chains)
+        return bool(self._chains)
 
     def _key(self) -> tuple[object, ...]:
-        return (self.source, self.reached, self.chains, *self._cycle())
+        return (self._source, self.reached, self._chains, *self._cycle())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Search):
@@ -241,71 +309,90 @@ def search(
     ``engine``: ``"prolog"`` (the tabled search of ``kb/chain.pl``), ``"python"`` (breadth-first
     search) or ``"auto"`` (Python up to :data:`PYTHON_SEARCH_LIMIT` mentions).
     """
-    targets, blocked = list(targets), list(blocked)
-    if engine not in ("auto", "prolog", "python"):
+    if engine in {"auto", "python"}:
+        limit = PYTHON_SEARCH_LIMIT if engine == "auto" else None
+        found = _search_python(graph, source, targets, blocked, limit)
+        if found is not None:
+            return found
+    elif engine != "prolog":
         raise ValueError(f"got {engine!r} for the search engine, expected auto, prolog or python")
-    if engine == "python" or (
-        engine == "auto" and sum(map(len, map(_entities, graph.facts))) <= PYTHON_SEARCH_LIMIT
-    ):
-        return _search_python(graph, source, targets, blocked)
-    return _search_prolog(graph, source, targets, blocked, limits)
+    return _search_prolog(graph, source, list(targets), list(blocked), limits)
 
 
 def _search_python(
-    graph: AnswerGraph, source: str, targets: list[str], blocked: list[str]
-) -> Search:
-    """What ``logicscore_chain/2`` answers, computed breadth first in Python.
+    graph: AnswerGraph,
+    source: str,
+    targets: Iterable[str],
+    blocked: Iterable[str],
+    limit: int | None,
+) -> Search | None:
+    """What ``logicscore_chain/2`` answers, computed breadth first in Python; ``None`` when the
+    premises make more than ``limit`` mentions (the graph is left to the Prolog search).
 
-    The least shortest chain to each entity is the first one found: a layer is a list of chains
-    with the entities each reaches first, expanded in the order of the chains, the premises of a
-    chain's entities in the order of their ids (chains enter the next layer in the order in which
-    they are made, so every layer comes out sorted). A premise is expanded once: after that every
-    entity it mentions is reached. The loop is walked when it is asked for."""
-    block = {b for b in blocked if b != source}
-    order = sorted(graph.facts, key=_id)  # (an entity named twice is skipped the 2nd time)
-    mentions: dict[str, int] = {}  # entity -> the premises mentioning it, as bits by rank of id
-    for rank, f in enumerate(order):
+    The premises of each entity are a set of bits by the rank of their ids. The least shortest
+    chain to each entity is the first one found: a layer is a list of chains, each with the
+    premises of the entities it reaches first, expanded in the order of the chains and the
+    premises of a chain by id (chains enter the next layer in the order in which they are made,
+    so every layer comes out sorted). A premise is expanded once: after that every entity it
+    mentions is reached. A blocked entity is reached but has no premises to expand. Chains stay
+    a trail of back pointers until read; the loop is walked when it is asked for."""
+    order = sorted(graph.facts, key=_id)  # (an entity named twice sets its bit twice)
+    mentions: dict[str, int] = {}
+    get = mentions.get
+    bit, count = 1, 0
+    for f in order:
         if f.premise:
-            bit = 1 << rank
-            for e in f.entities:
-                mentions[e] = mentions.get(e, 0) | bit
-    best: dict[str, tuple[str, ...]] = {source: ()}
-    layer: list[tuple[tuple[str, ...], list[str]]] = [((), [source])]
+            ents = f.entities
+            count += len(ents)
+            for e in ents:
+                mentions[e] = get(e, 0) | bit
+        bit <<= 1
+    if limit is not None and count > limit:
+        return None
+    block = {b for b in blocked if b != source} if blocked else _NONE
+    if block:
+        mentions = {e: m for e, m in mentions.items() if e not in block}
+        get = mentions.get
+    via: dict[str, str] = {source: ""}  # entity -> the premise that reached it
+    back: dict[str, str] = {}  # entity -> an entity its chain reached just before
+    layer: list[tuple[str, int]] = [(source, get(source, 0))]
     done = 0  # premises expanded: every entity they mention is reached
     while layer:
-        nxt: list[tuple[tuple[str, ...], list[str]]] = []
-        for path, group in layer:
-            todo = 0
-            for z in group:
-                if z not in block:
-                    todo |= mentions.get(z, 0)
-            todo &= ~done
+        nxt: list[tuple[str, int]] = []
+        for x, premises in layer:  # x: an entity reached first by this layer's chain
+            todo = premises & ~done
             done |= todo
             while todo:  # the premises by id
                 low = todo & -todo
                 todo ^= low
                 f = order[low.bit_length() - 1]
-                new = None
+                first = None
+                bits = 0
                 for y in f.entities:
-                    if y not in best:
-                        if new is None:
-                            chain = (*path, f.id)
-                            new = [y]
-                            nxt.append((chain, new))
-                        else:
-                            new.append(y)
-                        best[y] = chain
+                    if y not in via:
+                        if first is None:
+                            first = y
+                            pid = f.id
+                        via[y] = pid
+                        back[y] = x
+                        bits |= get(y, 0)
+                if first is not None:
+                    nxt.append((first, bits))
         layer = nxt
-    del best[source]
-    chains = tuple([Reached(t, best[t]) for t in sorted(set(targets)) if t in best])
-    return Search(
-        source,
-        (),
-        chains,
-        found=best,
-        walk=lambda: _cycle(graph, source, block, _premise_order(graph)),
-    )
+    del via[source]
+    ends = []
+    for t in targets:
+        if t in via:
+            ends.append(t)
+    if len(ends) > 1:
+        ends = sorted(set(ends))
+    chains = []
+    for t in ends:
+        chains.append(Reached(t, _chain_to(t, via, back)))
+    return Search._found(graph, source, block, tuple(chains), via=via, back=back)
 
+
+_NONE: frozenset[str] = frozenset()
 
 _id = attrgetter("id")
 _entities = attrgetter("entities")
@@ -316,7 +403,10 @@ def _premise_order(graph: AnswerGraph) -> dict[str, tuple[str, ...]]:
 
 
 def _cycle(
-    graph: AnswerGraph, source: str, block: set[str], entities: dict[str, tuple[str, ...]]
+    graph: AnswerGraph,
+    source: str,
+    block: Collection[str],
+    entities: dict[str, tuple[str, ...]],
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The first loop of ``cycle/4`` in ``kb/chain.pl``: a depth-first walk over entities and
     premises from the source, neighbours in the order of the facts, until it meets a node on its

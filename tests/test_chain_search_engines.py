@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from peirce.engine.chain_search import AnswerGraph, Facts, search
+from peirce.engine import chain_search
+from peirce.engine.chain_search import AnswerGraph, Facts, Reached, search
 
 NAMES = ["a", "b", "é", "Zed", "x y", "10", "2"]
 
@@ -99,3 +100,66 @@ def test_the_searches_agree_on_larger_graphs() -> None:
             prolog
         )
         assert len(prolog.reached) > 5
+
+
+def test_past_the_limit_the_auto_engine_asks_prolog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limit counts the mentions made by premises: up to it the search stays in Python, past
+    it ``auto`` goes to ``kb/chain.pl``, with the same answer."""
+    graph = AnswerGraph(
+        "q",
+        ("q",),
+        (
+            Facts("P1", "", ("a", "b")),
+            Facts("P2", "", ("b", "q")),
+            Facts("P3", "", ("a", "b", "q"), premise=False),
+        ),
+    )
+    asked: list[str] = []
+    prolog = chain_search._search_prolog
+
+    def spy(*args: object, **kwargs: object) -> chain_search.Search:
+        asked.append("prolog")
+        return prolog(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(chain_search, "_search_prolog", spy)
+    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 4)
+    within = search(graph, "a", ["q"])
+    assert asked == []
+    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 3)
+    past = search(graph, "a", ["q"])
+    assert asked == ["prolog"]
+    assert within == past and [r.path for r in past.chains] == [("P1", "P2")]
+    assert search(graph, "a", ["q"], engine="python") == past and asked == ["prolog"]
+
+
+def test_a_reached_entity_is_a_value() -> None:
+    one, same, other = Reached("q", ("P1",)), Reached("q", ("P1",)), Reached("q", ("P2",))
+    assert one == same and hash(one) == hash(same) and one != other
+    assert len({one, same, other}) == 2
+    assert repr(one) == "Reached(entity='q', path=('P1',))"
+    match one:
+        case Reached(entity, path):
+            assert (entity, path) == ("q", ("P1",))
+    with pytest.raises(AttributeError):
+        one.path = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        one.extra = 1  # type: ignore[attr-defined]
+
+
+def test_the_lists_made_when_read_are_the_same_read_in_any_order() -> None:
+    """The Python search keeps its trail and the graph until the reached list or the loop is
+    first read; either read first gives what Prolog gives."""
+    rng = random.Random(11)
+    for _ in range(60):
+        graph, source, _ = _graph(rng)
+        prolog = search(graph, source, graph.question_entities, engine="prolog")
+        loop_first = search(graph, source, graph.question_entities, engine="python")
+        assert (loop_first.cycle_entities, loop_first.cycle_props) == (
+            prolog.cycle_entities,
+            prolog.cycle_props,
+        )
+        assert loop_first.reached == prolog.reached
+        reached_first = search(graph, source, graph.question_entities, engine="python")
+        assert reached_first.reached == prolog.reached
+        assert reached_first.cycle_props == prolog.cycle_props
+        assert reached_first == loop_first == prolog
