@@ -26,7 +26,7 @@ from peirce.errors import ConfigError
 __all__ = ["RayRunner"]
 
 #: Records per batch handed to an actor.
-BATCH = 16
+BATCH = int(os.environ.get("PEIRCE_RAY_BATCH", "16"))
 
 
 def _ranges(path: str, parts: int) -> list[tuple[int, int, int]]:
@@ -121,9 +121,11 @@ class _Actor:
             out["error"].append(result.error or "")
             out["out"].append(result.line)
             out["text"].append(result.text or "")
-        stats = self.processor.stats()
-        out["stats"] = [repr(stats)] * len(out["id"])
-        out["actor"] = [id(self)] * len(out["id"])
+        # the actor's counters so far, once per batch (on its first row; the driver keeps the
+        # last it saw of each actor)
+        n = len(out["id"])
+        out["stats"] = [repr(self.processor.stats()), *[""] * (n - 1)] if n else []
+        out["actor"] = [id(self)] * n
         return out
 
 
@@ -167,18 +169,24 @@ class RayRunner:
             compute=ray.data.ActorPoolStrategy(size=self.workers),
             batch_format="numpy",
         )
-        for row in mapped.iter_rows():
-            self.stats[int(row["actor"])] = ast.literal_eval(str(row["stats"]))
-            error = str(row["error"]) or None
-            text = str(row["text"]) or None
-            yield Result(
-                int(row["index"]),
-                str(row["id"]),
-                str(row["verdict"]),
-                error,
-                str(row["out"]),
-                text,
-            )
+        # whole batches, not rows: the driver shares the machine with the actors, and a row
+        # costs it a conversion of each column
+        for batch in mapped.iter_batches(batch_size=None, batch_format="numpy"):
+            stats = batch["stats"]
+            if len(stats) and stats[0]:
+                self.stats[int(batch["actor"][0])] = ast.literal_eval(str(stats[0]))
+            for index, rid, verdict, error, line, text in zip(
+                batch["index"].tolist(),
+                batch["id"].tolist(),
+                batch["verdict"].tolist(),
+                batch["error"].tolist(),
+                batch["out"].tolist(),
+                batch["text"].tolist(),
+                strict=True,
+            ):
+                yield Result(
+                    int(index), str(rid), str(verdict), error or None, str(line), text or None
+                )
         summary.skipped = len(self.done)
 
     def merged(self) -> dict[str, Any]:
