@@ -50,10 +50,15 @@ pytest: venv
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
 # It takes hours on 2 cores; it can be run a part at a time, e.g.
 #   make fuzz FUZZ_TESTS=tests/fuzz/test_fuzz_dot.py FUZZ_STATS=fuzz-stats.jsonl
+# Hypothesis keeps every input it has tried in memory (several GiB by 100,000 for some readers):
+# on a small machine run the count in rounds of other seeds, each adding a line to FUZZ_STATS:
+#   make fuzz FUZZ_EXAMPLES=25000 FUZZ_SEED=1 ...   (then FUZZ_SEED=2, 3, 4)
 FUZZ_TESTS ?= tests/fuzz tests/test_server_schema.py
 FUZZ_STATS ?=
+FUZZ_EXAMPLES ?= 100000
+FUZZ_SEED ?=
 fuzz: venv
-	PEIRCE_FUZZ_EXAMPLES=100000 PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0
+	PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
 
 # Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
 # increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
