@@ -13,12 +13,13 @@
   (``--max-records-per-worker 0``: the records processed in the runner's own process);
 - ``--kill-trials`` runs (2 workers) killed with SIGKILL (the whole process group, workers too)
   once a random number of lines is written, then ``--resume``d: the records lost and written
-  twice are counted.
+  twice are counted. A run that ended before its kill came is run again (``kill_late`` counts
+  them), so that every trial is killed midway.
 
 A human summary, then one JSON object as the last line: ``records``, ``records_per_second``
 (per run: ``1``, ``2``, ``1-unbounded``, ``ray``), ``peak_rss_mib`` and ``peak_total_mib``
-(``1k`` and the full count), ``memory`` (every run's), ``kill_trials``, ``lost``,
-``duplicated``, and the seconds of each run.
+(``1k`` and the full count), ``memory`` (every run's), ``kill_trials``, ``kill_late``,
+``lost``, ``duplicated``, and the seconds of each run.
 """
 
 from __future__ import annotations
@@ -161,24 +162,47 @@ def _lines(path: Path) -> int:
         return 0
 
 
-def kill_trial(src: Path, work: Path, n: int, rng: random.Random) -> tuple[int, int, float, int]:
+class _LineCount:
+    """Lines of a growing file, counted from where the last count stopped (a poll costs what
+    was written since, not the whole file: a slow poll would kill late)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.at, self.lines = path, 0, 0
+
+    def __call__(self) -> int:
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self.at)
+                data = f.read()
+        except FileNotFoundError:
+            return 0
+        self.at += len(data)
+        self.lines += data.count(b"\n")
+        return self.lines
+
+
+def kill_trial(
+    src: Path, work: Path, n: int, rng: random.Random
+) -> tuple[int, int, float, int, bool]:
     """One run killed at a random point, then resumed: (lost, duplicated, when killed, lines
-    written before the kill)."""
+    written before the kill, whether the kill came while records were still to be written)."""
     out = work / "killed.jsonl"
     out.unlink(missing_ok=True)
     argv = [*PEIRCE, "check", str(src), "--output", str(out), "--workers", "2"]
-    target = rng.randint(1, n - 1)  # kill once this many lines are written: always midway
+    target = rng.randint(1, n - 1)  # kill once this many lines are written: midway
     proc = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     started = time.perf_counter()
-    while proc.poll() is None and _lines(out) < target:
-        time.sleep(0.005)
+    count = _LineCount(out)
+    while proc.poll() is None and count() < target:
+        time.sleep(0.002)
     when = time.perf_counter() - started
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)  # the runner and its workers, as kill -9 of the job
     proc.wait()
     before = len(out.read_bytes().splitlines()) if out.exists() else 0
+    midway = proc.returncode == -signal.SIGKILL and before < n
     subprocess.run(
         [*argv, "--resume"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
     )
@@ -186,20 +210,27 @@ def kill_trial(src: Path, work: Path, n: int, rng: random.Random) -> tuple[int, 
     expected = {f"c{k}" for k in range(n)}
     lost = len(expected - set(ids))
     duplicated = len(ids) - len(set(ids))
-    return lost, duplicated, when, before
+    return lost, duplicated, when, before, midway
 
 
 def kill_trials(
     src: Path, work: Path, n: int, trials: int, *, rng: random.Random
-) -> tuple[int, int]:
-    """``trials`` killed and resumed runs: records lost and duplicated in all."""
-    lost = duplicated = 0
+) -> tuple[int, int, int]:
+    """``trials`` runs killed midway and resumed: records lost and duplicated in all, and the
+    runs that ended before their kill came (each is run again, up to three times a trial; their
+    losses count too)."""
+    lost = duplicated = late = 0
     for trial in range(trials):
-        lo, du, when, before = kill_trial(src, work, n, rng)
-        lost, duplicated = lost + lo, duplicated + du
-        print(f"kill trial {trial + 1}: SIGKILL after {when:.1f} s ({before} of {n} written), "
-              f"resumed: {lo} lost, {du} duplicated")  # fmt: skip
-    return lost, duplicated
+        for _attempt in range(4):
+            lo, du, when, before, midway = kill_trial(src, work, n, rng)
+            lost, duplicated = lost + lo, duplicated + du
+            print(f"kill trial {trial + 1}: SIGKILL after {when:.1f} s ({before} of {n} written"
+                  f"{'' if midway else ', too late: the run had ended'}), "
+                  f"resumed: {lo} lost, {du} duplicated")  # fmt: skip
+            if midway:
+                break
+            late += 1
+    return lost, duplicated, late
 
 
 def main() -> int:
@@ -263,7 +294,7 @@ def main() -> int:
         if speedup:
             print(f"2 workers / 1 worker: {speedup:.2f}x")
         trials = args.kill_trials if "kill" in parts else 0
-        lost, duplicated = kill_trials(kill, work, args.kill_records, trials, rng=rng)
+        lost, duplicated, late = kill_trials(kill, work, args.kill_records, trials, rng=rng)
         figures.update(
             {
                 "records_per_second": rates,
@@ -284,6 +315,7 @@ def main() -> int:
                 },
                 "wall_seconds": {k: v["wall_seconds"] for k, v in runs.items()},
                 "kill_trials": trials,
+                "kill_late": late,
                 "kill_records": args.kill_records,
                 "lost": lost,
                 "duplicated": duplicated,
