@@ -18,7 +18,11 @@ Models here:
   (a :data:`~peirce.protocols.ClauseTranslator` from the layer above; or takes clauses given for a
   text in ``formal``) and proves the hypothesis with the Prolog engine; a rule hypothesis is
   entailed when its head is provable with its body skolemised as extra facts. Deterministic: its
-  answers are 0 or 1.
+  answers are 0 or 1. Fast paths answer as Prolog does (the tests hold them to its verdicts and
+  proofs; Prolog stays the checker of record): propositional premises and claims (no literal has
+  arguments, as in ClaimTrees chains) by a least model over literal numbers grown claim by claim
+  (:class:`_Propositional`); other ground premises by
+  :class:`~peirce.engine.ground_model.GroundModel`; the rest goes to Prolog.
 - :class:`Cascade`: models asked in order; the LLM only where the symbolic answer is undecided.
   The deciding backend is the Judgement's ``backend``; :attr:`Cascade.decided` counts them.
 
@@ -26,9 +30,9 @@ The LLM judge is :class:`peirce.llm.judge.LLMJudge`; models by name (``symbolic`
 ``cascade``) and the controlled-English translator are wired in
 :mod:`peirce.pipelines.entailment`.
 
-Kept whole (past 400 lines): the symbolic model's two ground paths (a least model grown claim by
-claim for facts, one derived anew for rules) and its Prolog path answer alike and are read
-together; the cascade is short.
+Kept whole (past 400 lines): the symbolic model's ground paths (least models grown claim by
+claim for facts, propositional or not, one derived anew for rules) and its Prolog path answer
+alike and are read together; the cascade is short.
 
 References:
     Weiqiu You, Anton Xue, Shreya Havaldar, Delip Rao, Helen Jin, Chris Callison-Burch, Eric
@@ -37,9 +41,10 @@ References:
 
 from __future__ import annotations
 
+import heapq
 import threading
-from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from peirce.errors import ConfigError, ParseError
@@ -77,6 +82,7 @@ class SymbolicEntailment:
         cached_kbs: int = 8,
         max_extra: int = 12,
         ground_fast_path: bool = True,
+        propositional_fast_path: bool = True,
     ) -> None:
         self.translate = translate
         self.formal = {k: tuple(v) for k, v in (formal or {}).items()}
@@ -87,7 +93,15 @@ class SymbolicEntailment:
         self._cached_kbs, self._max_extra = cached_kbs, max_extra
         self._lock = threading.RLock()
         self.ground_fast_path = ground_fast_path
+        self.propositional_fast_path = ground_fast_path and propositional_fast_path
         self._compiled: dict[str, tuple[_Ground, ...] | None] = {}
+        # text -> its rules and the reason it was not (wholly) translated; None: not propositional
+        self._propositional: dict[str, tuple[tuple[_Ground, ...], str | None] | None] = {}
+        self._texts: dict[int, str] = {}  # literal number -> its text
+        self._complements: dict[int, int] = {}  # literal number -> its complement's
+        self._goals: dict[str, tuple[int, ...] | None] = {}  # claim -> its facts' literals
+        # propositional models: [premises, model, reasons of those not translated], last used last
+        self._props: list[tuple[tuple[str, ...], _Propositional, list[str]]] = []
         self._ids: dict[Literal, int] = {}
         self._lits: list[Literal] = []
         # least models of ground premises, by the premises they hold (in order)
@@ -98,6 +112,7 @@ class SymbolicEntailment:
         with self._lock:
             kbs, self._kbs = list(self._kbs.values()), OrderedDict()
             self._models = OrderedDict()
+            self._props = []
         for kb in kbs:
             kb.close()
 
@@ -144,6 +159,12 @@ class SymbolicEntailment:
 
     def entails(self, premises: Sequence[str], hypothesis: str) -> Judgement:
         self.calls += 1
+        if self.propositional_fast_path:
+            with self._lock:
+                facts = self._propositional_goals(hypothesis)
+                grown = None if facts is None else self._propositional_model(premises)
+                if facts is not None and grown is not None:
+                    return self._decide_propositional(grown[0], facts, grown[1])
         goals, why = self.clauses(hypothesis)
         if why is not None or not goals:
             return Judgement(Verdict.UNKNOWN, None, self.name, f"hypothesis {why}")
@@ -251,6 +272,105 @@ class SymbolicEntailment:
             open_reasons.append(f"{head} is not derivable")
         return self._verdict(proofs, open_reasons, False, gaps)
 
+    # -- the propositional path: premises and claims whose literals have no arguments
+    def _rules_of(self, text: str) -> tuple[tuple[_Ground, ...], str | None] | None:
+        """The rules of a text over literal numbers and why it was not (wholly) translated;
+        ``None`` when one of its literals has arguments."""
+        if text in self._propositional:
+            return self._propositional[text]
+        clauses, why = self.clauses(text)
+        propositional = all(not c.head.args and not any(b.args for b in c.body) for c in clauses)
+        compiled = self._compile(text, clauses) if propositional else None
+        held = None if compiled is None else (compiled, why)
+        self._propositional[text] = held
+        return held
+
+    def _propositional_goals(self, text: str) -> tuple[int, ...] | None:
+        """The literal numbers of a hypothesis's facts; ``None`` unless it is translated whole
+        into propositional facts."""
+        if text in self._goals:
+            return self._goals[text]
+        held = self._rules_of(text)
+        goals = None
+        if held is not None and held[0] and held[1] is None and all(not b for (_, b), _ in held[0]):
+            goals = tuple(head for (head, _), _ in held[0])
+        self._goals[text] = goals
+        return goals
+
+    def _propositional_model(
+        self, premises: Sequence[str]
+    ) -> tuple[_Propositional, list[str]] | None:
+        """The least model of propositional premises and the reasons of those not translated;
+        ``None`` when a premise is not propositional.
+
+        As :meth:`_model_for` does for ground premises: the model of the longest list of
+        premises asked before that these begin with is grown in place by the premises that
+        follow (ARES asks each claim with the claims kept before it, so most questions add a
+        claim or none); a model is kept under its longer list."""
+        key = tuple(premises)
+        props = self._props
+        at, length = -1, -1
+        if props:  # the model grown last is most often the one
+            last = props[-1][0]
+            if len(last) <= len(key) and key[: len(last)] == last:
+                at, length = len(props) - 1, len(last)
+        if at < 0:
+            for i, (held, _, _) in enumerate(props):
+                if length < len(held) <= len(key) and key[: len(held)] == held:
+                    at, length = i, len(held)
+        rules: list[_Ground] = []
+        gaps: list[str] = []
+        for p in key[max(length, 0) :]:
+            found = self._rules_of(p)
+            if found is None:
+                return None
+            rules.extend(found[0])
+            if found[1] is not None:
+                gaps.append(found[1])
+        if at >= 0:
+            _, model, before = props.pop(at)
+            if length < len(key):
+                model.extend(rules)
+                gaps = before + gaps
+            else:
+                gaps = before
+        else:
+            model = _Propositional()
+            model.extend(rules)
+            while len(props) >= max(1, self._cached_kbs):
+                props.pop(0)
+        props.append((key, model, gaps))
+        return model, gaps
+
+    def _decide_propositional(
+        self, model: _Propositional, goals: Sequence[int], gaps: list[str]
+    ) -> Judgement:
+        """:meth:`_decide_facts` for propositional facts asked of propositional premises: the
+        same answers and proofs, from a least model over literal numbers."""
+        proofs: list[ProofNode] = []
+        open_reasons: list[str] = []
+        for goal in goals:
+            if goal in model.level:
+                proofs.append(model.proof(goal, self._text))
+                continue
+            neg = self._complements.get(goal)
+            if neg is None:
+                neg = self._complements[goal] = self._id(self._lits[goal].complement())
+            if neg in model.level:
+                because = f"the premises prove {self._text(neg)}"
+                tree = model.proof(neg, self._text)
+                return Judgement(Verdict.REFUTED, 0.0, self.name, because, tree)
+            open_reasons.append(f"{self._text(goal)} is not derivable")
+        return self._verdict(proofs, open_reasons, False, gaps)
+
+    def _text(self, lit: int) -> str:
+        text = self._texts.get(lit)
+        if text is None:
+            from peirce.engine.prolog.codec import literal_text
+
+            text = self._texts[lit] = literal_text(self._lits[lit])
+        return text
+
     def _prove(self, premises: Sequence[str], goal: Literal, assumed: tuple[Clause, ...]) -> Proof:
         kb, missing = self._kb_for(premises)
         extra = tuple(c for p in missing for c in self.clauses(p)[0])
@@ -324,6 +444,160 @@ class SymbolicEntailment:
 
 _Rule = tuple[int, tuple[int, ...]]  # a ground clause over literal numbers: (head, body)
 _Ground = tuple[_Rule, Clause]  # the rule and the clause it came from
+
+
+class _Propositional:
+    """The least model of ground clauses over literal numbers, grown in place, with each
+    literal's level (the height of its shallowest derivation, 0 for a fact) and its proof.
+
+    What :class:`~peirce.engine.ground_model.GroundModel` does for Datalog clauses, without
+    constants to instantiate over or to tell apart, so that a chain of propositional claims
+    costs a few steps a claim: each rule fires once, when its body is derived (watch lists);
+    a clause added later that derives a literal more shallowly lowers its level in a heap worked
+    off only as far as a proof needs (:meth:`_settle`); the proof of a literal is the one
+    ``GroundModel`` gives, a shallowest derivation with the earliest clause first (the tests
+    hold the two, and Prolog, to the same answers and proofs).
+
+    >>> from peirce.logic import Literal
+    >>> a, b = Literal("a"), Literal("b")
+    >>> m = _Propositional()
+    >>> m.extend([((0, ()), Clause(a, label="A.")), ((1, (0,)), Clause(b, (a,), label="If a, b."))])
+    >>> print(m.proof(1, ["a", "b"].__getitem__).render())
+    b   [If a, b.]
+      a   [A.]
+    """
+
+    __slots__ = ("by_head", "level", "need", "pending", "proofs", "rules", "texts", "uses")
+
+    def __init__(self) -> None:
+        self.rules: list[_Ground] = []
+        self.texts: list[str | None] = []  # the text of each rule's clause, made when shown
+        self.by_head: dict[int, list[int]] = {}  # literal -> the rules that derive it
+        self.uses: dict[int, list[int]] = {}  # literal -> the rules with it in their body
+        self.need: list[int] = []  # per rule, the distinct body literals not derived yet
+        self.level: dict[int, int] = {}  # derived literal -> its level (an upper bound)
+        self.pending: list[tuple[int, int]] = []  # (height, literal): lower levels to settle
+        self.proofs: dict[int, ProofNode] = {}  # literal -> its proof, until the model grows
+
+    def extend(self, rules: Iterable[_Ground]) -> None:
+        """Add rules and derive what they give."""
+        work: deque[tuple[int, int]] = deque()
+        for rule in rules:
+            self._add(rule, work)
+        if work:
+            self.proofs = {}  # levels may change: proofs are chosen anew
+        self._relax(work)
+
+    def _add(self, rule: _Ground, work: deque[tuple[int, int]]) -> None:
+        i = len(self.rules)
+        self.rules.append(rule)
+        self.texts.append(None)
+        (head, body), _ = rule
+        self.by_head.setdefault(head, []).append(i)
+        level = self.level
+        if not body:
+            self.need.append(0)
+            work.append((head, 0))
+            return
+        missing = 0
+        uses = self.uses
+        for b in set(body):
+            if b not in level:
+                missing += 1
+            uses.setdefault(b, []).append(i)
+        self.need.append(missing)
+        if not missing:
+            work.append((head, 1 + max([level[b] for b in body])))
+
+    def _relax(self, work: deque[tuple[int, int]]) -> None:
+        """Derive what ``work`` (literals with the height of a derivation) gives: a literal
+        derived anew gets its level at once, a lower level of one derived before waits in the
+        heap until a proof needs it."""
+        level, need, rules, uses, pending = (
+            self.level,
+            self.need,
+            self.rules,
+            self.uses,
+            self.pending,
+        )
+        while work:
+            lit, height = work.popleft()
+            old = level.get(lit)
+            if old is not None:
+                if height < old:
+                    heapq.heappush(pending, (height, lit))
+                continue
+            level[lit] = height
+            for i in uses.get(lit, ()):
+                need[i] -= 1
+                if need[i] == 0:
+                    (head, body), _ = rules[i]
+                    work.append((head, 1 + max([level[b] for b in body])))
+
+    def _settle(self, goal: int) -> None:
+        """Lower levels until every level below ``goal``'s (and ``goal``'s) is exact: the heap
+        is worked off, lowest first, while it holds heights below ``goal``'s level (a
+        derivation through a waiting literal is at least as high as its height)."""
+        level, need, rules, uses, pending = (
+            self.level,
+            self.need,
+            self.rules,
+            self.uses,
+            self.pending,
+        )
+        while pending and pending[0][0] < level[goal]:
+            height, lit = heapq.heappop(pending)
+            if height >= level[lit]:
+                continue
+            level[lit] = height
+            for i in uses.get(lit, ()):
+                if need[i] == 0:
+                    (head, body), _ = rules[i]
+                    h = 1 + max([level[b] for b in body])
+                    if h < level[head]:
+                        heapq.heappush(pending, (h, head))
+
+    def _choose(self, lit: int) -> int:
+        """The earliest rule of a shallowest derivation of ``lit``: a fact at level 0, else a
+        rule whose body is one level down."""
+        level, rules = self.level, self.rules
+        height = level[lit]
+        for i in self.by_head[lit]:
+            top = -1  # the highest level in the body (-1: a fact)
+            for b in rules[i][0][1]:
+                h = level.get(b)
+                if h is None:
+                    break
+                top = max(top, h)
+            else:
+                if top == height - 1:
+                    return i
+        raise AssertionError(f"literal {lit} is in the model but no rule derives it")
+
+    def proof(self, goal: int, text_of: Callable[[int], str]) -> ProofNode:
+        """The proof of a derived literal (``text_of``: a literal's text), built with a stack of
+        its own and each literal's proof once."""
+        self._settle(goal)
+        done = self.proofs
+        stack: list[tuple[int, int | None]] = [(goal, None)]
+        while stack:
+            lit, chosen = stack.pop()
+            if lit in done:
+                continue
+            if chosen is None:
+                i = self._choose(lit)
+                stack.append((lit, i))
+                stack.extend((b, None) for b in reversed(self.rules[i][0][1]) if b not in done)
+                continue
+            (_, body), clause = self.rules[chosen]
+            text = self.texts[chosen]
+            if text is None:
+                from peirce.engine.prolog.codec import clause_text
+
+                text = self.texts[chosen] = clause_text(clause)
+            kids = tuple([done[b] for b in body])
+            done[lit] = ProofNode(text_of(lit), clause.label or text, text, kids)
+        return done[goal]
 
 
 def _least_model(rules: Sequence[_Rule]) -> dict[int, int]:

@@ -276,4 +276,4 @@ def test_models_grown_claim_by_claim_answer_as_prolog_does() -> None:
                 assert (x.verdict, x.probability) == (y.verdict, y.probability)
                 assert (x.proof and x.proof.render()) == (y.proof and y.proof.render())
                 kept.append(claim)
-            assert fast.kbs_built == 0 and len(fast._models) >= 1
+            assert fast.kbs_built == 0 and len(fast._props) >= 1  # the propositional path
