@@ -77,20 +77,37 @@ from functools import lru_cache
 from peirce import serde
 from peirce.errors import InputError
 from peirce.evaluators.score_config import DEFAULT_CONFIG, ScoreConfig
-from peirce.evaluators.score_gates import Gate, consistency_gate, format_gate, unit_warnings
+from peirce.evaluators.score_gates import (
+    Gate,
+    consistency_gate,
+    covered_gate,
+    format_gate,
+    unit_warnings,
+)
 from peirce.evaluators.score_units import (
     action_anchors,
     kendall_tau,
     lcs_length,
+    may_have_unknown_unit,
     occurrence_alignment,
     order_exact,
     order_strict,
-    subwords,
+    phrase,
+    word_set,
+    word_sets,
 )
 from peirce.ir import LabProtocol, ProtocolStep
 from peirce.jsontypes import JSONObject
 from peirce.results import Diagnostic
-from peirce.translators.protocol import SketchAndFill, parse_protocol, parse_sketch_and_fill
+from peirce.translators.protocol import (
+    PlainReply,
+    SketchAndFill,
+    from_plain,
+    parse_general,
+    parse_protocol,
+    read_plain,
+    read_plain_protocol,
+)
 
 __all__ = [
     "Components",
@@ -220,26 +237,53 @@ class _Prepared:
     objects: tuple[frozenset[str], ...]
     object_words: tuple[frozenset[str], ...]
     param_words: tuple[frozenset[str], ...]
-    mean_words: float
 
 
-def _phrase(text: str) -> str:
-    return " ".join(subwords(text))
+_NO_PHRASE = frozenset({""})
+_NO_WORDS: frozenset[str] = frozenset()
+
+
+def _words(items: Sequence[str], ignored: frozenset[str]) -> frozenset[str]:
+    """The sub-words of all ``items``, less ``ignored``."""
+    if not items:
+        return _NO_WORDS
+    words = word_set(items[0])
+    if len(items) > 1:
+        words = words.union(*map(word_set, items[1:]))
+    return words if words.isdisjoint(ignored) else words - ignored
+
+
+def _prepare_fields(
+    actions: Sequence[str],
+    objects: Sequence[Sequence[str]],
+    parameters: Sequence[Sequence[str]],
+    ignored: frozenset[str],
+) -> _Prepared:
+    """What Semantic-A and the order metrics compare, of steps given field by field."""
+    return _Prepared(
+        tuple(map(phrase, actions)),
+        tuple(frozenset(map(phrase, o)) - _NO_PHRASE for o in objects),
+        tuple(_words(o, ignored) for o in objects),
+        tuple(_words(p, ignored) for p in parameters),
+    )
 
 
 def _prepare(protocol: LabProtocol, ignored: frozenset[str]) -> _Prepared:
-    actions, objs, obj_words, par_words, words = [], [], [], [], 0
-    for s in protocol.steps:
-        actions.append(_phrase(s.action))
-        objs.append(frozenset(_phrase(o) for o in s.objects) - {""})
-        obj_words.append(frozenset(w for o in s.objects for w in subwords(o)) - ignored)
-        par_words.append(frozenset(w for p in s.parameters for w in subwords(p)) - ignored)
-        words += len(_step_text(s).split())
-    mean = words / len(protocol.steps) if protocol.steps else 0.0
-    return _Prepared(tuple(actions), tuple(objs), tuple(obj_words), tuple(par_words), mean)
+    steps = protocol.steps
+    return _prepare_fields(
+        [s.action for s in steps],
+        [s.objects for s in steps],
+        [s.parameters for s in steps],
+        ignored,
+    )
 
 
 _prepare_cached = lru_cache(maxsize=4096)(_prepare)
+
+
+def _mean_words(texts: Sequence[str]) -> float:
+    """L̄: the mean number of words of the steps' texts."""
+    return sum(len(t.split()) for t in texts) / len(texts) if texts else 0.0
 
 
 def _step_text(step: ProtocolStep) -> str:
@@ -249,7 +293,7 @@ def _step_text(step: ProtocolStep) -> str:
 
 
 def _iou(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
+    if a == b:  # both empty, or |a ∩ b| / |a ∪ b| = |a| / |a|
         return 1.0
     if not a or not b:
         return 0.0
@@ -279,7 +323,7 @@ def _semantic(
         par = 0.0
         if obj >= config.object_threshold:
             par = _iou(p.param_words[i - 1], g.param_words[j - 1])
-        decay = max(0.0, 1.0 - (abs(i - j) / d) ** config.decay_lambda)
+        decay = 1.0 if i == j else max(0.0, 1.0 - (abs(i - j) / d) ** config.decay_lambda)
         total += decay * (obj + config.parameter_weight * par)
     raw = total / len(anchors)
     return raw, raw / config.semantic_max
@@ -294,16 +338,32 @@ def compare(
 ) -> Components:
     """Every component of SCORE for two protocols (no gates: see :func:`score`)."""
     g = _prepare_cached(gold, config.ignored_words)
-    return _compare(_prepare(pred, config.ignored_words), g, config)
+    mean = _mean_words([_step_text(s) for s in pred.steps])
+    return _compare(_prepare(pred, config.ignored_words), g, mean, config)
 
 
-def _compare(p: _Prepared, g: _Prepared, config: ScoreConfig) -> Components:
+def _orders(
+    pred: tuple[str, ...], gold: tuple[str, ...]
+) -> tuple[float, int, tuple[tuple[int, int], ...], float, float]:
+    """(order_strict, LCS length, anchors, order_s, order_tau) of two action sequences."""
+    if pred == gold:  # what each gives for equal sequences, without aligning them
+        steps = range(1, len(pred) + 1)
+        anchors = tuple(zip(steps, steps, strict=True))
+        return 1.0, len(pred), anchors, 1.0, 1.0 if len(pred) > 1 else 0.0
+    return (
+        order_strict(pred, gold),
+        lcs_length(pred, gold),
+        action_anchors(pred, gold),
+        order_exact(pred, gold),
+        kendall_tau(occurrence_alignment(pred, gold)),
+    )
+
+
+def _compare(p: _Prepared, g: _Prepared, mean_words: float, config: ScoreConfig) -> Components:
     n, m = len(p.actions), len(g.actions)
-    r_scale, f, gl = step_scale(n, m, p.mean_words, config)
-    strict = order_strict(p.actions, g.actions)
-    lcs = lcs_length(p.actions, g.actions)
+    r_scale, f, gl = step_scale(n, m, mean_words, config)
+    strict, lcs, anchors, exact, tau = _orders(p.actions, g.actions)
     order_lcs = lcs / m if m else 0.0
-    anchors = action_anchors(p.actions, g.actions)
     sem_raw, sem = _semantic(p, g, anchors, config)
     order = strict if config.order_mode == "strict" else order_lcs
     r_sem_raw = order + sem_raw
@@ -311,15 +371,15 @@ def _compare(p: _Prepared, g: _Prepared, config: ScoreConfig) -> Components:
         n_pred=n,
         n_gold=m,
         step_m=1.0 if n == m else 0.0,
-        mean_words=p.mean_words,
+        mean_words=mean_words,
         f_count=f,
         g_length=gl,
         r_scale=r_scale,
         order_strict=strict,
-        order_s=order_exact(p.actions, g.actions),
+        order_s=exact,
         order_lcs=order_lcs,
         order_lcs_sym=2 * lcs / (n + m) if n + m else 0.0,
-        order_tau=kendall_tau(occurrence_alignment(p.actions, g.actions)),
+        order_tau=tau,
         anchors=anchors,
         semantic_a_raw=sem_raw,
         semantic_a=sem,
@@ -329,9 +389,11 @@ def _compare(p: _Prepared, g: _Prepared, config: ScoreConfig) -> Components:
 
 
 @lru_cache(maxsize=4096)
-def _gold_from_text(text: str, ignored: frozenset[str]) -> tuple[LabProtocol, _Prepared]:
-    protocol = parse_protocol(text, source="gold")
-    return protocol, _prepare(protocol, ignored)
+def _gold_from_text(text: str, ignored: frozenset[str]) -> _Prepared:
+    plain = read_plain_protocol(text)
+    if plain is not None:  # the steps parse_protocol reads, read without building them
+        return _prepare_fields(plain.actions, plain.objects, plain.parameters, ignored)
+    return _prepare(parse_protocol(text, source="gold"), ignored)
 
 
 def clear_caches() -> None:
@@ -343,7 +405,10 @@ def clear_caches() -> None:
     score_units.normalize.cache_clear()
     score_units.stem.cache_clear()
     score_units.subwords.cache_clear()
+    score_units.word_set.cache_clear()
+    score_units.phrase.cache_clear()
     score_units.may_have_unknown_unit.cache_clear()
+    score_units._unit_like.cache_clear()
 
 
 def score(
@@ -365,18 +430,66 @@ def score(
     >>> score(reply.replace("</orc>", ""), gold).reason
     'format gate: line 3, column 7: <orc> is not closed [unclosed-section]'
     """
-    sf = prediction if isinstance(prediction, SketchAndFill) else parse_sketch_and_fill(prediction)
     if isinstance(gold, LabProtocol):
         if not gold.steps:
             raise InputError("the gold protocol has no step")
         g = _prepare_cached(gold, config.ignored_words)
     else:
-        g = _gold_from_text(gold, config.ignored_words)[1]
+        g = _gold_from_text(gold, config.ignored_words)
+    if isinstance(prediction, SketchAndFill):
+        sf = prediction
+    else:
+        plain = read_plain(prediction)
+        if plain is None:
+            sf = parse_general(prediction)
+        else:
+            result = _score_plain(plain, g, config)
+            if result is not None:
+                return result
+            sf = from_plain(prediction, plain)
     fmt = format_gate(sf)
     cons = consistency_gate(sf, config)
-    comps = _compare(_prepare(sf.protocol, config.ignored_words), g, config)
+    mean = _mean_words([_step_text(s) for s in sf.protocol.steps])
+    comps = _compare(_prepare(sf.protocol, config.ignored_words), g, mean, config)
+    return _result(fmt, cons, comps, (*sf.diagnostics, *cons.diagnostics, *unit_warnings(sf)))
+
+
+def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreResult | None:
+    """SCORE of a reply in the common shape (:func:`~peirce.translators.protocol.read_plain`),
+    without building its :class:`SketchAndFill`; ``None`` when the reply has a diagnostic to report
+    (an uncovered token, a possibly unknown unit): the caller then scores the built one.
+
+    Such a reply passes the format gate, and its steps are numbered 1..N in both sections.
+    """
+    key, texts = plain.key, plain.orc.texts
+    n = len(key.actions)
+    if any(may_have_unknown_unit(t) for ps in key.parameters for t in ps):
+        return None
+    words, unknown = word_sets(texts)
+    if unknown:
+        return None
+    if len(texts) == n:
+        fields = zip(key.actions, key.objects, key.parameters, strict=True)
+        tokens = [(a, *o, *p) for a, o, p in fields]
+        cons = covered_gate(tokens, words, config)
+        if cons is None:
+            return None
+        mean = _mean_words(texts)
+    else:
+        cons = Gate(False, f"consistency gate: <key> has {n} steps, <orc> has {len(texts)}")
+        steps = zip(key.actions, key.objects, key.parameters, strict=True)
+        mean = _mean_words([" ".join((a, *o, *p)) for a, o, p in steps])
+    p = _prepare_fields(key.actions, key.objects, key.parameters, config.ignored_words)
+    return _result(_PASSED, cons, _compare(p, g, mean, config), ())
+
+
+_PASSED = Gate(True)
+
+
+def _result(
+    fmt: Gate, cons: Gate, comps: Components, diagnostics: Sequence[Diagnostic]
+) -> ScoreResult:
     passed = fmt.passed and cons.passed
     value = comps.r_scale * comps.r_semantics if passed else 0.0
     raw = comps.r_scale * comps.r_semantics_raw if passed else 0.0
-    diags = (*sf.diagnostics, *cons.diagnostics, *unit_warnings(sf))
-    return ScoreResult(value, raw, fmt, cons, comps, tuple(diags))
+    return ScoreResult(value, raw, fmt, cons, comps, tuple(diagnostics))

@@ -12,15 +12,16 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from peirce.evaluators.score_config import DEFAULT_CONFIG, ScoreConfig
-from peirce.evaluators.score_units import may_have_unknown_unit, subwords, unknown_units
+from peirce.evaluators.score_units import may_have_unknown_unit, unknown_units, word_set
 from peirce.results import Diagnostic, Severity
 from peirce.span import Span
 from peirce.translators.protocol import FORMAT_CODES, SketchAndFill
 
-__all__ = ["Gate", "consistency_gate", "format_gate", "unit_warnings"]
+__all__ = ["Gate", "consistency_gate", "covered_gate", "format_gate", "unit_warnings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +54,9 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = DEFAULT_CONFIG) ->
             return Gate(False, f"consistency gate: {name} steps are not numbered 1..N in order")
     coverage, diags = [], []
     for step, text in zip(steps, orc, strict=True):
-        have = set(subwords(text.text))
+        have = word_set(text.text) | config.ignored_words
         tokens = [step.action, *step.objects, *step.parameters]
-        missing = [t for t in tokens if not set(subwords(t)) - config.ignored_words <= have]
+        missing = [t for t in tokens if not word_set(t) <= have]
         coverage.append(1.0 - len(missing) / len(tokens))
         if missing:
             msg = f"step {step.index}: <orc> does not mention {', '.join(map(repr, missing))}"
@@ -68,6 +69,27 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = DEFAULT_CONFIG) ->
         )
         return Gate(False, msg, tuple(coverage), tuple(diags))
     return Gate(True, "", tuple(coverage), tuple(diags))
+
+
+def covered_gate(
+    tokens: Sequence[Sequence[str]],
+    words: Sequence[frozenset[str]],
+    config: ScoreConfig = DEFAULT_CONFIG,
+) -> Gate | None:
+    """The consistency gate of steps numbered 1..N in ``<key>`` and ``<orc>`` alike, as many in
+    each, when every step's tokens are covered by its ``<orc>`` text; ``None`` when some token is
+    not (then :func:`consistency_gate` says which, with diagnostics).
+
+    ``tokens[i]`` are step i's action, objects and parameters, ``words[i]`` the
+    :func:`~peirce.evaluators.score_units.word_set` of its ``<orc>`` text.
+    """
+    ignored = config.ignored_words
+    for step_tokens, step_words in zip(tokens, words, strict=True):
+        have = step_words | ignored
+        for t in step_tokens:
+            if not word_set(t) <= have:
+                return None
+    return Gate(True, "", (1.0,) * len(words))
 
 
 _MAX_UNIT_WARNINGS = 20

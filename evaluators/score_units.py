@@ -54,9 +54,12 @@ __all__ = [
     "occurrence_alignment",
     "order_exact",
     "order_strict",
+    "phrase",
     "stem",
     "subwords",
     "unknown_units",
+    "word_set",
+    "word_sets",
 ]
 
 #: surface form (after case folding) -> canonical unit, recognised right after a number.
@@ -115,24 +118,58 @@ _OTHER_UNITS = (
 )
 KNOWN_UNITS: frozenset[str] = frozenset(_AFTER_NUMBER.values()) | frozenset(_OTHER_UNITS.split())
 
+
+_Trie = dict[str, "_Trie"]
+
+
+def _trie(words: list[str], after_first: str = "") -> str:
+    """A regular expression matching any of ``words``, tried longest first (as an alternation
+    sorted by decreasing length is), written as a trie so that the matcher tries one branch per
+    character, not every word; ``after_first`` is put after each word's first character.
+
+    >>> _trie(["min", "mins", "minute"])
+    'min(?:s|ute)?'
+    """
+    root: _Trie = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: _Trie, depth: int) -> str:
+        glue = after_first if depth == 0 else ""
+        alts = [re.escape(ch) + glue + emit(node[ch], depth + 1) for ch in sorted(node) if ch]
+        if not alts:
+            return ""
+        if len(alts) > 1:
+            body = "(?:" + "|".join(alts) + ")"
+        elif "" in node and len(alts[0]) > 1:
+            body = "(?:" + alts[0] + ")"
+        else:
+            body = alts[0]
+        return body + "?" if "" in node else body
+
+    return emit(root, 0)
+
+
 _FORMS = sorted(_AFTER_NUMBER, key=len, reverse=True)
-_NUMBER = r"(?<![\w.])(\d+(?:\.\d+)?)"
+# A number not inside a word or a decimal (the look-behind comes after the first digit, and the
+# forms are a trie, so that the matcher skips to digits and tries few branches after each).
 _UNIT_AFTER_NUMBER = re.compile(
-    _NUMBER + r"\s*(" + "|".join(re.escape(f) for f in _FORMS) + r")(?![\w°º])"
+    r"(\d(?<![\w.]\d)\d*(?:\.\d+)?)\s*(" + _trie(_FORMS) + r")(?![\w°º])"
 )
-# (the lookahead on the forms' first letters only lets the matcher skip other places quickly)
-_UNIT_ANYWHERE = re.compile(
-    "(?=["
-    + re.escape("".join(sorted({f[0] for f in _ANYWHERE})))
-    + r"])(?<![\w°])("
-    + "|".join(re.escape(f) for f in sorted(_ANYWHERE, key=len, reverse=True))
-    + ")\\b"
-)
+# A spelled-out unit not inside a word (the look-behind after the first letter, as above).
+_UNIT_ANYWHERE = re.compile("(" + _trie(list(_ANYWHERE), after_first=r"(?<![\w°].)") + ")\\b")
 _MOLAR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mμµunp]?)M\b")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+# a comma between digits with three more after it (the comma first, so the matcher skips to commas)
+_THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}\b)")
 _DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"} | {"×": "x", "\u00a0": " ", "·": "."})
+_DASH_LIKE = re.compile("[" + re.escape("".join(map(chr, _DASHES))) + "]")
 _DIGIT = re.compile(r"\d")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_][^\W_]*|%")
+# _TOKEN on case-folded ASCII text (the same tokens, found faster)
+_ASCII_TOKEN = re.compile(r"[a-z][a-z0-9]*|[0-9]+(?:\.[0-9]+)?|%")
 _LOOKS_LIKE_UNIT = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s*([°º][^\W\d_]{0,3}|[μµ][^\W\d_]{0,3}|[^\W\d_aeiouy]{1,4})(?![\w/])"
 )
@@ -141,33 +178,37 @@ _MOLAR_PREFIX = {"": "molar", "m": "mmolar", "μ": "umolar", "µ": "umolar", "u"
 _MOLAR_PREFIX |= {"n": "nmolar", "p": "pmolar"}
 
 
-def _molar(m: re.Match[str]) -> str:
-    return f"{m.group(1)} {_MOLAR_PREFIX[m.group(2)]}"
-
-
-def _unit(m: re.Match[str]) -> str:
-    return f"{m.group(1)} {_AFTER_NUMBER[m.group(2)]}"
-
-
-def _word_unit(m: re.Match[str]) -> str:
-    return _ANYWHERE[m.group(1)]
+def _number_units(pattern: re.Pattern[str], canonical: dict[str, str], text: str) -> str:
+    """Each (number, unit) match of ``pattern`` replaced by "number canonical[unit]": what
+    ``pattern.sub`` with a function would give, by one ``re.split`` and no call per match."""
+    parts = pattern.split(text)
+    if len(parts) > 1:
+        parts[1::3] = [n + " " for n in parts[1::3]]
+        parts[2::3] = [canonical[u] for u in parts[2::3]]
+        text = "".join(parts)
+    return text
 
 
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Case-folded text with units in one spelling each (see the module docstring)."""
     if not text.isascii():  # ASCII text is already in NFKC and has no dash variants
-        text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+        text = unicodedata.normalize("NFKC", text)
+        if _DASH_LIKE.search(text):
+            text = text.translate(_DASHES)
     has_digit = _DIGIT.search(text) is not None
     if has_digit:
         if "," in text:  # each substitution only where its literal character occurs
             text = _THOUSANDS.sub("", text)
         if "M" in text:
-            text = _MOLAR.sub(_molar, text)
+            text = _number_units(_MOLAR, _MOLAR_PREFIX, text)
     text = text.casefold()
     if has_digit:
-        text = _UNIT_AFTER_NUMBER.sub(_unit, text)
-    text = _UNIT_ANYWHERE.sub(_word_unit, text)
+        text = _number_units(_UNIT_AFTER_NUMBER, _AFTER_NUMBER, text)
+    parts = _UNIT_ANYWHERE.split(text)
+    if len(parts) > 1:
+        parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]
+        text = "".join(parts)
     return " ".join(text.split())  # runs of whitespace (re's \s is str.isspace) as one space
 
 
@@ -202,11 +243,38 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=1 << 16)
 def subwords(text: str) -> tuple[str, ...]:
     """The stemmed word tokens of ``normalize(text)``, in order."""
-    return tuple(stem(t) for t in _TOKEN.findall(normalize(text)))
+    return tuple(map(stem, _tokens(normalize(text))))
+
+
+def _tokens(folded: str) -> list[str]:
+    """The word tokens of case-folded text."""
+    return (_ASCII_TOKEN if folded.isascii() else _TOKEN).findall(folded)
+
+
+@lru_cache(maxsize=1 << 16)
+def word_set(text: str) -> frozenset[str]:
+    """The set of :func:`subwords` of ``text`` (what the gates and Semantic-A compare)."""
+    return frozenset(subwords(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def phrase(text: str) -> str:
+    """The :func:`subwords` of ``text`` joined by spaces (how actions and objects compare)."""
+    return " ".join(subwords(text))
 
 
 _UNIT_LIKE = re.compile(r"[^\W\d_aeiouy]{1,4}")
 _NUMBER_TOKEN = re.compile(r"\d+(?:\.\d+)?")
+
+
+@lru_cache(maxsize=1 << 16)
+def _unit_like(word: str) -> bool:
+    """Whether a sub-word looks like a unit (one to four letters, no vowel) the table lacks."""
+    return (
+        word not in KNOWN_UNITS
+        and word not in _NOT_UNITS
+        and _UNIT_LIKE.fullmatch(word) is not None
+    )
 
 
 @lru_cache(maxsize=1 << 16)
@@ -219,13 +287,52 @@ def may_have_unknown_unit(text: str) -> bool:
     folded = normalize(text)
     if "°" in folded or "º" in folded or "μ" in folded:
         return True
+    words = subwords(text)
+    if not any(map(_unit_like, words[1:])):  # the usual case, without a loop in Python
+        return False
     return any(
-        _NUMBER_TOKEN.fullmatch(a) is not None
-        and _UNIT_LIKE.fullmatch(b) is not None
-        and b not in KNOWN_UNITS
-        and b not in _NOT_UNITS
-        for a, b in itertools.pairwise(subwords(text))
+        _unit_like(b) and _NUMBER_TOKEN.fullmatch(a) is not None
+        for a, b in itertools.pairwise(words)
     )
+
+
+def word_sets(texts: Sequence[str]) -> tuple[list[frozenset[str]], bool]:
+    """(:func:`word_set` of each text, whether :func:`may_have_unknown_unit` holds for any), with
+    the normalisation made once over all the texts joined by NUL characters.
+
+    Every step of :func:`normalize` is local to the text between two NULs: NFKC and the dash table
+    are applied to each text alone, case folding maps each character alone, and no substitution's
+    match or look-around reaches across a NUL (it is not a digit, a word character, a space, a dot,
+    ``°`` or part of any unit). Tokens are found text by text, and whitespace, which ``normalize``
+    only joins, separates no more and no fewer tokens. Texts holding a NUL are read one by one.
+    """
+    if not texts:
+        return [], False
+    if any("\0" in t for t in texts):
+        sets = [word_set(t) for t in texts]
+        return sets, any(map(may_have_unknown_unit, texts))
+    text = "\0".join(t if t.isascii() else unicodedata.normalize("NFKC", t) for t in texts)
+    if _DASH_LIKE.search(text):  # only where NFKC was applied: the characters are not ASCII
+        text = text.translate(_DASHES)
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    if "M" in text:
+        text = _number_units(_MOLAR, _MOLAR_PREFIX, text)
+    text = _number_units(_UNIT_AFTER_NUMBER, _AFTER_NUMBER, text.casefold())
+    parts = _UNIT_ANYWHERE.split(text)
+    if len(parts) > 1:
+        parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]
+        text = "".join(parts)
+    tokens = _ASCII_TOKEN.findall if text.isascii() else _TOKEN.findall
+    words = [tuple(map(stem, tokens(one))) for one in text.split("\0")]
+    unknown = "°" in text or "º" in text or "μ" in text
+    if not unknown and any(_unit_like(w) for ws in words for w in ws[1:]):
+        unknown = any(
+            _unit_like(b) and _NUMBER_TOKEN.fullmatch(a) is not None
+            for ws in words
+            for a, b in itertools.pairwise(ws)
+        )
+    return list(map(frozenset, words)), unknown
 
 
 def unknown_units(text: str) -> list[tuple[int, int, str]]:
@@ -261,7 +368,13 @@ def order_strict(pred: Sequence[str], gold: Sequence[str]) -> float:
     """
     short, long_ = (pred, gold) if len(pred) <= len(gold) else (gold, pred)
     it = iter(long_)
-    return 1.0 if all(any(x == y for y in it) for x in short) else 0.0
+    for x in short:
+        for y in it:
+            if x == y:
+                break
+        else:
+            return 0.0
+    return 1.0
 
 
 def order_exact(pred: Sequence[str], gold: Sequence[str]) -> float:
@@ -345,7 +458,24 @@ def kendall_tau(pairs: Sequence[tuple[int, int]]) -> float:
     return (total - 2 * discordant) / total
 
 
+_FEW = 256
+
+
 def _inversions(values: list[int]) -> int:
+    """Number of pairs out of order: by insertion into a sorted list for a few values (each
+    insertion a C-level binary search and move), else by merge sort (O(n log n))."""
+    if len(values) <= _FEW:
+        seen: list[int] = []
+        count = 0
+        for v in reversed(values):
+            k = bisect.bisect_left(seen, v)  # values after v that are smaller
+            count += k
+            seen.insert(k, v)
+        return count
+    return _merge_inversions(values)
+
+
+def _merge_inversions(values: list[int]) -> int:
     """Number of pairs out of order, by merge sort (O(n log n), iterative)."""
     items, count, width = list(values), 0, 1
     n = len(items)

@@ -389,9 +389,11 @@ def test_reward_function_signature_and_config() -> None:
 
 def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
     """The thousands and molar substitutions are skipped when their literal character is absent,
-    runs of whitespace are joined by ``str.split``, and the spelled-out units are looked for
-    only where one's first letter is: the result is what the plain regular expressions give, on
-    generated text with every unit form and every kind of whitespace."""
+    the dash translation when no dash-like character is there, the unit substitutions are made by
+    ``re.split``, runs of whitespace are joined by ``str.split``, the spelled-out units are looked
+    for only where one's first letter is and the thousands separator from the comma on: the result
+    is what the plain regular expressions and ``re.sub`` give, on generated text with every unit
+    form and every kind of whitespace."""
     import re
     import sys
     import unicodedata
@@ -399,6 +401,10 @@ def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
     from peirce.evaluators import score_units as u
 
     spaces = re.compile(r"\s+")
+    number = r"(?<![\w.])(\d+(?:\.\d+)?)"
+    thousands = re.compile(r"(?<=\d),(?=\d{3}\b)")
+    molar = re.compile(number + r"\s*([mμµunp]?)M\b")
+    after = re.compile(number + r"\s*(" + "|".join(re.escape(f) for f in u._FORMS) + r")(?![\w°º])")
     forms = sorted(u._ANYWHERE, key=len, reverse=True)
     anywhere = re.compile(r"(?<![\w°])(" + "|".join(re.escape(f) for f in forms) + ")\\b")
 
@@ -407,18 +413,20 @@ def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
             text = unicodedata.normalize("NFKC", text).translate(u._DASHES)
         digit = u._DIGIT.search(text) is not None
         if digit:
-            text = u._MOLAR.sub(u._molar, u._THOUSANDS.sub("", text))
+            text = thousands.sub("", text)
+            text = molar.sub(lambda m: f"{m[1]} {u._MOLAR_PREFIX[m[2]]}", text)
         text = text.casefold()
         if digit:
-            text = u._UNIT_AFTER_NUMBER.sub(u._unit, text)
-        text = anywhere.sub(u._word_unit, text)
+            text = after.sub(lambda m: f"{m[1]} {u._AFTER_NUMBER[m[2]]}", text)
+        text = anywhere.sub(lambda m: u._ANYWHERE[m[1]], text)
         return spaces.sub(" ", text).strip()
 
     blanks = [chr(c) for c in range(sys.maxunicode + 1) if re.fullmatch(r"\s", chr(c))]
     assert blanks == [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
     pieces = ["5", "1,000", "10 mM", "3 µM", "M", "m", ",", "2.5", "°C", "x g", "minutes"]
     pieces += ["ml", "Celsius", "degrees celsius", "–", "μl", "Step", "a", "°", "-", *blanks]
-    pieces += [*u._ANYWHERE, "Microliters", "x", "per", "cent"]
+    pieces += [*u._ANYWHERE, "Microliters", "x", "per", "cent", "×", "·", "\u00a0", "22,000,000"]
+    pieces += ["5mM", "7 nM", ".5", "1.5 uM", "10 min", "1,23", "4 ℃", *u._AFTER_NUMBER]
     rng = random.Random(4)
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))

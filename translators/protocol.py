@@ -59,6 +59,7 @@ error[key-type] line 3, column 39: step 1: "objects" must be a list of strings, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from peirce.errors import ParseError
 from peirce.ir import LabProtocol, ProtocolStep
@@ -69,19 +70,36 @@ from peirce.translators.protocol_sections import (
     SECTIONS,
     TAG,
     Collector,
+    PlainSection,
     Section,
+    plain_sections,
     split_sections,
 )
-from peirce.translators.protocol_steps import OrcStep, check_indices, parse_key, parse_orc
+from peirce.translators.protocol_steps import (
+    OrcStep,
+    PlainKey,
+    PlainOrc,
+    SpanParts,
+    check_indices,
+    parse_key,
+    parse_orc,
+    read_plain_key,
+    read_plain_orc,
+)
 
 __all__ = [
     "FORMAT_CODES",
     "SECTIONS",
     "OrcStep",
+    "PlainReply",
     "Section",
     "SketchAndFill",
+    "from_plain",
+    "parse_general",
     "parse_protocol",
     "parse_sketch_and_fill",
+    "read_plain",
+    "read_plain_protocol",
     "render_sketch_and_fill",
 ]
 
@@ -151,7 +169,19 @@ class SketchAndFill:
 
 
 def parse_sketch_and_fill(text: str) -> SketchAndFill:
-    """Parse a Sketch-and-Fill reply; defects become diagnostics, never exceptions."""
+    """Parse a Sketch-and-Fill reply; defects become diagnostics, never exceptions.
+
+    A reply in the common shape (see :func:`read_plain`) is read line by line without the general
+    reader, which gives the same result on it.
+    """
+    plain = read_plain(text)
+    if plain is not None:
+        return from_plain(text, plain)
+    return parse_general(text)
+
+
+def parse_general(text: str) -> SketchAndFill:
+    """:func:`parse_sketch_and_fill` by the general reader only, whatever the shape of ``text``."""
     diag = Collector(text)
     sections = split_sections(text, diag)
     by_name: dict[str, Section] = {}
@@ -193,8 +223,13 @@ def parse_protocol(text: str, *, source: str | None = None) -> LabProtocol:
       Step 1: mix a and b
               ^
     """
+    return _protocol(text, source, plain=True)
+
+
+def _protocol(text: str, source: str | None, *, plain: bool) -> LabProtocol:
+    """:func:`parse_protocol`, with the common shape read by the plain readers or not."""
     if TAG.search(text):
-        sf = parse_sketch_and_fill(text)
+        sf = parse_sketch_and_fill(text) if plain else parse_general(text)
         key_codes = {"key-line", "key-json", "key-type", "key-field", "key-index", "empty-protocol"}
         if sf.section("key") is None:
             sf.raise_for_errors(source)
@@ -202,6 +237,9 @@ def parse_protocol(text: str, *, source: str | None = None) -> LabProtocol:
             if d.severity is Severity.ERROR and d.code in key_codes:
                 raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
         return sf.protocol
+    key = read_plain_key(text) if plain else None
+    if key is not None:  # what the general reader makes of it, without a diagnostic
+        return LabProtocol(tuple(_plain_steps(key, key.spans(0, 1, 0))))
     diag = Collector(text)
     whole = Section("key", text, diag.span(0, len(text)), 0, len(text))
     steps, n_lines = parse_key(whole, diag)
@@ -212,6 +250,90 @@ def parse_protocol(text: str, *, source: str | None = None) -> LabProtocol:
         if d.severity is Severity.ERROR:
             raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
     return LabProtocol(tuple(steps))
+
+
+class PlainReply(NamedTuple):
+    """What :func:`read_plain` reads of a reply in the common shape.
+
+    ``sections`` holds (name, offset of the opening tag, of the content, of the closing tag, just
+    past it) for the four sections in order; ``key`` and ``orc`` the steps.
+    """
+
+    sections: list[PlainSection]
+    key: PlainKey
+    orc: PlainOrc
+
+
+def read_plain(text: str) -> PlainReply | None:
+    """The sections and steps of a reply in the common shape, or ``None`` when it is not in it.
+
+    The common shape: the four sections once each, in order, with only whitespace around them
+    (:func:`~peirce.translators.protocol_sections.plain_sections`); every non-blank ``<key>`` line
+    ``Step n: {json}`` with the JSON as :func:`json.dumps` writes it, without escapes
+    (:func:`~peirce.translators.protocol_steps.read_plain_key`); every non-blank ``<orc>`` line
+    numbered; both numbered 1..N. The general reader finds no defect in such a reply and reads the
+    same steps from it; any other text is left to it.
+    """
+    sections = plain_sections(text)
+    if sections is None:
+        return None
+    _, _, start, stop, _ = sections[1]
+    key = read_plain_key(text[start:stop])
+    if key is None:
+        return None
+    _, _, start, stop, _ = sections[2]
+    orc = read_plain_orc(text[start:stop])
+    if orc is None:
+        return None
+    return PlainReply(sections, key, orc)
+
+
+def from_plain(text: str, plain: PlainReply) -> SketchAndFill:
+    """The :class:`SketchAndFill` the general reader makes of a reply :func:`read_plain` read."""
+    sections, places, line, pos = [], [], 1, 0
+    for name, tag, start, stop, end in plain.sections:
+        line += text.count("\n", pos, start)
+        pos = start
+        line_start = text.rfind("\n", 0, start) + 1
+        span = Span(start, stop, line, start - line_start + 1)
+        sections.append(Section(name, text[start:stop], span, tag, end))
+        places.append((start, line, line_start))
+    orc_spans = plain.orc.spans(*places[2])
+    orc = tuple(
+        OrcStep(n, t, Span(*where))
+        for n, (t, where) in enumerate(zip(plain.orc.texts, orc_spans, strict=True), 1)
+    )
+    steps = _plain_steps(plain.key, plain.key.spans(*places[1]))
+    if len(orc) == len(steps):
+        steps = [_with_text(s, o.text) for s, o in zip(steps, orc, strict=True)]
+    return SketchAndFill(
+        text, LabProtocol(tuple(steps)), orc, tuple(sections), (), len(plain.key.actions)
+    )
+
+
+def read_plain_protocol(text: str) -> PlainKey | None:
+    """The steps :func:`parse_protocol` reads from ``text`` (their fields; not their ``<orc>``
+    text) when it is in the common shape: a reply whose sections and ``<key>`` are as
+    :func:`read_plain` wants them (its ``<orc>`` may be anything), or, when the text has no section
+    tag, ``Step n: {json}`` lines as :func:`~peirce.translators.protocol_steps.read_plain_key` wants
+    them; else ``None``. Such a text is one :func:`parse_protocol` does not raise on.
+    """
+    sections = plain_sections(text)
+    if sections is not None:
+        _, _, start, stop, _ = sections[1]
+        return read_plain_key(text[start:stop])
+    if TAG.search(text):
+        return None
+    return read_plain_key(text)
+
+
+def _plain_steps(key: PlainKey, spans: list[SpanParts]) -> list[ProtocolStep]:
+    return [
+        ProtocolStep(n, a, o, p, None, Span(*where))
+        for n, (a, o, p, where) in enumerate(
+            zip(key.actions, key.objects, key.parameters, spans, strict=True), 1
+        )
+    ]
 
 
 def _with_text(step: ProtocolStep, text: str) -> ProtocolStep:

@@ -19,18 +19,51 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from peirce.ir import ProtocolStep
 from peirce.jsontypes import JSON, JSONObject
 from peirce.span import Span
 from peirce.translators.protocol_sections import Collector, Section, section_lines
 
-__all__ = ["OrcStep", "check_indices", "parse_key", "parse_orc"]
+__all__ = [
+    "OrcStep",
+    "PlainKey",
+    "PlainOrc",
+    "check_indices",
+    "parse_key",
+    "parse_orc",
+    "read_plain_key",
+    "read_plain_orc",
+]
 
 _FIELDS = ("action", "objects", "parameters")
 _KEY_LINE = re.compile(r"\s*Step\s*(\d{1,9})\s*[:：]\s*")
 _ORC_LINE = re.compile(r"\s*(?:Step\s*(\d{1,9})\s*[:：.)]?|(\d{1,9})\s*[.):])\s*")
 _DECODER = json.JSONDecoder()
+
+# The common shape, read a whole section at a time (``re.split`` by one of these): a ``<key>`` line
+# as json.dumps writes it (its separators, the three fields in order), its strings without escapes
+# or control characters (so each string's text is its value) nor space at either end (so each is
+# its own ``strip()``), the action not empty; an ``<orc>`` line that ``_ORC_LINE`` matches.
+# ``_LINE_SPACE`` is ``\s`` but a newline (the general reader reads a line at a time).
+_LINE_SPACE = r"[^\S\n]*"
+_INNER = r'[^"\\\x00-\x1f]'  # a character a JSON string holds as itself
+_EDGE = r'[^"\\\x00-\x1f\s]'  # one that is not a space either
+_TRIMMED = rf"{_EDGE}(?:{_INNER}*{_EDGE})?"
+_PLAIN_LIST = rf'\[((?:"(?:{_TRIMMED})?"(?:, "(?:{_TRIMMED})?")*)?)\]'
+_PLAIN_KEY_LINES = re.compile(
+    rf"^({_LINE_SPACE}Step{_LINE_SPACE}(\d{{1,9}}){_LINE_SPACE}[:：]{_LINE_SPACE}"
+    rf'\{{"action": "({_TRIMMED})", "objects": {_PLAIN_LIST}, "parameters": {_PLAIN_LIST}\}}'
+    rf"{_LINE_SPACE})$",
+    re.MULTILINE,
+)
+_DECIMALS = [str(n) for n in range(1, 1001)]
+_PLAIN_ORC_LINES = re.compile(
+    rf"^({_LINE_SPACE}(?:Step{_LINE_SPACE}(\d{{1,9}}){_LINE_SPACE}[:：.)]?|(\d{{1,9}}){_LINE_SPACE}[.):])"
+    rf"{_LINE_SPACE})(.*)$",
+    re.MULTILINE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +201,106 @@ def parse_orc(orc: Section, diag: Collector) -> list[OrcStep]:
             first = offset + len(line) - len(line.lstrip())
             diag.add("orc-line", "text before the first numbered step", first, warning=True)
     return [OrcStep(n, " ".join(p), diag.span(s, e)) for n, p, s, e in steps]
+
+
+#: (start, end, line, column) of a span.
+SpanParts = tuple[int, int, int, int]
+
+
+class PlainKey(NamedTuple):
+    """The steps of ``<key>`` content in the common shape (see :func:`read_plain_key`)."""
+
+    actions: list[str]
+    objects: list[tuple[str, ...]]
+    parameters: list[tuple[str, ...]]
+    parts: list[str]  # what re.split made of the content: 6 items a line, for the spans
+
+    def spans(self, offset: int, line: int, line_start: int) -> list[SpanParts]:
+        """Each step's span as :func:`parse_key` gives it, the content being at ``offset`` in the
+        reply, on ``line``, which starts at ``line_start``."""
+        out = []
+        for gap, whole in zip(self.parts[0::6], self.parts[1::6], strict=False):
+            offset, line, line_start = _past(gap, offset, line, line_start)
+            start = offset + len(whole) - len(whole.lstrip())
+            out.append((start, offset + len(whole.rstrip()), line, start - line_start + 1))
+            offset += len(whole)
+        return out
+
+
+class PlainOrc(NamedTuple):
+    """The steps of ``<orc>`` content in the common shape (see :func:`read_plain_orc`)."""
+
+    texts: list[str]
+    parts: list[str]  # what re.split made of the content: 5 items a line, for the spans
+
+    def spans(self, offset: int, line: int, line_start: int) -> list[SpanParts]:
+        """Each step's span as :func:`parse_orc` gives it (placed as for
+        :meth:`PlainKey.spans`)."""
+        out = []
+        for gap, lead, rest in zip(
+            self.parts[0::5], self.parts[1::5], self.parts[4::5], strict=False
+        ):
+            offset, line, line_start = _past(gap, offset, line, line_start)
+            start = offset + len(lead)
+            offset = start + len(rest)
+            out.append((start, offset, line, start - line_start + 1))
+        return out
+
+
+def _past(gap: str, offset: int, line: int, line_start: int) -> tuple[int, int, int]:
+    """(offset, line, line start) just past ``gap``, which starts at ``offset``."""
+    newlines = gap.count("\n")
+    if newlines:
+        line += newlines
+        line_start = offset + gap.rfind("\n") + 1
+    return offset + len(gap), line, line_start
+
+
+def _blank(gaps: list[str]) -> bool:
+    """Whether the text between the lines that matched is only whitespace."""
+    rest = "".join(gaps)
+    return not rest or rest.isspace()
+
+
+def _numbered(numbers: list[str]) -> bool:
+    """Whether step numbers (as written) are 1..N."""
+    if numbers == _DECIMALS[: len(numbers)]:
+        return True
+    return list(map(int, numbers)) == list(range(1, len(numbers) + 1))
+
+
+def read_plain_key(content: str) -> PlainKey | None:
+    """The steps of ``<key>`` content when every non-blank line is a ``Step n: {json}`` line in the
+    common shape and the steps are numbered 1..N (N > 0); else ``None``.
+
+    :func:`parse_key` reads the same steps from such content, without a diagnostic; the caller
+    reads any other with it.
+    """
+    parts = _PLAIN_KEY_LINES.split(content)
+    if len(parts) == 1 or not _blank(parts[0::6]) or not _numbered(parts[2::6]):
+        return None
+    return PlainKey(
+        parts[3::6],
+        [tuple(x[1:-1].split('", "')) if x else () for x in parts[4::6]],
+        [tuple(x[1:-1].split('", "')) if x else () for x in parts[5::6]],
+        parts,
+    )
+
+
+def read_plain_orc(content: str) -> PlainOrc | None:
+    """The steps of ``<orc>`` content when every non-blank line starts with a step number and the
+    steps are numbered 1..N; else ``None``.
+
+    :func:`parse_orc` reads the same steps from such content, without a diagnostic; the caller
+    reads any other (one with lines that continue a step, for one) with it.
+    """
+    parts = _PLAIN_ORC_LINES.split(content)
+    if not _blank(parts[0::5]):
+        return None
+    numbers = [a or b for a, b in zip(parts[2::5], parts[3::5], strict=True)]
+    if not _numbered(numbers):
+        return None
+    return PlainOrc([t.strip() for t in parts[4::5]], parts)
 
 
 def check_indices(numbers: list[tuple[int, int]], code: str, where: str, diag: Collector) -> None:

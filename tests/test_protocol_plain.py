@@ -1,0 +1,186 @@
+"""The plain readers of the common Sketch-and-Fill shape give what the general reader gives.
+
+``parse_sketch_and_fill`` and ``parse_protocol`` read a reply in the common shape (four sections in
+order, ``<key>`` lines as ``json.dumps`` writes them, every ``<orc>`` line numbered) with
+``re.split`` over whole sections; anything else goes to the general reader. These tests generate
+protocols, render them, damage the text in the ways models and people do, and check that whenever
+the plain reader accepts a text, the result is the general reader's, field for field and span for
+span; and that it does accept the undamaged renderings, so that the comparison is not empty.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from peirce.errors import ParseError
+from peirce.ir import LabProtocol, ProtocolStep
+from peirce.translators.protocol import (
+    _protocol,
+    from_plain,
+    parse_general,
+    parse_protocol,
+    parse_sketch_and_fill,
+    read_plain,
+    read_plain_protocol,
+    render_sketch_and_fill,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
+
+# words that matter to the readers: spaces of every kind at the edges, quotes, backslashes,
+# control characters, tags, numbers, non-ASCII letters and units
+_WORDS = ["spin", "tube", "5 min", "4 °C", "10 µl", "Step 2:", "1.", "a", "", " ", "x"]
+_WORDS += ['"', "\\", "\t", "\u00a0", "\u2028", "\x1f", "<key>", "</orc>", "：", "٣", "é", "ΣΑΣ"]
+_FIELD = st.lists(st.sampled_from(_WORDS), max_size=3).map("".join)
+_STEP = st.tuples(_FIELD, st.lists(_FIELD, max_size=3), st.lists(_FIELD, max_size=3))
+_NICE = st.lists(
+    st.sampled_from(["spin", "tube", "5 min", "4 °C", "10 µl", "1.", "é", "a b"]), max_size=2
+)
+_NICE_FIELD = _NICE.map(" ".join)
+_CLEAN = st.text(st.characters(codec="utf-8", categories=["L", "N"]), min_size=1, max_size=8)
+
+
+@st.composite
+def _protocols(draw: st.DrawFn, field: st.SearchStrategy[str] = _FIELD) -> LabProtocol:
+    steps = draw(st.lists(st.tuples(field, st.lists(field, max_size=3)), min_size=1, max_size=6))
+    orc = draw(st.booleans())
+    return LabProtocol(
+        tuple(
+            ProtocolStep(
+                i,
+                a or "mix",
+                tuple(o),
+                tuple(draw(st.lists(field, max_size=3))),
+                text=draw(field) if orc else None,
+            )
+            for i, (a, o) in enumerate(steps, 1)
+        )
+    )
+
+
+# edits of a rendered reply: each replaces one piece of text by another somewhere in it
+_PIECES = ["\n", "\r\n", " ", "\t", "\u2003", "\x85", "Step ", "Step 1: ", "Step 3: ", "2) ", "1. "]
+_PIECES += ["<think>", "</think>", "<key>", "</key>", "<orc>", "</orc>", "<note>", "</note>", "<"]
+_PIECES += ['"', ", ", ",", ": ", ":", "{", "}", "[", "]", '"extra": 1, ', "x", "01", "٣", ""]
+
+
+@st.composite
+def _damaged(draw: st.DrawFn) -> str:
+    field = draw(st.sampled_from([_FIELD, _NICE_FIELD]))
+    text = render_sketch_and_fill(
+        draw(_protocols(field)), think=draw(st.sampled_from(["", "why"])), note=draw(_FIELD)
+    )
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 3))
+        text = text[:at] + draw(st.sampled_from(_PIECES)) + text[at + cut :]
+    return text
+
+
+def _fixture_texts() -> list[str]:
+    texts = []
+    for name, key in (("replies.jsonl", "reply"), ("gold.jsonl", "response")):
+        for line in (FIXTURES / name).read_text("utf-8").splitlines():
+            texts.append(json.loads(line)[key])
+    return texts
+
+
+def _general_protocol(text: str) -> LabProtocol | str:
+    try:
+        return _protocol(text, None, plain=False)
+    except ParseError as exc:
+        return str(exc)
+
+
+def _protocol_of(text: str) -> LabProtocol | str:
+    try:
+        return parse_protocol(text)
+    except ParseError as exc:
+        return str(exc)
+
+
+def _check(text: str) -> bool:
+    """The plain reader's reading of ``text`` is the general reader's; whether it read it."""
+    general = parse_general(text)
+    plain = read_plain(text)
+    if plain is not None:
+        assert from_plain(text, plain) == general
+        assert general.diagnostics == ()
+    assert parse_sketch_and_fill(text) == general
+    assert _protocol_of(text) == _general_protocol(text)
+    key = read_plain_protocol(text)
+    if key is not None:
+        steps = _protocol(text, None, plain=False).steps
+        assert key.actions == [s.action for s in steps]
+        assert key.objects == [s.objects for s in steps]
+        assert key.parameters == [s.parameters for s in steps]
+    return plain is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(_damaged())
+def test_plain_reader_equals_general_reader_on_damaged_replies(text: str) -> None:
+    _check(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_protocols(_CLEAN), st.sampled_from(["", "why"]), st.sampled_from(["", "none"]))
+def test_plain_reader_reads_clean_renderings(protocol: LabProtocol, think: str, note: str) -> None:
+    """Renderings of fields without edge spaces, quotes or control characters are read plainly."""
+    text = render_sketch_and_fill(protocol, think=think, note=note)
+    assert _check(text)
+    lines = text.split("<key>")[1].split("</key>")[0]  # the Step lines alone, as a bare protocol
+    assert read_plain_protocol(lines) is not None
+    assert _protocol_of(lines) == _general_protocol(lines)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([*_PIECES, '{"action": "a", "objects": [], "parameters": []}'])))
+def test_plain_reader_equals_general_reader_on_bare_lines(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _protocol_of(text) == _general_protocol(text)
+    _check(text)
+
+
+@pytest.mark.parametrize("text", _fixture_texts())
+def test_plain_reader_equals_general_reader_on_fixtures(text: str) -> None:
+    _check(text)
+    for edit in ("\r\n", "\n\n", "\n  ", "\t"):
+        _check(text.replace("\n", edit))
+
+
+def test_odd_but_plain_replies() -> None:
+    """Shapes the plain reader takes: one line, CRLF, indentation, numbers with zeros, an empty
+    ``<orc>``, more ``<orc>`` steps than ``<key>`` steps."""
+    step = 'Step 01: {"action": "mix", "objects": ["a", ""], "parameters": []}'
+    texts = [
+        f"<think>t</think><key>{step}</key><orc>1) Mix a.</orc><note></note>",
+        f"  <think>\r\n</think>\r\n<key>\r\n  {step} \r\n\r\n</key>\r\n<orc>\r\nStep 1. a\r\n</orc>"
+        "<note>n</note>\n",
+        f"<think></think><key>\n{step}\n</key><orc>\n\n</orc><note></note>",
+        f"<think></think><key>\n{step}\n</key><orc>\n1: a\n2. b\n</orc><note></note>",
+    ]
+    for text in texts:
+        assert _check(text), text
+
+
+def test_replies_the_plain_reader_leaves_to_the_general_one() -> None:
+    step = 'Step 1: {"action": "mix", "objects": ["a"], "parameters": []}'
+    spaced = step.replace("mix", " mix")
+    texts = [
+        f"<think></think><key>\n{step}\n</key><orc>\nintro\nStep 1: a\n</orc><note></note>",
+        f"<think></think><key>\n{step}\n</key><orc>\nStep 1: a\n  more\n</orc><note></note>",
+        f"<think></think><key>\n{spaced}\n</key><orc>\n1. a\n</orc><note></note>",
+        f"<think></think><key>\n{step.replace(', ', ',')}\n</key><orc>\n1. a\n</orc><note></note>",
+        f"<think></think><key>\n{step}\n</key><orc>\n2. a\n</orc><note></note>",
+        f"<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc>",
+        f"x<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc><note></note>",
+        f"<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc><note><key></note>",
+    ]
+    for text in texts:
+        assert not _check(text), text
