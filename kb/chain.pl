@@ -60,7 +60,7 @@ solve(M, In, Out) :-
     findall(E-Path, reach(M, S, E, Path), Pairs0),
     sort(Pairs0, Pairs),
     maplist(reached_json, Pairs, Reached),
-    include([E-_]>>memberchk(E, Targets), Pairs, Hits),
+    include(is_target(Targets), Pairs, Hits),
     maplist(reached_json, Hits, Chains),
     (   once(cycle(M, S, Es, Ps))
     ->  Cycle = _{entities: Es, props: Ps}
@@ -69,6 +69,12 @@ solve(M, In, Out) :-
     Out = _{reached: Reached, chains: Chains, cycle: Cycle}.
 
 reached_json(E-Path, _{entity: E, path: Path}).
+
+%  is_target(+Targets, +Pair): the pair's entity is a target. (Not a lambda: a yall lambda that
+%  names Targets without declaring it free, as Targets/[E-_]>>..., sees Targets unbound when it is
+%  compiled, which happens when library(yall) was loaded before this file, and every pair passes.)
+is_target(Targets, E-_) :-
+    memberchk(E, Targets).
 
 %  link(+M, +X, -P, -Y): premise P mentions X and Y; a blocked entity is never passed through.
 link(M, X, P, Y) :-

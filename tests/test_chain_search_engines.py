@@ -4,10 +4,15 @@ are not premises, and the first loop of the depth-first walk."""
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
+import peirce.kb
 from peirce.engine import chain_search
 from peirce.engine.chain_search import AnswerGraph, Facts, Reached, search
 
@@ -163,3 +168,56 @@ def test_the_lists_made_when_read_are_the_same_read_in_any_order() -> None:
         assert reached_first.reached == prolog.reached
         assert reached_first.cycle_props == prolog.cycle_props
         assert reached_first == loop_first == prolog
+
+
+def _chain_pl(payload: dict[str, object], folder: Path, *, yall_first: bool) -> dict[str, object]:
+    """``logicscore_chain/2`` of ``kb/chain.pl`` in a Prolog of its own, consulted after
+    ``library(yall)`` was loaded or not (which decides whether yall's lambdas in the file are
+    compiled or called as they are)."""
+    data = folder / "in.json"
+    data.write_text(json.dumps(payload), encoding="utf-8")
+    program = Path(peirce.kb.__file__).parent / "chain.pl"
+    first = "use_module(library(yall)), " if yall_first else ""
+    goal = (
+        f"{first}use_module(library(http/json)), consult({str(program)!r}), "
+        f"open({str(data)!r}, read, S), json_read_dict(S, In), close(S), "
+        "chain:logicscore_chain(In, Out), json_write_dict(current_output, Out), nl, halt"
+    )
+    swipl = shutil.which("swipl")
+    assert swipl is not None
+    done = subprocess.run(
+        [swipl, "-q", "-g", goal, "-t", "halt(1)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    out: dict[str, object] = json.loads(done.stdout)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="needs the swipl executable")
+def test_chain_pl_keeps_to_the_targets_whether_or_not_yall_was_loaded_first(
+    tmp_path: Path,
+) -> None:
+    """The chains of ``kb/chain.pl`` end at targets only, also when ``library(yall)`` was loaded
+    before the file (a lambda naming the targets without declaring them free saw them unbound
+    once compiled, and let every entity reached through as a chain)."""
+    rng = random.Random(5)
+    for _ in range(3):
+        graph, source, _ = _graph(rng)
+        targets = [t for t in graph.question_entities if t != source]
+        payload: dict[str, object] = {
+            "props": [
+                {"id": f.id, "entities": list(f.entities), "premise": f.premise}
+                for f in graph.facts
+            ],
+            "source": source,
+            "targets": targets,
+            "blocked": [],
+        }
+        found = search(graph, source, graph.question_entities, engine="python")
+        want = [{"entity": c.entity, "path": list(c.path)} for c in found.chains]
+        for yall_first in (False, True):
+            out = _chain_pl(payload, tmp_path, yall_first=yall_first)
+            assert out["chains"] == want  # the Python search's: targets only
