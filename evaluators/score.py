@@ -73,6 +73,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, repeat
 
 from peirce import serde
 from peirce.errors import InputError
@@ -243,7 +244,8 @@ _NO_PHRASE = frozenset({""})
 _NO_WORDS: frozenset[str] = frozenset()
 
 
-def _words(items: Sequence[str], ignored: frozenset[str]) -> frozenset[str]:
+@lru_cache(maxsize=1 << 16)
+def _words(items: tuple[str, ...], ignored: frozenset[str]) -> frozenset[str]:
     """The sub-words of all ``items``, less ``ignored``."""
     if not items:
         return _NO_WORDS
@@ -253,18 +255,24 @@ def _words(items: Sequence[str], ignored: frozenset[str]) -> frozenset[str]:
     return words if words.isdisjoint(ignored) else words - ignored
 
 
+@lru_cache(maxsize=1 << 16)
+def _phrases(items: tuple[str, ...]) -> frozenset[str]:
+    """The phrases of the non-blank ``items`` (how objects compare)."""
+    return frozenset(map(phrase, items)) - _NO_PHRASE
+
+
 def _prepare_fields(
     actions: Sequence[str],
-    objects: Sequence[Sequence[str]],
-    parameters: Sequence[Sequence[str]],
+    objects: Sequence[tuple[str, ...]],
+    parameters: Sequence[tuple[str, ...]],
     ignored: frozenset[str],
 ) -> _Prepared:
     """What Semantic-A and the order metrics compare, of steps given field by field."""
     return _Prepared(
         tuple(map(phrase, actions)),
-        tuple(frozenset(map(phrase, o)) - _NO_PHRASE for o in objects),
-        tuple(_words(o, ignored) for o in objects),
-        tuple(_words(p, ignored) for p in parameters),
+        tuple(map(_phrases, objects)),
+        tuple(map(_words, objects, repeat(ignored))),
+        tuple(map(_words, parameters, repeat(ignored))),
     )
 
 
@@ -272,8 +280,8 @@ def _prepare(protocol: LabProtocol, ignored: frozenset[str]) -> _Prepared:
     steps = protocol.steps
     return _prepare_fields(
         [s.action for s in steps],
-        [s.objects for s in steps],
-        [s.parameters for s in steps],
+        [tuple(s.objects) for s in steps],
+        [tuple(s.parameters) for s in steps],
         ignored,
     )
 
@@ -282,8 +290,9 @@ _prepare_cached = lru_cache(maxsize=4096)(_prepare)
 
 
 def _mean_words(texts: Sequence[str]) -> float:
-    """L̄: the mean number of words of the steps' texts."""
-    return sum(len(t.split()) for t in texts) / len(texts) if texts else 0.0
+    """L̄: the mean number of words of the steps' texts (joined by a space, which splits no word
+    and joins none)."""
+    return len(" ".join(texts).split()) / len(texts) if texts else 0.0
 
 
 def _step_text(step: ProtocolStep) -> str:
@@ -406,6 +415,8 @@ def clear_caches() -> None:
     score_units.stem.cache_clear()
     score_units.subwords.cache_clear()
     score_units.word_set.cache_clear()
+    _words.cache_clear()
+    _phrases.cache_clear()
     score_units.phrase.cache_clear()
     score_units.may_have_unknown_unit.cache_clear()
     score_units._unit_like.cache_clear()
@@ -463,15 +474,17 @@ def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreR
     """
     key, texts = plain.key, plain.orc.texts
     n = len(key.actions)
-    if any(may_have_unknown_unit(t) for ps in key.parameters for t in ps):
+    if any(map(may_have_unknown_unit, chain.from_iterable(key.parameters))):
         return None
     words, unknown = word_sets(texts)
     if unknown:
         return None
+    ignored = config.ignored_words
+    p = _prepare_fields(key.actions, key.objects, key.parameters, ignored)
     if len(texts) == n:
-        fields = zip(key.actions, key.objects, key.parameters, strict=True)
-        tokens = [(a, *o, *p) for a, o, p in fields]
-        cons = covered_gate(tokens, words, config)
+        actions = map(_words, [(a,) for a in key.actions], repeat(ignored))
+        needed = zip(actions, p.object_words, p.param_words, strict=True)
+        cons = covered_gate(list(needed), words)
         if cons is None:
             return None
         mean = _mean_words(texts)
@@ -479,7 +492,6 @@ def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreR
         cons = Gate(False, f"consistency gate: <key> has {n} steps, <orc> has {len(texts)}")
         steps = zip(key.actions, key.objects, key.parameters, strict=True)
         mean = _mean_words([" ".join((a, *o, *p)) for a, o, p in steps])
-    p = _prepare_fields(key.actions, key.objects, key.parameters, config.ignored_words)
     return _result(_PASSED, cons, _compare(p, g, mean, config), ())
 
 

@@ -72,22 +72,20 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = DEFAULT_CONFIG) ->
 
 
 def covered_gate(
-    tokens: Sequence[Sequence[str]],
-    words: Sequence[frozenset[str]],
-    config: ScoreConfig = DEFAULT_CONFIG,
+    needed: Sequence[Sequence[frozenset[str]]], words: Sequence[frozenset[str]]
 ) -> Gate | None:
     """The consistency gate of steps numbered 1..N in ``<key>`` and ``<orc>`` alike, as many in
     each, when every step's tokens are covered by its ``<orc>`` text; ``None`` when some token is
     not (then :func:`consistency_gate` says which, with diagnostics).
 
-    ``tokens[i]`` are step i's action, objects and parameters, ``words[i]`` the
-    :func:`~peirce.evaluators.score_units.word_set` of its ``<orc>`` text.
+    ``needed[i]`` holds the sub-words of step i's tokens (its action, objects and parameters, in
+    sets as the caller has them), less the ignored words; ``words[i]`` the
+    :func:`~peirce.evaluators.score_units.word_set` of its ``<orc>`` text. A token is covered
+    when its sub-words less the ignored ones are in that set, so all are when the sets are.
     """
-    ignored = config.ignored_words
-    for step_tokens, step_words in zip(tokens, words, strict=True):
-        have = step_words | ignored
-        for t in step_tokens:
-            if not word_set(t) <= have:
+    for sets, have in zip(needed, words, strict=True):
+        for s in sets:
+            if not s <= have:
                 return None
     return Gate(True, "", (1.0,) * len(words))
 

@@ -161,7 +161,11 @@ _UNIT_AFTER_NUMBER = re.compile(
 )
 # A spelled-out unit not inside a word (the look-behind after the first letter, as above).
 _UNIT_ANYWHERE = re.compile("(" + _trie(list(_ANYWHERE), after_first=r"(?<![\w°].)") + ")\\b")
-_MOLAR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([mμµunp]?)M\b")
+#: Pieces one of which every spelled-out unit holds: a text holding none has none (a few string
+#: searches instead of the regular expression's scan of a long text).
+_ANYWHERE_HINTS: tuple[str, ...] = ("met", "lit", "gram", "degree", "fahrenheit", "g-force")
+_ANYWHERE_HINTS += ("hour", "micron", "molar", "minute", "percent", "per cent", "second")
+_MOLAR = re.compile(r"(\d(?<![\w.]\d)\d*(?:\.\d+)?)\s*([mμµunp]?)M\b")  # the same look-behind
 # a comma between digits with three more after it (the comma first, so the matcher skips to commas)
 _THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}\b)")
 _DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"} | {"×": "x", "\u00a0": " ", "·": "."})
@@ -176,15 +180,35 @@ _LOOKS_LIKE_UNIT = re.compile(
 _NOT_UNITS = frozenset({"st", "nd", "rd", "th", "pm"})  # ordinals; pM folded
 _MOLAR_PREFIX = {"": "molar", "m": "mmolar", "μ": "umolar", "µ": "umolar", "u": "umolar"}
 _MOLAR_PREFIX |= {"n": "nmolar", "p": "pmolar"}
+# what a number's unit becomes, with the space put between them
+_SPACED_UNITS = {form: " " + unit for form, unit in _AFTER_NUMBER.items()}
+_SPACED_MOLAR = {prefix: " " + unit for prefix, unit in _MOLAR_PREFIX.items()}
 
 
-def _number_units(pattern: re.Pattern[str], canonical: dict[str, str], text: str) -> str:
-    """Each (number, unit) match of ``pattern`` replaced by "number canonical[unit]": what
-    ``pattern.sub`` with a function would give, by one ``re.split`` and no call per match."""
+def _may_be_molar(text: str) -> bool:
+    """Whether some ``M`` of ``text`` comes after a digit (and perhaps a prefix letter and spaces):
+    wherever ``_MOLAR`` matches, and a few other places. Looking back from each ``M`` is cheaper
+    than the regular expression's scan, which tries every digit (``Mix 5 ml``)."""
+    at = text.find("M")
+    while at >= 0:
+        i = at - 1
+        if i >= 0 and text[i] in _MOLAR_PREFIX:
+            i -= 1
+        while i >= 0 and text[i].isspace():  # str.isspace is re's \s
+            i -= 1
+        if i >= 0 and text[i].isdecimal():  # str.isdecimal is re's \d
+            return True
+        at = text.find("M", at + 1)
+    return False
+
+
+def _number_units(pattern: re.Pattern[str], spaced: dict[str, str], text: str) -> str:
+    """Each (number, unit) match of ``pattern`` replaced by the number and ``spaced[unit]`` (a
+    space and the canonical unit): what ``pattern.sub`` with a function would give, by one
+    ``re.split`` and no call per match."""
     parts = pattern.split(text)
     if len(parts) > 1:
-        parts[1::3] = [n + " " for n in parts[1::3]]
-        parts[2::3] = [canonical[u] for u in parts[2::3]]
+        parts[2::3] = map(spaced.__getitem__, parts[2::3])
         text = "".join(parts)
     return text
 
@@ -200,11 +224,11 @@ def normalize(text: str) -> str:
     if has_digit:
         if "," in text:  # each substitution only where its literal character occurs
             text = _THOUSANDS.sub("", text)
-        if "M" in text:
-            text = _number_units(_MOLAR, _MOLAR_PREFIX, text)
+        if "M" in text and _may_be_molar(text):
+            text = _number_units(_MOLAR, _SPACED_MOLAR, text)
     text = text.casefold()
     if has_digit:
-        text = _number_units(_UNIT_AFTER_NUMBER, _AFTER_NUMBER, text)
+        text = _number_units(_UNIT_AFTER_NUMBER, _SPACED_UNITS, text)
     parts = _UNIT_ANYWHERE.split(text)
     if len(parts) > 1:
         parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]
@@ -316,23 +340,26 @@ def word_sets(texts: Sequence[str]) -> tuple[list[frozenset[str]], bool]:
         text = text.translate(_DASHES)
     if "," in text:
         text = _THOUSANDS.sub("", text)
-    if "M" in text:
-        text = _number_units(_MOLAR, _MOLAR_PREFIX, text)
-    text = _number_units(_UNIT_AFTER_NUMBER, _AFTER_NUMBER, text.casefold())
-    parts = _UNIT_ANYWHERE.split(text)
-    if len(parts) > 1:
-        parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]
-        text = "".join(parts)
+    if "M" in text and _may_be_molar(text):
+        text = _number_units(_MOLAR, _SPACED_MOLAR, text)
+    text = _number_units(_UNIT_AFTER_NUMBER, _SPACED_UNITS, text.casefold())
+    if any(hint in text for hint in _ANYWHERE_HINTS):
+        parts = _UNIT_ANYWHERE.split(text)
+        if len(parts) > 1:
+            parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]
+            text = "".join(parts)
     tokens = _ASCII_TOKEN.findall if text.isascii() else _TOKEN.findall
-    words = [tuple(map(stem, tokens(one))) for one in text.split("\0")]
+    segments = text.split("\0")
+    sets = [frozenset(map(stem, tokens(one))) for one in segments]
     unknown = "°" in text or "º" in text or "μ" in text
-    if not unknown and any(_unit_like(w) for ws in words for w in ws[1:]):
+    # a unit-like sub-word anywhere (a quick test on the distinct ones) before the pairs
+    if not unknown and any(map(_unit_like, frozenset().union(*sets))):
         unknown = any(
             _unit_like(b) and _NUMBER_TOKEN.fullmatch(a) is not None
-            for ws in words
-            for a, b in itertools.pairwise(ws)
+            for one in segments
+            for a, b in itertools.pairwise(map(stem, tokens(one)))
         )
-    return list(map(frozenset, words)), unknown
+    return sets, unknown
 
 
 def unknown_units(text: str) -> list[tuple[int, int, str]]:

@@ -171,13 +171,20 @@ def test_odd_but_plain_replies() -> None:
 
 def test_replies_the_plain_reader_leaves_to_the_general_one() -> None:
     step = 'Step 1: {"action": "mix", "objects": ["a"], "parameters": []}'
-    spaced = step.replace("mix", " mix")
-    texts = [
-        f"<think></think><key>\n{step}\n</key><orc>\nintro\nStep 1: a\n</orc><note></note>",
-        f"<think></think><key>\n{step}\n</key><orc>\nStep 1: a\n  more\n</orc><note></note>",
-        f"<think></think><key>\n{spaced}\n</key><orc>\n1. a\n</orc><note></note>",
-        f"<think></think><key>\n{step.replace(', ', ',')}\n</key><orc>\n1. a\n</orc><note></note>",
-        f"<think></think><key>\n{step}\n</key><orc>\n2. a\n</orc><note></note>",
+    keys = [
+        step.replace("mix", " "),  # an empty action
+        step.replace("mix", "mix "),  # a string with a space at an end (the reader strips it)
+        step.replace('"a"', '"\u2003a"'),  # a space at the start of a string
+        step.replace("mix", "m\\u00efx"),  # an escape
+        step.replace("mix", "m\tx"),  # a control character in a string
+        step.replace(", ", ","),  # other separators
+    ]
+    orcs = ["intro\nStep 1: a", "Step 1: a\n  more", "2. a"]
+    texts = [f"<think></think><key>\n{key}\n</key><orc>\n1. a\n</orc><note></note>" for key in keys]
+    texts += [
+        f"<think></think><key>\n{step}\n</key><orc>\n{orc}\n</orc><note></note>" for orc in orcs
+    ]
+    texts += [
         f"<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc>",
         f"x<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc><note></note>",
         f"<think></think><key>\n{step}\n</key><orc>\n1. a\n</orc><note><key></note>",

@@ -165,6 +165,14 @@ def test_orders_equal_the_order_functions(a: list[str], b: list[str]) -> None:
         assert score_module._orders(pred, gold) == expected
 
 
+def test_every_spelled_out_unit_holds_a_hint() -> None:
+    """word_sets skips the spelled-out units' expression on text without any of these pieces."""
+    from peirce.evaluators import score_units
+
+    for form in score_units._ANYWHERE:
+        assert any(hint in form for hint in score_units._ANYWHERE_HINTS), form
+
+
 def test_inversion_counts_agree() -> None:
     rng = random.Random(2)
     for n in [*range(12), 255, 256, 257, 600]:

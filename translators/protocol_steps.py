@@ -50,7 +50,7 @@ _DECODER = json.JSONDecoder()
 _LINE_SPACE = r"[^\S\n]*"
 _INNER = r'[^"\\\x00-\x1f]'  # a character a JSON string holds as itself
 _EDGE = r'[^"\\\x00-\x1f\s]'  # one that is not a space either
-_TRIMMED = rf"{_EDGE}(?:{_INNER}*{_EDGE})?"
+_TRIMMED = rf"{_EDGE}{_INNER}*(?<!\s)"  # (the look-behind: the last is not a space)
 _PLAIN_LIST = rf'\[((?:"(?:{_TRIMMED})?"(?:, "(?:{_TRIMMED})?")*)?)\]'
 _PLAIN_KEY_LINES = re.compile(
     rf"^({_LINE_SPACE}Step{_LINE_SPACE}(\d{{1,9}}){_LINE_SPACE}[:：]{_LINE_SPACE}"
