@@ -108,8 +108,8 @@ def test_the_searches_agree_on_larger_graphs() -> None:
 
 
 def test_past_the_limit_the_auto_engine_asks_prolog(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The limit counts the mentions made by premises: up to it the search stays in Python, past
-    it ``auto`` goes to ``kb/chain.pl``, with the same answer."""
+    """The limit counts propositions: up to it the search stays in Python, past it ``auto`` goes
+    to ``kb/chain.pl``, with the same answer."""
     graph = AnswerGraph(
         "q",
         ("q",),
@@ -127,10 +127,10 @@ def test_past_the_limit_the_auto_engine_asks_prolog(monkeypatch: pytest.MonkeyPa
         return prolog(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(chain_search, "_search_prolog", spy)
-    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 4)
+    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 3)
     within = search(graph, "a", ["q"])
     assert asked == []
-    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 3)
+    monkeypatch.setattr(chain_search, "PYTHON_SEARCH_LIMIT", 2)
     past = search(graph, "a", ["q"])
     assert asked == ["prolog"]
     assert within == past and [r.path for r in past.chains] == [("P1", "P2")]
