@@ -344,9 +344,9 @@ def _search_python(
                 mentions[e] = get(e, 0) | bit
         bit <<= 1
     block = {b for b in blocked if b != source} if blocked else _NONE
-    if block:
-        mentions = {e: m for e, m in mentions.items() if e not in block}
-        get = mentions.get
+    for b in block:  # reached, but with no premises to expand
+        if b in mentions:
+            mentions[b] = 0
     via: dict[str, str] = {source: ""}  # entity -> the premise that reached it
     back: dict[str, str] = {}  # entity -> an entity its chain reached just before
     layer: list[tuple[str, int]] = [(source, get(source, 0))]
@@ -371,7 +371,7 @@ def _search_python(
                             pid = f.id
                         via[y] = pid
                         back[y] = x
-                        bits |= get(y, 0)
+                        bits |= mentions[y]
                 if first is not None:
                     nxt.append((first, bits))
         layer = nxt
