@@ -73,7 +73,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import repeat
 
 from peirce import serde
 from peirce.errors import InputError
@@ -101,11 +101,13 @@ from peirce.ir import LabProtocol, ProtocolStep
 from peirce.jsontypes import JSONObject
 from peirce.results import Diagnostic
 from peirce.translators.protocol import (
+    PlainKey,
     PlainReply,
     SketchAndFill,
     from_plain,
     parse_general,
     parse_protocol,
+    plain_items,
     read_plain,
     read_plain_protocol,
 )
@@ -244,8 +246,7 @@ _NO_PHRASE = frozenset({""})
 _NO_WORDS: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=1 << 16)
-def _words(items: tuple[str, ...], ignored: frozenset[str]) -> frozenset[str]:
+def _union_words(items: Sequence[str], ignored: frozenset[str]) -> frozenset[str]:
     """The sub-words of all ``items``, less ``ignored``."""
     if not items:
         return _NO_WORDS
@@ -255,10 +256,40 @@ def _words(items: tuple[str, ...], ignored: frozenset[str]) -> frozenset[str]:
     return words if words.isdisjoint(ignored) else words - ignored
 
 
-@lru_cache(maxsize=1 << 16)
-def _phrases(items: tuple[str, ...]) -> frozenset[str]:
+def _phrase_set(items: Sequence[str]) -> frozenset[str]:
     """The phrases of the non-blank ``items`` (how objects compare)."""
     return frozenset(map(phrase, items)) - _NO_PHRASE
+
+
+# Both cached by a step's list: as a tuple, or as the plain reader keeps it (its JSON text,
+# looked up without reading it).
+_words = lru_cache(maxsize=1 << 16)(_union_words)
+_phrases = lru_cache(maxsize=1 << 16)(_phrase_set)
+
+
+@lru_cache(maxsize=1 << 16)
+def _json_words(items: str, ignored: frozenset[str]) -> frozenset[str]:
+    return _union_words(plain_items(items), ignored)
+
+
+@lru_cache(maxsize=1 << 16)
+def _json_phrases(items: str) -> frozenset[str]:
+    return _phrase_set(plain_items(items))
+
+
+@lru_cache(maxsize=1 << 16)
+def _json_unknown_unit(items: str) -> bool:
+    return any(map(may_have_unknown_unit, plain_items(items)))
+
+
+def _prepare_plain(key: PlainKey, ignored: frozenset[str]) -> _Prepared:
+    """:func:`_prepare_fields` of the steps the plain reader read."""
+    return _Prepared(
+        tuple(map(phrase, key.actions)),
+        tuple(map(_json_phrases, key.objects_json)),
+        tuple(map(_json_words, key.objects_json, repeat(ignored))),
+        tuple(map(_json_words, key.parameters_json, repeat(ignored))),
+    )
 
 
 def _prepare_fields(
@@ -325,15 +356,22 @@ def _semantic(
         return 0.0, 0.0
     d = len(g.actions)
     total = 0.0
+    fallback, threshold, weight = (
+        config.subword_fallback,
+        config.object_threshold,
+        config.parameter_weight,
+    )
     for i, j in anchors:
-        obj = _iou(p.objects[i - 1], g.objects[j - 1])
-        if obj < 1.0 and config.subword_fallback:
+        po, go = p.objects[i - 1], g.objects[j - 1]
+        obj = 1.0 if po == go else _iou(po, go)  # (equal sets: 1, as _iou gives)
+        if obj < 1.0 and fallback:
             obj = max(obj, _iou(p.object_words[i - 1], g.object_words[j - 1]))
         par = 0.0
-        if obj >= config.object_threshold:
-            par = _iou(p.param_words[i - 1], g.param_words[j - 1])
+        if obj >= threshold:
+            pp, gp = p.param_words[i - 1], g.param_words[j - 1]
+            par = 1.0 if pp == gp else _iou(pp, gp)
         decay = 1.0 if i == j else max(0.0, 1.0 - (abs(i - j) / d) ** config.decay_lambda)
-        total += decay * (obj + config.parameter_weight * par)
+        total += decay * (obj + weight * par)
     raw = total / len(anchors)
     return raw, raw / config.semantic_max
 
@@ -401,12 +439,13 @@ def _compare(p: _Prepared, g: _Prepared, mean_words: float, config: ScoreConfig)
 def _gold_from_text(text: str, ignored: frozenset[str]) -> _Prepared:
     plain = read_plain_protocol(text)
     if plain is not None:  # the steps parse_protocol reads, read without building them
-        return _prepare_fields(plain.actions, plain.objects, plain.parameters, ignored)
+        return _prepare_plain(plain, ignored)
     return _prepare(parse_protocol(text, source="gold"), ignored)
 
 
 def clear_caches() -> None:
-    """Empty the caches of parsed gold protocols and normalised text (for timing, or memory)."""
+    """Empty every cache of what was read from inputs: gold protocols, normalised text, the sets
+    compared per step list, unit checks (for timing, or memory)."""
     from peirce.evaluators import score_units
 
     _gold_from_text.cache_clear()
@@ -415,8 +454,8 @@ def clear_caches() -> None:
     score_units.stem.cache_clear()
     score_units.subwords.cache_clear()
     score_units.word_set.cache_clear()
-    _words.cache_clear()
-    _phrases.cache_clear()
+    for cache in (_words, _phrases, _json_words, _json_phrases, _json_unknown_unit):
+        cache.cache_clear()
     score_units.phrase.cache_clear()
     score_units.may_have_unknown_unit.cache_clear()
     score_units._unit_like.cache_clear()
@@ -474,17 +513,17 @@ def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreR
     """
     key, texts = plain.key, plain.orc.texts
     n = len(key.actions)
-    if any(map(may_have_unknown_unit, chain.from_iterable(key.parameters))):
+    if any(map(_json_unknown_unit, key.parameters_json)):
         return None
     words, unknown = word_sets(texts)
     if unknown:
         return None
     ignored = config.ignored_words
-    p = _prepare_fields(key.actions, key.objects, key.parameters, ignored)
+    p = _prepare_plain(key, ignored)
     if len(texts) == n:
-        actions = map(_words, [(a,) for a in key.actions], repeat(ignored))
+        actions = map(word_set, key.actions)
         needed = zip(actions, p.object_words, p.param_words, strict=True)
-        cons = covered_gate(list(needed), words)
+        cons = covered_gate(list(needed), words, config)
         if cons is None:
             return None
         mean = _mean_words(texts)

@@ -72,20 +72,23 @@ def consistency_gate(sf: SketchAndFill, config: ScoreConfig = DEFAULT_CONFIG) ->
 
 
 def covered_gate(
-    needed: Sequence[Sequence[frozenset[str]]], words: Sequence[frozenset[str]]
+    needed: Sequence[Sequence[frozenset[str]]],
+    words: Sequence[frozenset[str]],
+    config: ScoreConfig = DEFAULT_CONFIG,
 ) -> Gate | None:
     """The consistency gate of steps numbered 1..N in ``<key>`` and ``<orc>`` alike, as many in
     each, when every step's tokens are covered by its ``<orc>`` text; ``None`` when some token is
     not (then :func:`consistency_gate` says which, with diagnostics).
 
     ``needed[i]`` holds the sub-words of step i's tokens (its action, objects and parameters, in
-    sets as the caller has them), less the ignored words; ``words[i]`` the
+    sets as the caller has them); ``words[i]`` the
     :func:`~peirce.evaluators.score_units.word_set` of its ``<orc>`` text. A token is covered
     when its sub-words less the ignored ones are in that set, so all are when the sets are.
     """
+    ignored = config.ignored_words
     for sets, have in zip(needed, words, strict=True):
         for s in sets:
-            if not s <= have:
+            if not s <= have and not s - ignored <= have:
                 return None
     return Gate(True, "", (1.0,) * len(words))
 

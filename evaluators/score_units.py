@@ -324,26 +324,30 @@ def word_sets(texts: Sequence[str]) -> tuple[list[frozenset[str]], bool]:
     """(:func:`word_set` of each text, whether :func:`may_have_unknown_unit` holds for any), with
     the normalisation made once over all the texts joined by NUL characters.
 
-    Every step of :func:`normalize` is local to the text between two NULs: NFKC and the dash table
-    are applied to each text alone, case folding maps each character alone, and no substitution's
-    match or look-around reaches across a NUL (it is not a digit, a word character, a space, a dot,
-    ``°`` or part of any unit). Tokens are found text by text, and whitespace, which ``normalize``
-    only joins, separates no more and no fewer tokens. Texts holding a NUL are read one by one.
+    Every step of :func:`normalize` is local to the text between two NULs: NUL is a normalisation
+    boundary (a starter that decomposes to nothing else and composes with nothing), so NFKC of the
+    joined texts is each text's NFKC (:func:`normalize` leaves ASCII text out, which NFKC leaves
+    as it is); the dash table and case folding map each character alone; no substitution's match
+    or look-around reaches across a NUL (it is not a digit, a word character, a space, a dot, ``°``
+    or part of any unit). Tokens are found text by text, and whitespace, which ``normalize`` only
+    joins, separates no more and no fewer tokens. Texts holding a NUL are read one by one.
     """
     if not texts:
         return [], False
-    if any("\0" in t for t in texts):
+    text = "\0".join(texts)
+    if text.count("\0") != len(texts) - 1:
         sets = [word_set(t) for t in texts]
         return sets, any(map(may_have_unknown_unit, texts))
-    text = "\0".join(t if t.isascii() else unicodedata.normalize("NFKC", t) for t in texts)
-    if _DASH_LIKE.search(text):  # only where NFKC was applied: the characters are not ASCII
-        text = text.translate(_DASHES)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        if _DASH_LIKE.search(text):
+            text = text.translate(_DASHES)
     if "," in text:
         text = _THOUSANDS.sub("", text)
     if "M" in text and _may_be_molar(text):
         text = _number_units(_MOLAR, _SPACED_MOLAR, text)
     text = _number_units(_UNIT_AFTER_NUMBER, _SPACED_UNITS, text.casefold())
-    if any(hint in text for hint in _ANYWHERE_HINTS):
+    if any(map(text.__contains__, _ANYWHERE_HINTS)):
         parts = _UNIT_ANYWHERE.split(text)
         if len(parts) > 1:
             parts[1::2] = [_ANYWHERE[w] for w in parts[1::2]]

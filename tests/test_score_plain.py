@@ -41,6 +41,7 @@ from test_protocol_plain import _NICE_FIELD, _damaged, _protocols
 
 _UNITS = ["5 min", "4 °C", "10 µl", "3 qz", "2 mM", "1,000 xg", "OD₆₀₀", "5 Minutes", "µ", "º"]
 _UNITS += ["degrees celsius", "°", "–", "×", "x g", "the", "a", "Mix", "tubes", "\x00", ",", "ΣΑΣ"]
+_UNITS += ["\u0301", "e\u0301", "\u1100", "\u1161", "\u11a8", "ﬁ", "Å", "\u0327\u0301"]  # NFKC
 _TEXT = st.lists(st.sampled_from([*_UNITS, " ", "\t", "\n", "7", ".", "M"]), max_size=8).map(
     "".join
 )

@@ -83,6 +83,7 @@ from peirce.translators.protocol_steps import (
     check_indices,
     parse_key,
     parse_orc,
+    plain_items,
     read_plain_key,
     read_plain_orc,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "FORMAT_CODES",
     "SECTIONS",
     "OrcStep",
+    "PlainKey",
     "PlainReply",
     "Section",
     "SketchAndFill",
@@ -98,6 +100,7 @@ __all__ = [
     "parse_general",
     "parse_protocol",
     "parse_sketch_and_fill",
+    "plain_items",
     "read_plain",
     "read_plain_protocol",
     "render_sketch_and_fill",
@@ -303,9 +306,10 @@ def from_plain(text: str, plain: PlainReply) -> SketchAndFill:
         OrcStep(n, t, Span(*where))
         for n, (t, where) in enumerate(zip(plain.orc.texts, orc_spans, strict=True), 1)
     )
-    steps = _plain_steps(plain.key, plain.key.spans(*places[1]))
-    if len(orc) == len(steps):
-        steps = [_with_text(s, o.text) for s, o in zip(steps, orc, strict=True)]
+    paired = len(orc) == len(plain.key.actions)
+    steps = _plain_steps(
+        plain.key, plain.key.spans(*places[1]), plain.orc.texts if paired else None
+    )
     return SketchAndFill(
         text, LabProtocol(tuple(steps)), orc, tuple(sections), (), len(plain.key.actions)
     )
@@ -327,12 +331,18 @@ def read_plain_protocol(text: str) -> PlainKey | None:
     return read_plain_key(text)
 
 
-def _plain_steps(key: PlainKey, spans: list[SpanParts]) -> list[ProtocolStep]:
+def _plain_steps(
+    key: PlainKey, spans: list[SpanParts], texts: list[str] | None = None
+) -> list[ProtocolStep]:
+    """The steps of a plain ``<key>``, with ``texts`` (their ``<orc>`` texts) when given."""
+    fields = zip(key.actions, key.objects, key.parameters, spans, strict=True)
+    if texts is None:
+        return [
+            ProtocolStep(n, a, o, p, None, Span(*s)) for n, (a, o, p, s) in enumerate(fields, 1)
+        ]
     return [
-        ProtocolStep(n, a, o, p, None, Span(*where))
-        for n, (a, o, p, where) in enumerate(
-            zip(key.actions, key.objects, key.parameters, spans, strict=True), 1
-        )
+        ProtocolStep(n, a, o, p, t, Span(*s))
+        for n, ((a, o, p, s), t) in enumerate(zip(fields, texts, strict=True), 1)
     ]
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "check_indices",
     "parse_key",
     "parse_orc",
+    "plain_items",
     "read_plain_key",
     "read_plain_orc",
 ]
@@ -208,12 +209,25 @@ SpanParts = tuple[int, int, int, int]
 
 
 class PlainKey(NamedTuple):
-    """The steps of ``<key>`` content in the common shape (see :func:`read_plain_key`)."""
+    """The steps of ``<key>`` content in the common shape (see :func:`read_plain_key`).
+
+    ``objects_json`` and ``parameters_json`` hold each step's lists as written, inside the
+    brackets (``"a", "b"``; :func:`plain_items` reads one), so that a caller may look them up
+    as they are; :attr:`objects` and :attr:`parameters` are the lists read.
+    """
 
     actions: list[str]
-    objects: list[tuple[str, ...]]
-    parameters: list[tuple[str, ...]]
+    objects_json: list[str]
+    parameters_json: list[str]
     parts: list[str]  # what re.split made of the content: 6 items a line, for the spans
+
+    @property
+    def objects(self) -> list[tuple[str, ...]]:
+        return list(map(plain_items, self.objects_json))
+
+    @property
+    def parameters(self) -> list[tuple[str, ...]]:
+        return list(map(plain_items, self.parameters_json))
 
     def spans(self, offset: int, line: int, line_start: int) -> list[SpanParts]:
         """Each step's span as :func:`parse_key` gives it, the content being at ``offset`` in the
@@ -279,12 +293,14 @@ def read_plain_key(content: str) -> PlainKey | None:
     parts = _PLAIN_KEY_LINES.split(content)
     if len(parts) == 1 or not _blank(parts[0::6]) or not _numbered(parts[2::6]):
         return None
-    return PlainKey(
-        parts[3::6],
-        [tuple(x[1:-1].split('", "')) if x else () for x in parts[4::6]],
-        [tuple(x[1:-1].split('", "')) if x else () for x in parts[5::6]],
-        parts,
-    )
+    return PlainKey(parts[3::6], parts[4::6], parts[5::6], parts)
+
+
+def plain_items(items: str) -> tuple[str, ...]:
+    """The strings of a list of :class:`PlainKey` (as written inside its brackets, ``"a", "b"``):
+    strings in the common shape hold no quote, escape or space at an end, so they are the text
+    between the separators."""
+    return tuple(items[1:-1].split('", "')) if items else ()
 
 
 def read_plain_orc(content: str) -> PlainOrc | None:
