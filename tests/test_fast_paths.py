@@ -86,6 +86,8 @@ def _program(rng: random.Random) -> tuple[dict[str, tuple[Clause, ...]], list[st
     questions = []
     for j, atom in enumerate(rng.sample(atoms, 5)):
         formal[f"question {j}"] = (Clause(atom),)
+        if j == 4:  # a claim of two facts: both proved, or either refuted or open
+            formal[f"question {j}"] += (Clause(rng.choice(atoms)),)
         questions.append(f"question {j}")
     return formal, list(formal)[: -len(questions)], questions
 
@@ -109,6 +111,8 @@ def test_random_propositional_programs_answer_as_the_ground_path_and_prolog() ->
                         a = fast.entails(asked, q)
                         _agree(a, ground.entails(asked, q), prolog.entails(asked, q))
                         verdicts.add(a.verdict.value)
+                assert prolog.kbs_built >= 1
+            assert fast._props and not fast._models and ground._models and not ground._props
     assert verdicts == {"entailed", "refuted", "unknown"}
 
 
