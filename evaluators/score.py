@@ -74,6 +74,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
+from operator import itemgetter
 
 from peirce import serde
 from peirce.errors import InputError
@@ -278,18 +279,25 @@ def _json_phrases(items: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _json_unknown_unit(items: str) -> bool:
-    return any(map(may_have_unknown_unit, plain_items(items)))
+def _json_parameters(items: str, ignored: frozenset[str]) -> tuple[frozenset[str], bool]:
+    """The sub-words of a parameter list (as :func:`_json_words`) and whether one of them may
+    name an unknown unit (a gold list is looked up for both, so that a reply repeating it is not
+    read again)."""
+    values = plain_items(items)
+    return _union_words(values, ignored), any(map(may_have_unknown_unit, values))
 
 
-def _prepare_plain(key: PlainKey, ignored: frozenset[str]) -> _Prepared:
-    """:func:`_prepare_fields` of the steps the plain reader read."""
-    return _Prepared(
+def _prepare_plain(key: PlainKey, ignored: frozenset[str]) -> tuple[_Prepared, bool]:
+    """:func:`_prepare_fields` of the steps the plain reader read, and whether a parameter may
+    name an unknown unit."""
+    parameters = list(map(_json_parameters, key.parameters_json, repeat(ignored)))
+    prepared = _Prepared(
         tuple(map(phrase, key.actions)),
         tuple(map(_json_phrases, key.objects_json)),
         tuple(map(_json_words, key.objects_json, repeat(ignored))),
-        tuple(map(_json_words, key.parameters_json, repeat(ignored))),
+        tuple(map(itemgetter(0), parameters)),
     )
+    return prepared, any(map(itemgetter(1), parameters))
 
 
 def _prepare_fields(
@@ -439,7 +447,7 @@ def _compare(p: _Prepared, g: _Prepared, mean_words: float, config: ScoreConfig)
 def _gold_from_text(text: str, ignored: frozenset[str]) -> _Prepared:
     plain = read_plain_protocol(text)
     if plain is not None:  # the steps parse_protocol reads, read without building them
-        return _prepare_plain(plain, ignored)
+        return _prepare_plain(plain, ignored)[0]
     return _prepare(parse_protocol(text, source="gold"), ignored)
 
 
@@ -454,7 +462,7 @@ def clear_caches() -> None:
     score_units.stem.cache_clear()
     score_units.subwords.cache_clear()
     score_units.word_set.cache_clear()
-    for cache in (_words, _phrases, _json_words, _json_phrases, _json_unknown_unit):
+    for cache in (_words, _phrases, _json_words, _json_phrases, _json_parameters):
         cache.cache_clear()
     score_units.phrase.cache_clear()
     score_units.may_have_unknown_unit.cache_clear()
@@ -513,13 +521,12 @@ def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreR
     """
     key, texts = plain.key, plain.orc.texts
     n = len(key.actions)
-    if any(map(_json_unknown_unit, key.parameters_json)):
+    p, unknown = _prepare_plain(key, config.ignored_words)
+    if unknown:
         return None
     words, unknown = word_sets(texts)
     if unknown:
         return None
-    ignored = config.ignored_words
-    p = _prepare_plain(key, ignored)
     if len(texts) == n:
         actions = map(word_set, key.actions)
         needed = zip(actions, p.object_words, p.param_words, strict=True)
@@ -530,7 +537,7 @@ def _score_plain(plain: PlainReply, g: _Prepared, config: ScoreConfig) -> ScoreR
     else:
         cons = Gate(False, f"consistency gate: <key> has {n} steps, <orc> has {len(texts)}")
         steps = zip(key.actions, key.objects, key.parameters, strict=True)
-        mean = _mean_words([" ".join((a, *o, *p)) for a, o, p in steps])
+        mean = _mean_words([" ".join((a, *o, *ps)) for a, o, ps in steps])
     return _result(_PASSED, cons, _compare(p, g, mean, config), ())
 
 
