@@ -397,14 +397,19 @@ def compare(
     return _compare(_prepare(pred, config.ignored_words), g, mean, config)
 
 
+@lru_cache(maxsize=256)
+def _diagonal(n: int) -> tuple[tuple[int, int], ...]:
+    """((1, 1), ..., (n, n)): the anchors of two equal sequences of n actions (a constant)."""
+    return tuple((i, i) for i in range(1, n + 1))
+
+
 def _orders(
     pred: tuple[str, ...], gold: tuple[str, ...]
 ) -> tuple[float, int, tuple[tuple[int, int], ...], float, float]:
     """(order_strict, LCS length, anchors, order_s, order_tau) of two action sequences."""
     if pred == gold:  # what each gives for equal sequences, without aligning them
-        steps = range(1, len(pred) + 1)
-        anchors = tuple(zip(steps, steps, strict=True))
-        return 1.0, len(pred), anchors, 1.0, 1.0 if len(pred) > 1 else 0.0
+        n = len(pred)
+        return 1.0, n, _diagonal(n), 1.0, 1.0 if n > 1 else 0.0
     return (
         order_strict(pred, gold),
         lcs_length(pred, gold),
