@@ -226,6 +226,9 @@ class SymbolicEntailment:
             for held in self._models:
                 if len(best) < len(held) <= len(key) and key[: len(held)] == held:
                     best = held
+        if best and len(best) == len(key):  # asked again: nothing to add, its proofs kept
+            self._models.move_to_end(best)
+            return self._models[best]
         clauses: list[Clause] = []
         gaps: list[str] = []
         for p in key[len(best) :]:

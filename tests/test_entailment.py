@@ -131,13 +131,18 @@ def test_reused_knowledge_bases_answer_like_fresh_ones() -> None:
         assert reused.kbs_built < fresh.kbs_built
 
 
-def test_the_ground_fast_path_answers_as_prolog_does_with_valid_proofs() -> None:
-    """Ground premises are decided in Python (least model); Prolog stays the checker of record:
-    same verdicts and probabilities, and every proof tree is a derivation from the premises."""
+@pytest.mark.parametrize("propositional", [True, False])
+def test_the_ground_fast_path_answers_as_prolog_does_with_valid_proofs(propositional: bool) -> None:
+    """Ground premises are decided in Python (least model: the propositional one, or
+    GroundModel's); Prolog stays the checker of record: same verdicts and probabilities, and
+    every proof tree is a derivation from the premises."""
     rng = random.Random(3)
     for seed in range(6):
         chain = claimtrees(10, 1, seed=seed, distractors=3)[0]
-        with symbolic_entailment() as fast, symbolic_entailment(ground_fast_path=False) as slow:
+        with (
+            symbolic_entailment(propositional_fast_path=propositional) as fast,
+            symbolic_entailment(ground_fast_path=False) as slow,
+        ):
             for _ in range(25):
                 k = rng.randrange(len(chain.derived))
                 pool = [*chain.base, *chain.derived[:k]]
@@ -151,6 +156,7 @@ def test_the_ground_fast_path_answers_as_prolog_does_with_valid_proofs() -> None
                         assert node.rule is not None and node.clause is not None
                         assert (":-" in node.clause) == bool(node.children)
             assert fast.kbs_built == 0 and slow.kbs_built > 0
+            assert bool(fast._props) == propositional and bool(fast._models) != propositional
 
 
 # ------------------------------------------------------------------------------ LLM judge
@@ -258,14 +264,18 @@ def test_backends_agree_on_claimtrees_questions() -> None:
             assert a == b
 
 
-def test_models_grown_claim_by_claim_answer_as_prolog_does() -> None:
+@pytest.mark.parametrize("propositional", [True, False])
+def test_models_grown_claim_by_claim_answer_as_prolog_does(propositional: bool) -> None:
     """ARES asks each claim with the claims kept before it: the least model of the premises is
     grown from the last one. Scores, verdicts and proofs are those of Prolog alone."""
     from peirce.engine.stability import Ares
 
     for seed in range(3):
         chain = claimtrees(14, 1, seed=seed, distractors=2)[0]
-        with symbolic_entailment() as fast, symbolic_entailment(ground_fast_path=False) as slow:
+        with (
+            symbolic_entailment(propositional_fast_path=propositional) as fast,
+            symbolic_entailment(ground_fast_path=False) as slow,
+        ):
             a = Ares(fast).score(chain.base, chain.derived)
             b = Ares(slow).score(chain.base, chain.derived)
             assert [c.tau for c in a.claims] == [c.tau for c in b.claims]
@@ -276,4 +286,4 @@ def test_models_grown_claim_by_claim_answer_as_prolog_does() -> None:
                 assert (x.verdict, x.probability) == (y.verdict, y.probability)
                 assert (x.proof and x.proof.render()) == (y.proof and y.proof.render())
                 kept.append(claim)
-            assert fast.kbs_built == 0 and len(fast._props) >= 1  # the propositional path
+            assert fast.kbs_built == 0 and len(fast._props if propositional else fast._models) >= 1

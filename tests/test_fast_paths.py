@@ -176,3 +176,17 @@ def test_untranslated_premises_leave_the_claim_undecided_as_before() -> None:
         _agree(a, ground.entails(premises, claim), prolog.entails(premises, claim))
         assert a.probability is None and "not translated" in a.reason
         assert fast.entails(base, claim).probability == 0.0  # decided without the gap
+
+
+def test_the_same_premises_asked_again_answer_as_prolog() -> None:
+    """ARES asks every claim past an unsound step with the same premises: the model is taken as
+    it is (its proofs kept), and answers each claim as Prolog does."""
+    chain = claimtrees(12, 1, seed=4, distractors=2)[0]
+    fast, ground, prolog = _three()
+    with fast, ground, prolog:
+        for n in (len(chain.base), len(chain.base) + 3):
+            premises = [*chain.base, *chain.derived[: n - len(chain.base)]]
+            for claim in [*chain.derived, *chain.derived]:
+                x, y, z = (m.entails(premises, claim) for m in (fast, ground, prolog))
+                _agree(x, y, z)
+        assert len(fast._props) == 1 and len(ground._models) == 1  # the first list grown
