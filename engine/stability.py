@@ -63,6 +63,7 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from peirce import serde
 from peirce.errors import ConfigError
@@ -190,14 +191,15 @@ class _Step:
     tau: float = 0.0
     decided: float = 0.0
     undecided: float = 0.0
-    backends: Counter[str] = field(default_factory=Counter)
+    backends: dict[str, int] = field(default_factory=dict)  # calls per backend, first seen first
     best: tuple[float, str] = (-1.0, "")
     opened: int = 0  # the open claims its states rested on (bits of text indices)
     failed: int = 0
 
     def add(self, weight: float, j: Judgement) -> None:
         p = j.probability
-        self.backends[j.backend if p is not None else "none"] += 1
+        backend = j.backend if p is not None else "none"
+        self.backends[backend] = self.backends.get(backend, 0) + 1
         if p is None:
             self.undecided += weight
         else:
@@ -252,6 +254,8 @@ def _keep_exact(dist: dict[int, float], n: int, max_states: int | None) -> bool:
     """Exact propagation goes on while it costs no more calls than sampling would."""
     if max_states is not None:
         return len(dist) <= max_states
+    if len(dist) <= 1:  # one state is never more than the calls sampling would make
+        return True
     return len(dist) <= max(1.0, _expected_distinct(dist, n)) + 1e-9
 
 
@@ -306,6 +310,54 @@ def _next_sampled(
         if c - kept:
             out[mask] += c - kept
     return out
+
+
+# method, epsilon, delta, n, samples, distinct_calls, undecided, depends_on, failed_calls, bounds
+_CertificateFields = tuple[
+    str, float, float, int, int, int, float, tuple[int, ...], int, tuple[float, float]
+]
+
+
+class _Chain:
+    """The texts of the chain being scored, with each premise set asked so far.
+
+    A premise set is a mask of kept texts. Its premises (the kept texts, in order) and their set
+    (the memo's key) are made once per mask, and a mask one claim longer than a mask made before
+    (its highest text added: a state that kept the claim last asked about) extends its premises
+    by that text, so a chain of ``m`` claims does not rebuild its premise lists ``m`` times.
+    """
+
+    __slots__ = ("certificates", "failed", "first", "held", "texts", "width")
+
+    def __init__(self, texts: Sequence[str], first: int) -> None:
+        self.texts, self.width, self.first = texts, len(texts), first
+        self.failed: dict[tuple[frozenset[str], str], Judgement] = {}
+        self.held: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+        # equal certificates are one (immutable) object: most claims of a chain share one
+        self.certificates: dict[_CertificateFields, Certificate] = {}
+
+    def certificate(self, fields: _CertificateFields) -> Certificate:
+        """The certificate with these fields (:class:`Certificate`'s, in order)."""
+        held = self.certificates.get(fields)
+        if held is None:
+            held = self.certificates[fields] = Certificate(*fields)
+        return held
+
+    def premises(self, mask: int, k: int) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The texts before text ``k`` that ``mask`` keeps, in order, and their set."""
+        mask &= (1 << k) - 1
+        held = self.held.get(mask)
+        if held is None:
+            top = mask.bit_length() - 1
+            shorter = self.held.get(mask ^ 1 << top) if mask else None
+            if shorter is not None:
+                added = (self.texts[top],)
+                held = (shorter[0] + added, shorter[1].union(added))
+            else:
+                premises = tuple([self.texts[i] for i in _bits(mask)])
+                held = (premises, frozenset(premises))
+            self.held[mask] = held
+        return held
 
 
 class Ares:
@@ -371,7 +423,17 @@ class Ares:
         A failed call (``evidence["call_failed"]``) is not memoised: it is kept in ``failed``
         (the chain being scored) when given, so that a later score asks again.
         """
-        key = (frozenset(premises), hypothesis)
+        return self._ask(frozenset(premises), premises, hypothesis, failed)
+
+    def _ask(
+        self,
+        premise_set: frozenset[str],
+        premises: Sequence[str],
+        hypothesis: str,
+        failed: dict[tuple[frozenset[str], str], Judgement] | None,
+    ) -> Judgement:
+        """:meth:`ask` with the premise set already made (a chain makes it once per state)."""
+        key = (premise_set, hypothesis)
         with self._lock:
             hit = self.memo.get(key)
             if hit is None and failed is not None:
@@ -380,33 +442,37 @@ class Ares:
             return hit
         j = self.model.entails(list(premises), hypothesis)
         with self._lock:
-            if _failed_call(j):
+            if j.probability is None and _failed_call(j):
                 self.calls += 1
                 if failed is not None:
                     j = failed.setdefault(key, j)
                 return j
-            if key not in self.memo:
+            held = self.memo.get(key)
+            if held is None:  # else another thread asked it meanwhile: its answer stands
                 self.calls += 1
-                self.memo[key] = j
-            return self.memo[key]
+                self.memo[key] = held = j
+            return held
 
     def _answers(
         self,
-        texts: Sequence[str],
+        chain: _Chain,
         states: Sequence[int],
         k: int,
         pool: ThreadPoolExecutor | None,
         *,
         step: _Step,
-        failed: dict[tuple[frozenset[str], str], Judgement],
-        first: int,
     ) -> tuple[dict[int, Judgement], int]:
         """Each state's judgement on claim ``k``, and how many distinct premise sets were asked.
 
         A state with open claims is asked with and without each of them; it is decided when
-        every answer is the same probability.
+        every answer is the same probability. States without open claims (every state, unless
+        an answer was undecided) are each asked once, as they are.
         """
-        width = len(texts)
+        width = chain.width
+        if not states or max(states) >> width == 0:  # no open claims: each state is as it is
+            asked = self._ask_all(chain, states, k, pool)
+            step.failed += _failures(asked)
+            return asked, len(asked)
         full = (1 << width) - 1
         asks: dict[int, list[int]] = {}
         for state in states:
@@ -422,24 +488,31 @@ class Ares:
                 for chosen in itertools.combinations(opens, r)
             ]
         masks = list(dict.fromkeys(m for ms in asks.values() for m in ms))
-
-        def one(mask: int) -> Judgement:
-            bits = bin(mask & full)[:1:-1]  # bit i of the mask is character i
-            kept = [t for t, b in zip(texts[:k], bits, strict=False) if b == "1"]
-            return self.ask(kept, texts[k], failed)
-
-        if pool is None or len(masks) <= 1:
-            asked = {m: one(m) for m in masks}
-        else:
-            asked = dict(zip(masks, pool.map(one, masks), strict=True))
-        step.failed += sum(_failed_call(j) for j in asked.values())
+        asked = self._ask_all(chain, masks, k, pool)
+        step.failed += _failures(asked)
         answers = {}
         for state, ms in asks.items():
             if state >> width == 0:
                 answers[state] = asked[ms[0]]
             else:
-                answers[state] = _agreed([asked[m] for m in ms], state >> width, k, first)
+                answers[state] = _agreed([asked[m] for m in ms], state >> width, k, chain.first)
         return answers, len(masks)
+
+    def _ask_all(
+        self, chain: _Chain, masks: Sequence[int], k: int, pool: ThreadPoolExecutor | None
+    ) -> dict[int, Judgement]:
+        """The judgement on claim ``k`` of each premise set (distinct masks of kept texts), in
+        the order of ``masks``; on the pool when there is one and more than one mask."""
+        hypothesis, failed = chain.texts[k], chain.failed
+        if pool is None or len(masks) <= 1:
+            out = {}
+            for mask in masks:
+                premises, premise_set = chain.premises(mask, k)
+                out[mask] = self._ask(premise_set, premises, hypothesis, failed)
+            return out
+        held = [chain.premises(mask, k) for mask in masks]
+        answers = pool.map(lambda h: self._ask(h[1], h[0], hypothesis, failed), held)
+        return dict(zip(masks, answers, strict=True))
 
     def score(
         self, base: Sequence[str], derived: Sequence[str], *, priors: Sequence[float] | None = None
@@ -469,16 +542,14 @@ class Ares:
         calls_before = self.calls
         dist, counts = _initial(priors, n, self.max_states, rng)
         pairs = 0
-        failed: dict[tuple[frozenset[str], str], Judgement] = {}
+        chain = _Chain(texts, len(base))
         scores: list[ClaimScore] = []
         width = len(texts)
         for j in range(m):
             k = len(base) + j
             states = list(dist) if dist is not None else list(counts or ())
             step = _Step(exact=dist is not None)
-            answers, asked = self._answers(
-                texts, states, k, pool, step=step, failed=failed, first=len(base)
-            )
+            answers, asked = self._answers(chain, states, k, pool, step=step)
             pairs += asked
             if dist is not None:
                 dist = _next_exact(dist, answers, k, step, width)
@@ -487,9 +558,13 @@ class Ares:
                     dist = None
             elif counts is not None:
                 counts = _next_sampled(counts, answers, k, step, rng, width=width)
-            depends = tuple(i - len(base) + 1 for i in _bits(step.opened) if i < k)
+            depends = (
+                tuple(i - len(base) + 1 for i in _bits(step.opened) if i < k) if step.opened else ()
+            )
             scores.append(
-                self._claim(j, texts[k], step, m=m, n=n, states=asked, depends_on=depends)
+                self._claim(
+                    j, texts[k], step, m=m, n=n, states=asked, depends_on=depends, chain=chain
+                )
             )
         return AresResult(
             tuple(scores),
@@ -514,34 +589,42 @@ class Ares:
         n: int,
         states: int,
         depends_on: tuple[int, ...],
+        chain: _Chain,
     ) -> ClaimScore:
-        total = step.decided + step.undecided
-        tau = min(1.0, max(0.0, step.tau / step.decided)) if step.decided > 0 else None
-        samples = 0 if step.exact else round(step.decided)
+        mass, decided, undecided = step.tau, step.decided, step.undecided
+        total = decided + undecided
+        tau = min(1.0, max(0.0, mass / decided)) if decided > 0 else None
         if step.exact:
-            eps, delta = 0.0, 0.0
+            samples, eps, delta = 0, 0.0, 0.0
         else:
+            samples = round(decided)
             eps, delta = hoeffding_epsilon(m, samples, self.delta), self.delta
-        if step.undecided <= 0 and tau is not None:
+        if undecided <= 0 and tau is not None:
             bounds = (tau, tau)
         elif total > 0:
-            low = min(1.0, max(0.0, step.tau / total))
-            bounds = (low, min(1.0, max(low, (step.tau + step.undecided) / total)))
+            low = min(1.0, max(0.0, mass / total))
+            bounds = (low, min(1.0, max(low, (mass + undecided) / total)))
         else:
             bounds = (0.0, 1.0)
-        cert = Certificate(
-            "exact" if step.exact else "sampled",
-            eps,
-            delta,
-            n,
-            samples,
-            states,
-            step.undecided / total if total else 0.0,
-            depends_on,
-            step.failed,
-            bounds,
+        cert = chain.certificate(
+            (
+                "exact" if step.exact else "sampled",
+                eps,
+                delta,
+                n,
+                samples,
+                states,
+                undecided / total if total else 0.0,
+                depends_on,
+                step.failed,
+                bounds,
+            )
         )
-        backend = step.backends.most_common(1)[0][0] if step.backends else "none"
+        backends = step.backends
+        if len(backends) == 1:
+            backend = next(iter(backends))
+        else:  # the first backend with the most calls (as Counter.most_common(1) picks it)
+            backend = max(backends.items(), key=itemgetter(1))[0] if backends else "none"
         if tau is None:
             flagged = None
         elif bounds[1] < self.threshold:
@@ -550,9 +633,8 @@ class Ares:
             flagged = False
         else:  # the undecided mass could put it on either side
             flagged = None
-        return ClaimScore(
-            j + 1, text, tau, flagged, backend, cert, dict(step.backends), step.best[1]
-        )
+        # the step's own counts are handed over (a step is made per claim and dropped after)
+        return ClaimScore(j + 1, text, tau, flagged, backend, cert, backends, step.best[1])
 
 
 def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
@@ -564,6 +646,11 @@ def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
     if samples <= 0:
         return 1.0
     return min(1.0, math.sqrt(math.log(2 * m / delta) / (2 * samples)))
+
+
+def _failures(asked: dict[int, Judgement]) -> int:
+    """How many of these answers are failed calls."""
+    return sum([_failed_call(j) for j in asked.values() if j.probability is None])
 
 
 def _failed_call(j: Judgement) -> bool:
