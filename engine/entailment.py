@@ -104,6 +104,7 @@ class SymbolicEntailment:
         self._props: list[tuple[tuple[str, ...], _Propositional, list[str]]] = []
         self._ids: dict[Literal, int] = {}
         self._lits: list[Literal] = []
+        self._shown: dict[_Rule, str] = {}  # a propositional rule -> its clause's text
         # least models of ground premises, by the premises they hold (in order)
         self._models: OrderedDict[tuple[str, ...], tuple[GroundModel, list[str]]] = OrderedDict()
 
@@ -338,7 +339,7 @@ class SymbolicEntailment:
             else:
                 gaps = before
         else:
-            model = _Propositional()
+            model = _Propositional(self._shown)
             model.extend(rules)
             while len(props) >= max(1, self._cached_kbs):
                 props.pop(0)
@@ -350,6 +351,10 @@ class SymbolicEntailment:
     ) -> Judgement:
         """:meth:`_decide_facts` for propositional facts asked of propositional premises: the
         same answers and proofs, from a least model over literal numbers."""
+        if len(goals) == 1 and goals[0] in model.level:  # one fact, proved (most claims)
+            return Judgement(
+                Verdict.ENTAILED, 1.0, self.name, "proved", model.proof(goals[0], self._text)
+            )
         proofs: list[ProofNode] = []
         open_reasons: list[str] = []
         for goal in goals:
@@ -470,11 +475,13 @@ class _Propositional:
       a   [A.]
     """
 
-    __slots__ = ("by_head", "level", "need", "pending", "proofs", "rules", "texts", "uses")
+    __slots__ = ("by_head", "level", "need", "pending", "proofs", "rules", "shown", "uses")
 
-    def __init__(self) -> None:
+    def __init__(self, shown: dict[_Rule, str] | None = None) -> None:
         self.rules: list[_Ground] = []
-        self.texts: list[str | None] = []  # the text of each rule's clause, made when shown
+        # the text of a rule's clause, made when first shown: a function of its literals, so
+        # models over the same literal numbers may share it (``shown``)
+        self.shown: dict[_Rule, str] = {} if shown is None else shown
         self.by_head: dict[int, list[int]] = {}  # literal -> the rules that derive it
         self.uses: dict[int, list[int]] = {}  # literal -> the rules with it in their body
         self.need: list[int] = []  # per rule, the distinct body literals not derived yet
@@ -494,7 +501,6 @@ class _Propositional:
     def _add(self, rule: _Ground, work: deque[tuple[int, int]]) -> None:
         i = len(self.rules)
         self.rules.append(rule)
-        self.texts.append(None)
         (head, body), _ = rule
         self.by_head.setdefault(head, []).append(i)
         level = self.level
@@ -581,24 +587,26 @@ class _Propositional:
         """The proof of a derived literal (``text_of``: a literal's text), built with a stack of
         its own and each literal's proof once."""
         self._settle(goal)
-        done = self.proofs
-        stack: list[tuple[int, int | None]] = [(goal, None)]
+        done, rules, shown = self.proofs, self.rules, self.shown
+        stack: list[tuple[int, int]] = [(goal, -1)]  # (literal, its rule; -1: not chosen yet)
         while stack:
             lit, chosen = stack.pop()
             if lit in done:
                 continue
-            if chosen is None:
-                i = self._choose(lit)
-                stack.append((lit, i))
-                stack.extend((b, None) for b in reversed(self.rules[i][0][1]) if b not in done)
-                continue
-            (_, body), clause = self.rules[chosen]
-            text = self.texts[chosen]
+            if chosen < 0:
+                chosen = self._choose(lit)
+                waiting = [b for b in rules[chosen][0][1] if b not in done]
+                if waiting:  # their proofs first, then this one's
+                    stack.append((lit, chosen))
+                    stack.extend([(b, -1) for b in reversed(waiting)])
+                    continue
+            rule, clause = rules[chosen]
+            text = shown.get(rule)
             if text is None:
                 from peirce.engine.prolog.codec import clause_text
 
-                text = self.texts[chosen] = clause_text(clause)
-            kids = tuple([done[b] for b in body])
+                text = shown[rule] = clause_text(clause)
+            kids = tuple([done[b] for b in rule[1]])
             done[lit] = ProofNode(text_of(lit), clause.label or text, text, kids)
         return done[goal]
 
