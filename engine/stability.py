@@ -470,8 +470,7 @@ class Ares:
         """
         width = chain.width
         if not states or max(states) >> width == 0:  # no open claims: each state is as it is
-            asked = self._ask_all(chain, states, k, pool)
-            step.failed += _failures(asked)
+            asked = self._ask_all(chain, states, k, pool, step)
             return asked, len(asked)
         full = (1 << width) - 1
         asks: dict[int, list[int]] = {}
@@ -488,8 +487,7 @@ class Ares:
                 for chosen in itertools.combinations(opens, r)
             ]
         masks = list(dict.fromkeys(m for ms in asks.values() for m in ms))
-        asked = self._ask_all(chain, masks, k, pool)
-        step.failed += _failures(asked)
+        asked = self._ask_all(chain, masks, k, pool, step)
         answers = {}
         for state, ms in asks.items():
             if state >> width == 0:
@@ -499,20 +497,30 @@ class Ares:
         return answers, len(masks)
 
     def _ask_all(
-        self, chain: _Chain, masks: Sequence[int], k: int, pool: ThreadPoolExecutor | None
+        self,
+        chain: _Chain,
+        masks: Sequence[int],
+        k: int,
+        pool: ThreadPoolExecutor | None,
+        step: _Step,
     ) -> dict[int, Judgement]:
         """The judgement on claim ``k`` of each premise set (distinct masks of kept texts), in
-        the order of ``masks``; on the pool when there is one and more than one mask."""
+        the order of ``masks``, on the pool when there is one and more than one mask; the
+        failed calls among them are counted in ``step``."""
         hypothesis, failed = chain.texts[k], chain.failed
+        out: dict[int, Judgement] = {}
         if pool is None or len(masks) <= 1:
-            out = {}
             for mask in masks:
                 premises, premise_set = chain.premises(mask, k)
                 out[mask] = self._ask(premise_set, premises, hypothesis, failed)
-            return out
-        held = [chain.premises(mask, k) for mask in masks]
-        answers = pool.map(lambda h: self._ask(h[1], h[0], hypothesis, failed), held)
-        return dict(zip(masks, answers, strict=True))
+        else:
+            held = [chain.premises(mask, k) for mask in masks]
+            answers = pool.map(lambda h: self._ask(h[1], h[0], hypothesis, failed), held)
+            out = dict(zip(masks, answers, strict=True))
+        for j in out.values():
+            if j.probability is None and _failed_call(j):
+                step.failed += 1
+        return out
 
     def score(
         self, base: Sequence[str], derived: Sequence[str], *, priors: Sequence[float] | None = None
@@ -646,11 +654,6 @@ def hoeffding_epsilon(m: int, samples: int, delta: float) -> float:
     if samples <= 0:
         return 1.0
     return min(1.0, math.sqrt(math.log(2 * m / delta) / (2 * samples)))
-
-
-def _failures(asked: dict[int, Judgement]) -> int:
-    """How many of these answers are failed calls."""
-    return sum([_failed_call(j) for j in asked.values() if j.probability is None])
 
 
 def _failed_call(j: Judgement) -> bool:
