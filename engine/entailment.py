@@ -516,7 +516,7 @@ class _Propositional:
             uses.setdefault(b, []).append(i)
         self.need.append(missing)
         if not missing:
-            work.append((head, 1 + max([level[b] for b in body])))
+            work.append((head, 1 + max(map(level.__getitem__, body))))
 
     def _relax(self, work: deque[tuple[int, int]]) -> None:
         """Derive what ``work`` (literals with the height of a derivation) gives: a literal
@@ -541,7 +541,7 @@ class _Propositional:
                 need[i] -= 1
                 if need[i] == 0:
                     (head, body), _ = rules[i]
-                    work.append((head, 1 + max([level[b] for b in body])))
+                    work.append((head, 1 + max(map(level.__getitem__, body))))
 
     def _settle(self, goal: int) -> None:
         """Lower levels until every level below ``goal``'s (and ``goal``'s) is exact: the heap
@@ -562,7 +562,7 @@ class _Propositional:
             for i in uses.get(lit, ()):
                 if need[i] == 0:
                     (head, body), _ = rules[i]
-                    h = 1 + max([level[b] for b in body])
+                    h = 1 + max(map(level.__getitem__, body))
                     if h < level[head]:
                         heapq.heappush(pending, (h, head))
 
@@ -595,10 +595,14 @@ class _Propositional:
                 continue
             if chosen < 0:
                 chosen = self._choose(lit)
-                waiting = [b for b in rules[chosen][0][1] if b not in done]
-                if waiting:  # their proofs first, then this one's
-                    stack.append((lit, chosen))
-                    stack.extend([(b, -1) for b in reversed(waiting)])
+                waiting = False
+                for b in reversed(rules[chosen][0][1]):  # their proofs first, then this one's
+                    if b not in done:
+                        if not waiting:
+                            stack.append((lit, chosen))
+                            waiting = True
+                        stack.append((b, -1))
+                if waiting:
                     continue
             rule, clause = rules[chosen]
             text = shown.get(rule)
@@ -606,7 +610,7 @@ class _Propositional:
                 from peirce.engine.prolog.codec import clause_text
 
                 text = shown[rule] = clause_text(clause)
-            kids = tuple([done[b] for b in rule[1]])
+            kids = tuple(map(done.__getitem__, rule[1]))
             done[lit] = ProofNode(text_of(lit), clause.label or text, text, kids)
         return done[goal]
 
