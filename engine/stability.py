@@ -354,7 +354,10 @@ class _Chain:
                 added = (self.texts[top],)
                 held = (shorter[0] + added, shorter[1].union(added))
             else:
-                premises = tuple([self.texts[i] for i in _bits(mask)])
+                if mask & (mask + 1) == 0:  # the first texts (all base claims kept, say)
+                    premises = tuple(self.texts[: mask.bit_length()])
+                else:
+                    premises = tuple([self.texts[i] for i in _bits(mask)])
                 held = (premises, frozenset(premises))
             self.held[mask] = held
         return held
@@ -423,7 +426,7 @@ class Ares:
         A failed call (``evidence["call_failed"]``) is not memoised: it is kept in ``failed``
         (the chain being scored) when given, so that a later score asks again.
         """
-        return self._ask(frozenset(premises), premises, hypothesis, failed)
+        return self._ask(frozenset(premises), list(premises), hypothesis, failed)
 
     def _ask(
         self,
@@ -432,7 +435,10 @@ class Ares:
         hypothesis: str,
         failed: dict[tuple[frozenset[str], str], Judgement] | None,
     ) -> Judgement:
-        """:meth:`ask` with the premise set already made (a chain makes it once per state)."""
+        """:meth:`ask` with the premise set already made (a chain makes it once per state).
+
+        The model is given ``premises`` as they are: a chain gives the tuple it keeps for the
+        state (immutable, so no copy is made per question)."""
         key = (premise_set, hypothesis)
         with self._lock:
             hit = self.memo.get(key)
@@ -440,7 +446,7 @@ class Ares:
                 hit = failed.get(key)
         if hit is not None:
             return hit
-        j = self.model.entails(list(premises), hypothesis)
+        j = self.model.entails(premises, hypothesis)
         with self._lock:
             if j.probability is None and _failed_call(j):
                 self.calls += 1
