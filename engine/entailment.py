@@ -315,8 +315,10 @@ class SymbolicEntailment:
         props = self._props
         at, length = -1, -1
         if props:  # the model grown last is most often the one
-            last = props[-1][0]
-            if len(last) <= len(key) and key[: len(last)] == last:
+            last, model, before = props[-1]
+            if last == key:  # asked again: taken as it is
+                return model, before
+            if len(last) < len(key) and key[: len(last)] == last:
                 at, length = len(props) - 1, len(last)
         if at < 0:
             for i, (held, _, _) in enumerate(props):
