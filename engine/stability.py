@@ -60,7 +60,7 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -462,7 +462,7 @@ class Ares:
     def _answers(
         self,
         chain: _Chain,
-        states: Sequence[int],
+        states: Collection[int],
         k: int,
         pool: ThreadPoolExecutor | None,
         *,
@@ -505,7 +505,7 @@ class Ares:
     def _ask_all(
         self,
         chain: _Chain,
-        masks: Sequence[int],
+        masks: Collection[int],
         k: int,
         pool: ThreadPoolExecutor | None,
         step: _Step,
@@ -561,7 +561,7 @@ class Ares:
         width = len(texts)
         for j in range(m):
             k = len(base) + j
-            states = list(dist) if dist is not None else list(counts or ())
+            states: Collection[int] = dist if dist is not None else counts or {}
             step = _Step(exact=dist is not None)
             answers, asked = self._answers(chain, states, k, pool, step=step)
             pairs += asked
