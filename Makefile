@@ -8,6 +8,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test lint layers typecheck pytest fuzz bench-load bench-batch system venv bench clean
@@ -44,7 +45,9 @@ typecheck: venv
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
 	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache
 
-pytest: venv
+# The tests also run the batch on a local Ray node (127.0.0.1): the distributed extra is installed
+# for them (not for the demo).
+pytest: venv $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
 
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
@@ -88,6 +91,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
+
+$(TESTSTAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[dev,distributed]'
+	touch $(TESTSTAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,5 +1,5 @@
-"""``--ray``: the batch on a local Ray node started on 127.0.0.1 (skipped without Ray: CI installs
-``.[dev]`` only; ``pip install -e '.[distributed]'`` to run it).
+"""``--ray``: the batch on a local Ray node started on 127.0.0.1 (``make test`` installs the
+``distributed`` extra for it; skipped where Ray is not installed).
 
 The same JSONL lines as the local runner (a bad record an error line in its place), and the same
 resume semantics: a run cut short and resumed loses and duplicates nothing.
