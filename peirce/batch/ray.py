@@ -157,6 +157,11 @@ class RayRunner:
                 raise ConfigError("--ray reads JSONL (one record a line), not a JSON list")
         context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = self.ordered
+        # the runner shows its own progress; Ray Data's bars and stats logs cost the driver CPU
+        # time the actors could use
+        context.enable_progress_bars = False
+        context.enable_operator_progress_bars = False
+        context.enable_auto_log_stats = False
         # the read tasks take little CPU: they must not wait on the actors holding every CPU
         try:
             dataset = ray.data.read_datasource(_datasource(path), num_cpus=0)
