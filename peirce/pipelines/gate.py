@@ -110,6 +110,8 @@ class KnowledgeSource:
     name: str = ""
 
     KINDS = ("text", "prolog", "logiclm", "rdf", "fol")
+    #: the longest name a knowledge base may have (characters)
+    MAX_NAME = 200
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -147,9 +149,12 @@ class KnowledgeSource:
         name = data.get("name", "")
         if not isinstance(name, str):
             raise InputError("'name' must be a string", expected="text")
-        return cls(
-            kind, tuple(str(p) for p in premises), tuple(str(p) for p in sentences), name[:200]
-        )
+        if len(name) > cls.MAX_NAME:  # refused, not cut: the caller would not know
+            raise InputError(
+                f"'name' is {len(name):,} characters long",
+                expected=f"at most {cls.MAX_NAME} characters",
+            )
+        return cls(kind, tuple(str(p) for p in premises), tuple(str(p) for p in sentences), name)
 
     def to_json(self) -> JSONObject:
         return {

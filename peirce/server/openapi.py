@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from peirce.pipelines.gate import KnowledgeSource
+
 __all__ = ["SCHEMA"]
 
 _FINDINGS = ["entailed", "refuted", "contingent", "unknown", "translation_ambiguous", "no_claim"]
@@ -38,7 +40,7 @@ _KB: dict[str, Any] = {
             "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 2000}]
         },
         "sentences": {"type": "array", "items": _TEXT, "maxItems": 2000},
-        "name": {"type": "string", "maxLength": 200},
+        "name": {"type": "string", "maxLength": KnowledgeSource.MAX_NAME},
     },
 }
 
