@@ -72,13 +72,27 @@ def test_knowledge_bases_are_registered_and_kept(base: str, tmp_path: Path) -> N
 def test_a_name_longer_than_the_schema_allows_is_refused_not_cut(base: str) -> None:
     """The schema says a name has at most 200 characters: a longer one is a 422 with why (it was
     cut to 200 and accepted, found by schemathesis' long run), in ``POST /v1/kbs`` and in a
-    knowledge base given inline; 200 characters (astral ones too) are taken whole."""
+    knowledge base given inline; 200 characters (astral ones too) are taken whole. The other
+    bounds of the schema (2,000 premises or sentences of 100,000 characters at most, at least one
+    premise) were not held either."""
     long = {"kind": "text", "premises": PREMISES, "name": "n" * 201}
     r = httpx.post(f"{base}/v1/kbs", json=long)
     assert r.status_code == 422, r.text
     assert "'name' is 201 characters long" in r.text and "at most 200" in r.text
     inline = {"knowledge_base": long, "reasoning": RIGHT}
     assert httpx.post(f"{base}/v1/verify", json=inline).status_code == 422
+    # the other bounds of the schema alike: the number of premises and sentences, their length
+    for kb in (
+        {"premises": [""] * 2001},
+        {"premises": ["Bob is red."], "sentences": ["x"] * 2001},
+        {"premises": ["r" * 100_001]},
+        {"premises": []},
+    ):
+        r = httpx.post(f"{base}/v1/kbs", json=kb)
+        assert r.status_code == 422, (kb.keys(), r.text)
+    r = httpx.post(f"{base}/v1/verify", json={"context": [], "reasoning": RIGHT})
+    assert r.status_code == 422 and "empty list" in r.text
+    assert httpx.post(f"{base}/v1/kbs", json={"premises": [""] * 2000}).status_code != 422
     name = "\U0001f600" * 200
     r = httpx.post(f"{base}/v1/kbs", json={"premises": PREMISES, "name": name})
     assert r.status_code == 201, r.text

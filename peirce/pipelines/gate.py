@@ -110,8 +110,11 @@ class KnowledgeSource:
     name: str = ""
 
     KINDS = ("text", "prolog", "logiclm", "rdf", "fol")
-    #: the longest name a knowledge base may have (characters)
+    #: the bounds of a knowledge base given as JSON (the server's published schema says the same):
+    #: the longest name, the most premises (or sentences), the longest premise (characters)
     MAX_NAME = 200
+    MAX_PREMISES = 2000
+    MAX_TEXT = 100_000
 
     def __post_init__(self) -> None:
         if self.kind not in self.KINDS:
@@ -143,9 +146,22 @@ class KnowledgeSource:
             raise InputError("'kind' must be a string", expected=" or ".join(cls.KINDS))
         if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises):
             raise InputError("'premises' must be a text or a list of texts", expected="text")
+        if not premises:
+            raise InputError("'premises' is an empty list", expected="at least one premise")
         sentences = data.get("sentences", [])
         if not isinstance(sentences, list) or not all(isinstance(p, str) for p in sentences):
             raise InputError("'sentences' must be a list of texts", expected="a list of texts")
+        for key, texts in (("premises", premises), ("sentences", sentences)):
+            if len(texts) > cls.MAX_PREMISES:
+                raise InputError(
+                    f"{key!r} has {len(texts):,} items", expected=f"at most {cls.MAX_PREMISES:,}"
+                )
+            longest = max((len(str(t)) for t in texts), default=0)
+            if longest > cls.MAX_TEXT:
+                raise InputError(
+                    f"an item of {key!r} is {longest:,} characters long",
+                    expected=f"at most {cls.MAX_TEXT:,} characters",
+                )
         name = data.get("name", "")
         if not isinstance(name, str):
             raise InputError("'name' must be a string", expected="text")

@@ -9,7 +9,8 @@ from peirce.pipelines.gate import KnowledgeSource
 __all__ = ["SCHEMA"]
 
 _FINDINGS = ["entailed", "refuted", "contingent", "unknown", "translation_ambiguous", "no_claim"]
-_TEXT: dict[str, Any] = {"type": "string", "maxLength": 100000}
+_TEXT: dict[str, Any] = {"type": "string", "maxLength": KnowledgeSource.MAX_TEXT}
+_MOST = KnowledgeSource.MAX_PREMISES
 _SHORT: dict[str, Any] = {"type": "string", "maxLength": 10000}
 
 _POLICY: dict[str, Any] = {
@@ -35,11 +36,11 @@ _KB: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["premises"],
     "properties": {
-        "kind": {"enum": ["text", "prolog", "logiclm", "rdf", "fol"]},
+        "kind": {"enum": list(KnowledgeSource.KINDS)},
         "premises": {
-            "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": 2000}]
+            "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": _MOST}]
         },
-        "sentences": {"type": "array", "items": _TEXT, "maxItems": 2000},
+        "sentences": {"type": "array", "items": _TEXT, "maxItems": _MOST},
         "name": {"type": "string", "maxLength": KnowledgeSource.MAX_NAME},
     },
 }
@@ -105,7 +106,9 @@ _VERIFY: dict[str, Any] = {
     "properties": {
         "reasoning": _TEXT,
         "kb": {"type": "string", "pattern": "^kb-[0-9a-f]{16}$"},
-        "context": {"oneOf": [_TEXT, {"type": "array", "items": _TEXT, "maxItems": 2000}]},
+        "context": {
+            "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": _MOST}]
+        },
         "knowledge_base": {"$ref": "#/components/schemas/KnowledgeBase"},
         "question": _SHORT,
         "question_fol": _SHORT,
