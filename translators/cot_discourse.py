@@ -195,8 +195,15 @@ def _protected(s: str) -> list[bool]:
     return out
 
 
+#: A piece with more connectives than this is not cut: it is read as one clause (no real step
+#: has so many; cutting is quadratic in them, as each cut scans the rest again).
+MAX_CONNECTIVES = 200
+
+
 def _split(piece: Piece) -> list[tuple[Piece, bool]]:
     """``piece`` cut at its connectives, the first one first: (clause, is a conclusion)."""
+    if sum(1 for p, _ in _SEPARATORS for _m in p.finditer(piece.s)) > MAX_CONNECTIVES:
+        return [(piece, False)]
     guard = _protected(piece.s)
     found = sorted(
         (

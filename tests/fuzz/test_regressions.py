@@ -307,3 +307,33 @@ def test_chain_of_thought_with_a_long_run_on_sentence(monkeypatch: pytest.Monkey
         assert [read_chain(t).claims for t in chains] == bounded
     finally:
         cot_english.read_statement.cache_clear()
+
+
+# ------------------------------------------------------------------ chains of thought (cot)
+
+
+def test_chain_step_with_a_thousand_connectives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found: read_chain took seconds on a step of ~900 ", so" clauses (each cut scanned the
+    rest of the step again: quadratic; past the fuzzers' CPU bound); fixed: a piece with more
+    than MAX_CONNECTIVES connectives is read as one clause. Held by the number of cuts tried,
+    not by time."""
+    from peirce.translators import cot_discourse
+    from peirce.translators.cot import read_chain
+
+    calls = 0
+    split = cot_discourse._split
+
+    def counted(piece: cot_discourse.Piece) -> list[tuple[cot_discourse.Piece, bool]]:
+        nonlocal calls
+        calls += 1
+        return split(piece)
+
+    monkeypatch.setattr(cot_discourse, "_split", counted)
+    text = "Step 1: Bob is red (premise 2). Step 2: 3 + 4 = 7" + ", so 7 7" * 1000 + "."
+    chain = read_chain(text)
+    assert chain is not None
+    assert calls <= 2 * cot_discourse.MAX_CONNECTIVES
+    # a step of a few connectives is still cut at each of them
+    calls = 0
+    read_chain("Step 1: Bob is red, so Bob is big, so Bob is kind.")
+    assert calls >= 3
