@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from _fuzz import (
     OPEN,
     any_text,
@@ -153,9 +154,11 @@ def test_parse_json_reply_returns_a_value_or_a_reason(text: str) -> None:
     assert reason is None or (value is None and isinstance(reason, str))
 
 
+@pytest.mark.parametrize("reader", [read_reply, read_json], ids=["read_reply", "read_json"])
 @fuzz_settings()
-@given(REPLY_TEXT, st.sampled_from([read_reply, read_json]))
-def test_bounded_reply_readers_return_a_value_or_a_reason(text: str, reader: object) -> None:
+@given(REPLY_TEXT)
+def test_bounded_reply_readers_return_a_value_or_a_reason(reader: object, text: str) -> None:
+    """Each reader its own count of inputs (sampled within one test, one got 42% of them)."""
     out = within_contract(reader, text)  # type: ignore[arg-type]
     if out is OPEN:
         return
