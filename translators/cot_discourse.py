@@ -202,9 +202,6 @@ MAX_CONNECTIVES = 200
 
 def _split(piece: Piece) -> list[tuple[Piece, bool]]:
     """``piece`` cut at its connectives, the first one first: (clause, is a conclusion)."""
-    if sum(1 for p, _ in _SEPARATORS for _m in p.finditer(piece.s)) > MAX_CONNECTIVES:
-        return [(piece, False)]
-    guard = _protected(piece.s)
     found = sorted(
         (
             (m.start(), -m.end(), i, m)
@@ -213,6 +210,9 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
         ),
         key=lambda t: t[:3],
     )
+    if len(found) > MAX_CONNECTIVES:
+        return [(piece, False)]
+    guard = _protected(piece.s)
     for _, _, i, m in found:
         if m.start() == 0 or guard[m.start()] or m.end() >= len(piece.s):
             continue
