@@ -2,28 +2,52 @@
 ``distributed`` extra for it; skipped where Ray is not installed).
 
 The same JSONL lines as the local runner (a bad record an error line in its place), and the same
-resume semantics: a run cut short and resumed loses and duplicates nothing.
+resume semantics: a run cut short and resumed loses and duplicates nothing. Without Ray: the
+datasource's reading of a file's lines in byte ranges, streamed a batch at a time, and an
+actor's engine, a child process replaced after a number of records as a local worker is (its
+counters added up over its children, a record that kills its child twice an error line).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from peirce.batch import ray as batch_ray
+from peirce.batch.job import Item, Job, Outcome, handle
 from peirce.cli import main
+from peirce.jsontypes import JSON
 
-ray = pytest.importorskip(
-    "ray", reason="Ray is an optional extra: pip install 'peirce[distributed]'"
+pytestmark = [pytest.mark.filterwarnings("ignore")]
+
+CHECK = Job(
+    command="check", factory="peirce.commands.check:processor", legacy_id="record", text=False
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore")]
+
+def _records(n: int) -> list[dict[str, Any]]:
+    return [
+        {"id": f"r{k}", "context": f"A{k} is a cat. Every cat is a pet.",
+         "steps": [f"A{k} is a pet." if k % 3 else f"A{k} is not a cat."]}
+        for k in range(n)
+    ]  # fmt: skip
+
+
+def _items(records: list[dict[str, Any]]) -> list[Item]:
+    return [(k + 1, r, None, str(r["id"])) for k, r in enumerate(records)]
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip(
+        "ray", reason="Ray is an optional extra: pip install 'peirce[distributed]'"
+    )
     ray.init(
         address="local",
         include_dashboard=False,
@@ -35,6 +59,7 @@ def local_ray() -> Iterator[None]:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_lines_the_local_runner_gives_and_resumes(
     local_ray: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -61,3 +86,85 @@ def test_ray_gives_the_lines_the_local_runner_gives_and_resumes(
     assert main(argv) in (0, 1)
     ids = [json.loads(x)["id"] for x in remote.read_text("utf-8").splitlines()]
     assert sorted(ids) == sorted(r["id"] for r in a)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 7])
+@pytest.mark.parametrize("last_newline", [True, False])
+def test_the_ranges_give_every_line_once_with_its_number_a_batch_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parts: int, last_newline: bool
+) -> None:
+    monkeypatch.setattr(batch_ray, "BATCH", 4)
+    lines = [f'{{"n": {k}}}' if k % 5 else "" for k in range(23)]  # blank lines too
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(("\n".join(lines) + ("\n" if last_newline else "")).encode())
+    seen: list[tuple[int, bytes]] = []
+    for start, end, first in batch_ray._ranges(str(src), parts):
+        for numbers, raws in batch_ray._lines(str(src), start, end, first):
+            assert 0 < len(raws) <= 4 and len(numbers) == len(raws)
+            seen += zip(numbers, raws, strict=True)
+    assert seen == [(k + 1, line.encode()) for k, line in enumerate(lines)]
+
+
+@pytest.mark.slow
+def test_an_actors_engine_is_a_child_process_replaced_after_its_records() -> None:
+    records = _records(40)
+    processor = CHECK.processor()
+    try:
+        expected = [handle(CHECK, processor, item).line for item in _items(records)]
+    finally:
+        processor.close()
+    engine = batch_ray._Engine(CHECK, recycle=12)
+    try:
+        items = _items(records)
+        got = [r.line for k in range(0, 40, 8) for r in engine.run(items[k : k + 8])]
+        assert engine.run([]) == []
+    finally:
+        engine.close()
+    assert got == expected
+    # replaced once it has had 12 records or more: after the 2nd batch and after the 4th
+    assert len(engine.pids) == 3 and os.getpid() not in engine.pids
+
+
+class _Counting:
+    """Counts its records; kills its own process on the record whose id is ``die``."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.die, self.n = options.get("die"), 0
+
+    def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
+        if rid == self.die:
+            os.kill(os.getpid(), signal.SIGKILL)
+        self.n += 1
+        return Outcome({"verdict": "done", "pid": os.getpid()})
+
+    def stats(self) -> dict[str, Any]:
+        return {"records": self.n}
+
+    def close(self) -> None:
+        return None
+
+
+def counting(options: dict[str, Any]) -> _Counting:
+    return _Counting(options)
+
+
+@pytest.mark.slow
+def test_an_engines_counters_add_up_over_its_children_and_a_killer_record_is_an_error() -> None:
+    job = Job(command="check", factory=f"{__name__}:counting", options={"die": "r13"}, text=False)
+    engine = batch_ray._Engine(job, recycle=10)
+    try:
+        results = [
+            r for k in range(0, 30, 10) for r in engine.run(_items(_records(30))[k : k + 10])
+        ]
+        stats = engine.stats()
+    finally:
+        engine.close()
+    assert [r.id for r in results] == [f"r{k}" for k in range(30)]
+    bad = next(r for r in results if r.id == "r13")
+    assert bad.verdict == "error" and "the worker process died (killed by SIGKILL)" in str(
+        bad.error
+    )
+    assert all(r.verdict == "done" for r in results if r.id != "r13")
+    # every record but the killer counted once, though the batch it was in went again
+    assert stats == {"records": 29}
+    assert len({json.loads(r.line).get("pid") for r in results if r.id != "r13"}) >= 3

@@ -16,18 +16,31 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
-from peirce.batch.job import Item, Job, Result, handle, record_id
+from peirce.batch.job import Item, Job, Result, record_id
 from peirce.batch.summary import Summary, merge_stats
+from peirce.batch.workers import RECYCLE, _died, _exit_reason
 from peirce.errors import ConfigError
 
 __all__ = ["RayRunner"]
 
-#: Records per batch handed to an actor (Ray Data's cost is per batch: the object store,
-#: scheduling, conversion of the columns).
+#: Records per batch handed to an actor, and per block of the input: a read task streams its
+#: byte range as blocks of this many lines, so that a map task is one batch, its result block
+#: reaches the driver as soon as it is done, and no block grows with the input.
 BATCH = 128
+#: Ray Data's largest block (bytes; its default is 128 MiB): a read task's and a map task's
+#: output is cut into blocks of about this size, so results reach the driver a few batches at a
+#: time (a whole task's output held in one block grows with the input; a map task of a large
+#: block ends late and unevenly between the actors).
+BLOCK = 1 << 18
+#: Read tasks. One streams the whole file (reading lines is cheap beside their records' work,
+#: and every read task running at once holds a Ray worker process of its own, started with the
+#: run).
+READS = 1
 
 
 def _ranges(path: str, parts: int) -> list[tuple[int, int, int]]:
@@ -53,6 +66,26 @@ def _ranges(path: str, parts: int) -> list[tuple[int, int, int]]:
     return out
 
 
+def _lines(path: str, start: int, end: int, first: int) -> Iterator[tuple[list[int], list[bytes]]]:
+    """The lines of the byte range ``[start, end)`` (line numbers from ``first``), ``BATCH`` at
+    a time, without their line feeds."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        at, number = start, first
+        while at < end:
+            raws: list[bytes] = []
+            while len(raws) < BATCH and at < end:
+                raw = f.readline()
+                if not raw:
+                    break
+                at += len(raw)
+                raws.append(raw[:-1] if raw.endswith(b"\n") else raw)
+            if not raws:
+                return
+            yield list(range(number, number + len(raws))), raws
+            number += len(raws)
+
+
 def _datasource(path: str) -> Any:
     import importlib
 
@@ -62,7 +95,8 @@ def _datasource(path: str) -> Any:
     datasources: Any = importlib.import_module("ray.data.datasource")
 
     class _Lines(datasources.Datasource):  # type: ignore[misc]
-        """The lines of a JSONL file with their numbers, in byte ranges read in parallel."""
+        """The lines of a JSONL file with their numbers, in byte ranges read in parallel, each
+        streamed as blocks of ``BATCH`` lines."""
 
         def estimate_inmemory_data_size(self) -> int | None:
             return os.path.getsize(path)
@@ -72,14 +106,8 @@ def _datasource(path: str) -> Any:
             for start, end, first in _ranges(path, max(1, parallelism)):
 
                 def read(start: int = start, end: int = end, first: int = first) -> Iterator[Any]:
-                    with open(path, "rb") as f:
-                        f.seek(start)
-                        data = f.read(end - start)
-                    lines = data.split(b"\n")
-                    if data.endswith(b"\n"):
-                        lines.pop()
-                    numbers = list(range(first, first + len(lines)))
-                    yield pa.table({"line": numbers, "raw": pa.array(lines, type=pa.binary())})
+                    for numbers, raws in _lines(path, start, end, first):
+                        yield pa.table({"line": numbers, "raw": pa.array(raws, type=pa.binary())})
 
                 meta = block_metadata(
                     num_rows=None,
@@ -94,40 +122,179 @@ def _datasource(path: str) -> Any:
     return lines
 
 
+def _child() -> None:
+    """A child process of an actor (``python -c``, given its two pipes' descriptors): the
+    worker loop of the local pool (:func:`peirce.batch.workers.serve`) on the job it is sent
+    first (after the actor's ``sys.path``, where the job's processor is imported from)."""
+    from multiprocessing.connection import Connection
+
+    from peirce.batch.workers import serve
+
+    tasks = Connection(int(sys.argv[1]), writable=False)
+    results = Connection(int(sys.argv[2]), readable=False)
+    sys.path[:0] = [p for p in tasks.recv() if p not in sys.path]  # the actor's, for the job's
+    serve(tasks.recv(), tasks, results)
+
+
+class _Died(Exception):
+    """The child died on a batch (the reason: its exit status or signal)."""
+
+
+class _Engine:
+    """An actor's processor, in a child process replaced after ``recycle`` records, as a worker
+    of the local pool is: pyswip allows one Prolog engine per process, and a process's engine
+    grows and slows with the names it has seen, so only a fresh process bounds it.
+
+    The child is started with ``python -c`` (not ``multiprocessing``, whose children import the
+    parent's main module: in a Ray worker, Ray). A child that dies on a batch is replaced, the
+    batch goes again record by record, and a record that kills a child twice is an error line,
+    as in the local pool."""
+
+    def __init__(self, job: Job, recycle: int) -> None:
+        self.job, self.recycle = job, recycle
+        self.gone: dict[str, Any] = {}  # the counters of the children replaced, added up
+        self.last: dict[str, Any] = {}  # the current child's
+        self.child: tuple[subprocess.Popen[bytes], Any, Any] | None = None
+        self.sent = 0  # records sent to the current child
+        self.retired: list[subprocess.Popen[bytes]] = []
+        self.pids: list[int] = []  # of every child started, in order (for the tests)
+        self.child = self._start()  # while Ray starts the other actors
+
+    def _start(self) -> tuple[subprocess.Popen[bytes], Any, Any]:
+        from multiprocessing.connection import Connection
+
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        code = "from peirce.batch.ray import _child; _child()"
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", code, str(task_r), str(result_w)],
+                pass_fds=(task_r, result_w),
+                stdin=subprocess.DEVNULL,
+            )
+        finally:
+            os.close(task_r)
+            os.close(result_w)
+        tasks, results = Connection(task_w, readable=False), Connection(result_r, writable=False)
+        tasks.send(sys.path)
+        tasks.send(self.job)
+        self.sent = 0
+        self.pids.append(process.pid)
+        return process, tasks, results
+
+    def _retire(self) -> None:
+        """The current child told to exit (once it has answered all it holds: it holds none)."""
+        if self.child is not None:
+            process, tasks, results = self.child
+            self.child = None
+            self.gone, self.last = merge_stats([self.gone, self.last]), {}
+            for conn in (tasks, results):
+                conn.close()  # its end of the tasks pipe sees EOF: it exits
+            self.retired.append(process)
+
+    def _run(self, items: list[Item]) -> list[Result]:
+        self.retired = [p for p in self.retired if p.poll() is None]  # the exited ones reaped
+        if self.child is None:
+            self.child = self._start()
+        process, tasks, results = self.child
+        try:
+            tasks.send(items)
+            _pid, done, stats = results.recv()
+        except (EOFError, OSError):
+            self.child = None
+            self.gone, self.last = merge_stats([self.gone, self.last]), {}
+            for conn in (tasks, results):
+                conn.close()
+            raise _Died(_exit_reason(process.wait())) from None
+        self.last = stats
+        self.sent += len(items)
+        if self.recycle and self.sent >= self.recycle:
+            self._retire()
+            self.child = self._start()  # the next one starts while this batch goes on its way
+        out: list[Result] = done
+        return out
+
+    def run(self, items: list[Item]) -> list[Result]:
+        if not items:
+            return []
+        try:
+            return self._run(items)
+        except _Died:  # again record by record: the one that killed it kills again
+            out: list[Result] = []
+            for item in items:
+                try:
+                    out += self._run([item])
+                except _Died as died:
+                    out.append(_died(self.job, item, str(died)))
+            return out
+
+    def stats(self) -> dict[str, Any]:
+        """The counters of all its children so far."""
+        return merge_stats([self.gone, self.last])
+
+    def close(self) -> None:
+        self._retire()
+        for process in self.retired:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+#: The columns of a result block (the counters on a block's first row: the driver keeps the last
+#: it saw of each actor).
+_COLUMNS = ("index", "id", "verdict", "error", "out", "text", "stats", "actor")
+
+
 class _Actor:
-    """One Ray actor: the command's processor, built once (its own Prolog engine)."""
+    """One Ray actor: reads its batches' records and maps them on its :class:`_Engine`."""
 
-    def __init__(self, job: Job, done: frozenset[str]) -> None:
+    def __init__(self, job: Job, done: frozenset[str], recycle: int) -> None:
+        import importlib
+
+        self.pa: Any = importlib.import_module("pyarrow")
         self.job, self.done = job, done
-        self.processor = job.processor()
+        self.engine = _Engine(job, recycle)
+        self.key = int.from_bytes(os.urandom(7), "big")  # the actor's, among every node's
+        self.schema = self.pa.schema(
+            [
+                (k, self.pa.int64() if k in ("index", "actor") else self.pa.string())
+                for k in _COLUMNS
+            ]
+        )
 
-    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, batch: Any) -> Any:
         from peirce.records import read_one
 
-        out: dict[str, list[Any]] = {k: [] for k in ("index", "id", "verdict", "error", "out")}
-        out["text"] = []
-        for number, raw in zip(batch["line"], batch["raw"], strict=True):
-            text = bytes(raw).decode("utf-8", "surrogateescape")
+        items: list[Item] = []
+        for number, raw in zip(batch["line"].to_pylist(), batch["raw"].to_pylist(), strict=True):
+            text = raw.decode("utf-8", "surrogateescape")
             if not text.strip():
                 continue
-            record = read_one(text, int(number), source=self.job.source, line=int(number))
+            record = read_one(text, number, source=self.job.source, line=number)
             rid = record_id(record.value, record.index, self.job.id_keys)
             if rid in self.done:
                 continue
-            item: Item = (record.index, record.value, record.error, rid)
-            result = handle(self.job, self.processor, item)
-            out["index"].append(result.index)
-            out["id"].append(result.id)
-            out["verdict"].append(result.verdict)
-            out["error"].append(result.error or "")
-            out["out"].append(result.line)
-            out["text"].append(result.text or "")
-        # the actor's counters so far, once per batch (on its first row; the driver keeps the
-        # last it saw of each actor)
-        n = len(out["id"])
-        out["stats"] = [repr(self.processor.stats()), *[""] * (n - 1)] if n else []
-        out["actor"] = [id(self)] * n
-        return out
+            items.append((record.index, record.value, record.error, rid))
+        results = self.engine.run(items)
+        n = len(results)
+        stats = repr(self.engine.stats())
+        columns: dict[str, list[Any]] = {
+            "index": [r.index for r in results],
+            "id": [r.id for r in results],
+            "verdict": [r.verdict for r in results],
+            "error": [r.error for r in results],
+            "out": [r.line for r in results],
+            "text": [r.text for r in results],
+            "stats": [stats, *[None] * (n - 1)] if n else [],
+            "actor": [self.key] * n,
+        }
+        return self.pa.table(columns, schema=self.schema)
+
+    def __del__(self) -> None:
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.close()
 
 
 class RayRunner:
@@ -163,36 +330,40 @@ class RayRunner:
         context.enable_progress_bars = False
         context.enable_operator_progress_bars = False
         context.enable_auto_log_stats = False
+        context.target_max_block_size = BLOCK
         # the read tasks take little CPU: they must not wait on the actors holding every CPU
+        source = _datasource(path)
         try:
-            dataset = ray.data.read_datasource(_datasource(path), num_cpus=0)
+            dataset = ray.data.read_datasource(source, num_cpus=0, override_num_blocks=READS)
         except TypeError:  # Ray before the named remote parameters
-            dataset = ray.data.read_datasource(_datasource(path), ray_remote_args={"num_cpus": 0})
+            dataset = ray.data.read_datasource(
+                source, parallelism=READS, ray_remote_args={"num_cpus": 0}
+            )
         mapped = dataset.map_batches(
             _Actor,
-            fn_constructor_args=(self.job, self.done),
+            fn_constructor_args=(self.job, self.done, RECYCLE),
             batch_size=BATCH,
             compute=ray.data.ActorPoolStrategy(size=self.workers),
-            batch_format="numpy",
+            batch_format="pyarrow",
+            zero_copy_batch=True,
         )
-        # whole batches, not rows: the driver shares the machine with the actors, and a row
-        # costs it a conversion of each column
-        for batch in mapped.iter_batches(batch_size=None, batch_format="numpy"):
-            stats = batch["stats"]
-            if len(stats) and stats[0]:
-                self.stats[int(batch["actor"][0])] = ast.literal_eval(str(stats[0]))
+        # whole blocks as Arrow tables, read column by column into Python lists (no numpy or
+        # pandas between them)
+        for batch in mapped.iter_batches(batch_size=None, batch_format="pyarrow"):
+            columns = {k: batch[k].to_pylist() for k in _COLUMNS}
+            stats = columns["stats"]
+            if stats and stats[0]:
+                self.stats[columns["actor"][0]] = ast.literal_eval(stats[0])
             for index, rid, verdict, error, line, text in zip(
-                batch["index"].tolist(),
-                batch["id"].tolist(),
-                batch["verdict"].tolist(),
-                batch["error"].tolist(),
-                batch["out"].tolist(),
-                batch["text"].tolist(),
+                columns["index"],
+                columns["id"],
+                columns["verdict"],
+                columns["error"],
+                columns["out"],
+                columns["text"],
                 strict=True,
             ):
-                yield Result(
-                    int(index), str(rid), str(verdict), error or None, str(line), text or None
-                )
+                yield Result(index, rid, verdict, error, line, text)
         summary.skipped = len(self.done)
 
     def merged(self) -> dict[str, Any]:
