@@ -3,7 +3,8 @@
     python bench/batch_scale.py [--records 100000] [--kill-trials 10] [--kill-records 3000]
 
 - records/s with 1 and 2 worker processes, and through Ray (``--ray local``, 2 actors; its
-  start counted) when Ray is installed, on ``--records`` generated chains (each with names and
+  start counted, and also apart: the seconds to the first output line and the records/s from
+  it on) when Ray is installed, on ``--records`` generated chains (each with names and
   a relation of its own, so no two are alike and Prolog meets new names all along);
 - memory of the 1-worker runs on 1,000 records and on ``--records``: ``peak_rss_mib``, the
   largest peak RSS of any process of the run (the runner, the forkserver, every worker, each
@@ -19,7 +20,10 @@
 A human summary, then one JSON object as the last line: ``records``, ``records_per_second``
 (per run: ``1``, ``2``, ``1-unbounded``, ``ray``), ``peak_rss_mib`` and ``peak_total_mib``
 (``1k`` and the full count), ``memory`` (every run's), ``kill_trials``, ``kill_late``,
-``lost``, ``duplicated``, and the seconds of each run.
+``lost``, ``duplicated``, the seconds of each run, ``first_line_seconds`` and
+``steady_records_per_second`` (each run's, from its first output line to its last),
+``cpu_ms_per_record`` (each run's, all its processes together), and ``ray_peak_total_mib``
+(the total PSS of all Ray's processes on 1,000 records and on the full count).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -64,7 +69,8 @@ def generate(path: Path, n: int, seed: int = 0) -> None:
 #: reaped here, and RUSAGE_CHILDREN's ru_maxrss is the largest peak RSS of any of them), and it
 #: samples the proportional set size (PSS: shared pages split between their processes) of all
 #: the run's processes together every 0.5 s, for the memory the run takes from the machine (a
-#: scan of /proc: more often, it takes a noticeable share of a core from the run it measures).
+#: scan of /proc: more often, it takes a noticeable share of a core from the run it measures),
+#: and, in the same scan, the CPU time of each (their sum: the CPU the run took).
 _WRAPPER = """
 import ctypes, json, os, resource, subprocess, sys, threading, time
 ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
@@ -73,6 +79,7 @@ p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIP
 out, err = [], []
 for src, dst in ((p.stdout, out), (p.stderr, err)):
     threading.Thread(target=lambda s=src, d=dst: d.append(s.read()), daemon=True).start()
+cpu = {}  # (pid, start) -> its CPU ticks when last seen
 def tree():
     pids = []
     for entry in os.listdir("/proc"):
@@ -84,6 +91,7 @@ def tree():
                 continue
             if int(fields[3]) == p.pid:  # its session
                 pids.append(entry)
+                cpu[(entry, fields[19])] = int(fields[11]) + int(fields[12])
     return pids
 def pss(pid):
     try:
@@ -108,6 +116,7 @@ while True:  # what the run left behind, reaped here
         break
 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"rc": p.returncode, "out": out[0].decode() if out else "",
+                  "cpu": sum(cpu.values()) / os.sysconf("SC_CLK_TCK"),
                   "err": (err[0].decode() if err else "")[-2000:], "rss_kib": rss,
                   "pss_kib": peak_total, "processes": len(seen)}))
 """
@@ -116,7 +125,9 @@ print(json.dumps({"rc": p.returncode, "out": out[0].decode() if out else "",
 def _run(argv: list[str]) -> tuple[dict[str, object], float, dict[str, float]]:
     """Run peirce in a child process: its summary, its seconds, and its memory: the largest
     peak RSS of any of its processes (``peak_rss_mib``), the largest total PSS of them all at
-    once (``peak_total_mib``), and how many processes it ran (``processes``)."""
+    once (``peak_total_mib``), how many processes it ran (``processes``), and the CPU seconds
+    of them all (``cpu_seconds``, as sampled: the last half second of each process is missed;
+    a figure other loads on the machine change less than the records/s)."""
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _WRAPPER, *PEIRCE, *argv], capture_output=True, text=True, check=True
@@ -129,6 +140,7 @@ def _run(argv: list[str]) -> tuple[dict[str, object], float, dict[str, float]]:
         "peak_rss_mib": round(report["rss_kib"] / 1024, 1),
         "peak_total_mib": round(report["pss_kib"] / 1024, 1),
         "processes": report["processes"],
+        "cpu_seconds": round(report["cpu"], 1),
     }
     for line in reversed(report["out"].strip().splitlines()):  # Ray may print lines of its own
         if line.startswith("{") and '"records"' in line:
@@ -139,19 +151,49 @@ def _run(argv: list[str]) -> tuple[dict[str, object], float, dict[str, float]]:
 def throughput(
     src: Path, work: Path, workers: int, ray: bool = False, extra: tuple[str, ...] = ()
 ) -> dict[str, float]:
+    """One run's records/s (the summary's: start-up counted), its memory, and, watched from
+    outside as the output grows (every 0.1 s), the seconds to its first output line from the
+    launch (``first_line_seconds``: Python's, the pool's or Ray's start and the first records)
+    and its records/s from its first line to its last (``steady_records_per_second``)."""
     out = work / f"out-{workers}{'-ray' if ray else ''}.jsonl"
     out.unlink(missing_ok=True)
     argv = ["check", str(src), "--output", str(out), "--json", "--workers", str(workers), *extra]
     if ray:
         argv += ["--ray", "local"]
-    summary, seconds, memory = _run(argv)
+    marks: dict[str, float] = {}
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(out, stop, marks), daemon=True)
+    marks["launch"] = time.perf_counter()
+    watcher.start()
+    try:
+        summary, seconds, memory = _run(argv)
+    finally:
+        stop.set()
+        watcher.join()
     lines = sum(1 for _ in out.open("rb"))
     assert lines == summary["records"], (lines, summary["records"])
+    steady = 0.0
+    if marks.get("last", 0.0) > marks.get("first", 0.0):
+        steady = (marks["lines"] - marks["first_lines"]) / (marks["last"] - marks["first"])
     return {
         "records_per_second": float(summary["records_per_second"]),  # type: ignore[arg-type]
         "wall_seconds": round(seconds, 2),
+        "first_line_seconds": round(marks.get("first", marks["launch"]) - marks["launch"], 2),
+        "steady_records_per_second": round(steady, 1),
         **memory,
     }
+
+
+def _watch(path: Path, stop: threading.Event, marks: dict[str, float]) -> None:
+    """Note when ``path`` gets its first lines and when it last grew, until ``stop``."""
+    count = _LineCount(path)
+    while not stop.wait(0.1):
+        before, lines = count.lines, count()
+        if lines > before:
+            now = time.perf_counter()
+            if "first" not in marks:
+                marks["first"], marks["first_lines"] = now, lines
+            marks["last"], marks["lines"] = now, lines
 
 
 def _lines(path: Path) -> int:
@@ -233,6 +275,30 @@ def kill_trials(
     return lost, duplicated, late
 
 
+def ray_runs(
+    big: Path, small: Path, work: Path, n: int, runs: dict[str, dict[str, float]]
+) -> dict[str, float]:
+    """Ray (a local node, 2 actors) on 1,000 records, for its memory before the records count,
+    then on ``big`` (``runs["ray"]``); the run on 1,000 records."""
+    ray_small = throughput(small, work, 2, ray=True)
+    r = runs["ray"] = throughput(big, work, 2, ray=True)
+    print(f"{n:,} records, Ray (local node, 2 actors): {r['records_per_second']:.0f} records/s "
+          f"({r['wall_seconds']:.0f} s wall), first line after {r['first_line_seconds']:.1f} s, "
+          f"then {r['steady_records_per_second']:.0f} records/s; peak total PSS "
+          f"{r['peak_total_mib']:.0f} MiB ({ray_small['peak_total_mib']:.0f} MiB on 1,000 "
+          f"records; {r['processes']} processes)")  # fmt: skip
+    two = runs.get("2")
+    if two:
+        whole = r["records_per_second"] / two["records_per_second"]
+        steady = r["steady_records_per_second"] / max(1.0, two["steady_records_per_second"])
+        cpu = two["cpu_seconds"] / max(0.1, r["cpu_seconds"])
+        print(f"Ray / 2 workers: {whole:.2f}x, from the first line on: {steady:.2f}x "
+              f"(2 workers: first line after {two['first_line_seconds']:.1f} s); CPU seconds "
+              f"of all processes: Ray {r['cpu_seconds']:.0f}, 2 workers "
+              f"{two['cpu_seconds']:.0f} ({cpu:.2f}x)")  # fmt: skip
+    return ray_small
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=100_000)
@@ -283,13 +349,9 @@ def main() -> int:
             if has_ray:
                 print("Ray: not installed (pip install 'peirce[distributed]'), not run")
             has_ray = False
-        if has_ray:
-            r = throughput(big, work, 2, ray=True)
-            runs["ray"] = r
-            rates["ray"] = r["records_per_second"]
-            rate, wall = r["records_per_second"], r["wall_seconds"]
-            print(f"{args.records:,} records, Ray (local node, 2 actors): "
-                  f"{rate:.0f} records/s ({wall:.0f} s wall)")  # fmt: skip
+        ray_small = ray_runs(big, small, work, args.records, runs) if has_ray else {}
+        if "ray" in runs:
+            rates["ray"] = runs["ray"]["records_per_second"]
         speedup = rates["2"] / rates["1"] if rates.get("1") else 0.0
         if speedup:
             print(f"2 workers / 1 worker: {speedup:.2f}x")
@@ -314,6 +376,21 @@ def main() -> int:
                     for k, v in runs.items()
                 },
                 "wall_seconds": {k: v["wall_seconds"] for k, v in runs.items()},
+                # CPU milliseconds per record, all the run's processes together
+                "cpu_ms_per_record": {
+                    k: round(1000 * v["cpu_seconds"] / args.records, 2) for k, v in runs.items()
+                },
+                # seconds to the first output line, and records/s from it to the last
+                "first_line_seconds": {k: v["first_line_seconds"] for k, v in runs.items()},
+                "steady_records_per_second": {
+                    k: v["steady_records_per_second"] for k, v in runs.items()
+                },
+                # the total PSS of all Ray's processes (the driver, Ray's daemons, the actors and
+                # their engines) on 1,000 records and on the full count
+                "ray_peak_total_mib": {
+                    "1k": ray_small.get("peak_total_mib"),
+                    f"{args.records // 1000}k": runs.get("ray", {}).get("peak_total_mib"),
+                },
                 "kill_trials": trials,
                 "kill_late": late,
                 "kill_records": args.kill_records,

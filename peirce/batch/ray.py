@@ -2,10 +2,12 @@
 
 Ray Data reads the input: a datasource cuts the JSONL file into byte ranges at line starts (the
 driver counts the lines before each, so every record keeps its line number), each read task
-yields its lines, and ``map_batches`` hands them to an actor pool whose every actor builds the
-command's processor once (so one Prolog engine per actor). The driver writes the results with
-the same JSONL output and resume semantics as the local runner: the ids already in the output
-are given to the actors, which skip them.
+streams its lines in blocks of a few hundred KiB, and ``map_batches`` hands them to an actor
+pool. Every actor keeps the command's processor in a child process of its own (so one Prolog
+engine per actor), replaced after ``RECYCLE`` records as a worker of the local pool is. The
+driver writes the results with the same JSONL output and resume semantics as the local runner:
+the ids already in the output are given to the actors, which skip them. Batches go as Arrow
+tables, read into Python lists (no numpy or pandas between them).
 
 Ray is imported only here and only when ``--ray`` is given. Only JSONL files are read this way.
 ``--ray auto`` joins the cluster ``ray start`` runs on this machine (or ``RAY_ADDRESS``),
