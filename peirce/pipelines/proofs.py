@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from peirce.engine.ground_ask import GroundProgram
 from peirce.engine.ground_model import FastKnowledgeBase
@@ -517,7 +517,8 @@ def ask_many(
     """Answer many questions, each about its own context, as :func:`ask` answers each one, but
     with one Prolog call per chunk of questions (see :mod:`peirce.engine.prolog`).
 
-    A context text shared by several questions is translated once. An item that cannot be read
+    A context shared by several questions (the same text, or the same object) is translated and
+    read once, and a question asked again is translated once. An item that cannot be read
     (say, a constant that is neither a string nor a number) is answered Unknown with an
     ``invalid_input`` diagnostic; the others are answered as usual.
 
@@ -536,55 +537,63 @@ def ask_many(
     from peirce.engine.prolog import ask_many as ask_engine
 
     limits = limits or Limits()
-    results: dict[int, AskResult] = {}
-    pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], int]] = []
+    # the questions grouped by context (its text, or the object), contexts in order of first
+    # appearance: each context is read once, its questions answered, and its reading dropped
+    # (kept to the end, the readings of a large batch cost memory and garbage collections that
+    # grow with the batch)
+    groups: dict[object, tuple[Context, list[tuple[int, str]]]] = {}
+    n = 0
+    for n, (given, question) in enumerate(contexts_and_questions, 1):
+        key = given if isinstance(given, str) else id(given)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = (given, [(n - 1, question)])
+        else:
+            group[1].append((n - 1, question))
+    results: list[AskResult | None] = [None] * n
+    pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], _Consistency]] = []
     questions: list[tuple[Sequence[Clause], Literal]] = []
-    translated: dict[str, Translation] = {}
-    asked: dict[str, Sentence] = {}
-    # id(context) -> the context (kept so that its id is not reused), its clauses, diagnostics,
-    # program (None: not Datalog over names) and consistency
-    read: dict[int, _Read] = {}
-    for i, (given, question) in enumerate(contexts_and_questions):
-        context = given
-        if isinstance(given, str):
-            if given not in translated:
-                translated[given] = translate(given)
-            context = translated[given]
-        known = read.get(id(context))
-        if known is None:  # a context shared by several questions is read and checked once
-            known = read[id(context)] = _read(context, limits)
-        _, clauses, diagnostics, program, (found, notes) = known
-        sentence = asked.get(question)
-        if sentence is None:  # a question asked again is translated once
-            sentence = asked[question] = cnl.translate_question(question)
-        if sentence.fact is None:
-            results[i] = _untranslated_question(question, sentence, diagnostics)
-            continue
-        judged = program.ask(sentence.fact, limits) if program is not None else None
-        if judged is not None:  # answered from the model, as Prolog answers
-            diags = (*diagnostics, *notes)
-            results[i] = _ask_result(question, sentence.fact, judged, diags, found)
-            continue
-        pending.append((i, question, sentence.fact, diagnostics, id(context)))
-        questions.append((clauses, sentence.fact))
+    asked: dict[str, Sentence] = {}  # the last ASKED_KEPT questions, translated
+    for given, group in groups.values():
+        context = translate(given) if isinstance(given, str) else given
+        _, clauses, diagnostics, program, consistency = _read(context, limits)
+        found, notes = consistency
+        for i, question in group:
+            sentence = asked.get(question)
+            if sentence is None:  # a question asked again is translated once
+                if len(asked) >= ASKED_KEPT:
+                    del asked[next(iter(asked))]
+                sentence = asked[question] = cnl.translate_question(question)
+            if sentence.fact is None:
+                results[i] = _untranslated_question(question, sentence, diagnostics)
+                continue
+            judged = program.ask(sentence.fact, limits) if program is not None else None
+            if judged is not None:  # answered from the model, as Prolog answers
+                diags = (*diagnostics, *notes)
+                results[i] = _ask_result(question, sentence.fact, judged, diags, found)
+                continue
+            pending.append((i, question, sentence.fact, diagnostics, consistency))
+            questions.append((clauses, sentence.fact))
     judgements = ask_engine(questions, limits=limits) if questions else []
-    for (i, question, goal, diags, key), judgement in zip(pending, judgements, strict=True):
-        found, notes = read[key][4]
+    for (i, question, goal, diags, (found, notes)), judgement in zip(
+        pending, judgements, strict=True
+    ):
         error = judgement.evidence.get("error")
         bad = () if error is None else (Diagnostic("invalid_input", str(error), location="item"),)
         results[i] = _ask_result(question, goal, judgement, (*diags, *notes, *bad), found)
-    return [results[i] for i in range(len(results))]
+    return cast(list[AskResult], results)
 
 
+#: The questions :func:`ask_many` keeps translated (a question asked again is not read again).
+ASKED_KEPT = 1024
+
+#: A context's contradictions, with the notes of that search.
+_Consistency = tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]]
 #: A context as ask_many reads it: the context itself, its clauses and diagnostics, its
 #: program (the least model; None when the clauses are not Datalog over names) and its
-#: contradictions with the notes of that search.
+#: consistency.
 _Read = tuple[
-    object,
-    tuple[Clause, ...],
-    tuple[Diagnostic, ...],
-    "GroundProgram | None",
-    tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]],
+    object, tuple[Clause, ...], tuple[Diagnostic, ...], "GroundProgram | None", _Consistency
 ]
 
 
