@@ -545,20 +545,20 @@ def ask_many(
     n = 0
     for n, (given, question) in enumerate(contexts_and_questions, 1):
         key = given if isinstance(given, str) else id(given)
-        group = groups.get(key)
-        if group is None:
+        known = groups.get(key)
+        if known is None:
             groups[key] = (given, [(n - 1, question)])
         else:
-            group[1].append((n - 1, question))
+            known[1].append((n - 1, question))
     results: list[AskResult | None] = [None] * n
     pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], _Consistency]] = []
     questions: list[tuple[Sequence[Clause], Literal]] = []
     asked: dict[str, Sentence] = {}  # the last ASKED_KEPT questions, translated
-    for given, group in groups.values():
+    for given, its_questions in groups.values():
         context = translate(given) if isinstance(given, str) else given
         _, clauses, diagnostics, program, consistency = _read(context, limits)
         found, notes = consistency
-        for i, question in group:
+        for i, question in its_questions:
             sentence = asked.get(question)
             if sentence is None:  # a question asked again is translated once
                 if len(asked) >= ASKED_KEPT:
