@@ -35,6 +35,7 @@ a search they would have stopped is answered.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from peirce.engine.prolog import Limits, Proof
 from peirce.engine.prolog.proofs import judgement, not_concluded, not_proved
@@ -62,6 +63,20 @@ _Key = tuple[bool, tuple[str, ...]]
 #: literal's key, or a name), and whether every literal's arguments are the same distinct
 #: variables (``h(X) :- a(X), b(X)``: a literal's key is read off any other's)
 _Rule = tuple[Clause, _Lit, tuple[_Lit, ...], int, bool, tuple[str | int, ...] | None, bool]
+
+
+#: per sign, a ground body literal -> the rules without variables it is in: (the head's sign and
+#: literal, the rule's other body literals with their signs)
+_GroundWatch = tuple[
+    dict[
+        tuple[str, ...],
+        list[tuple[bool, tuple[str, ...], tuple[tuple[bool, tuple[str, ...]], ...]]],
+    ],
+    dict[
+        tuple[str, ...],
+        list[tuple[bool, tuple[str, ...], tuple[tuple[bool, tuple[str, ...]], ...]]],
+    ],
+]
 
 
 class _Exhausted(Exception):
@@ -270,6 +285,8 @@ class GroundProgram:
         queue: list[tuple[bool, tuple[str, ...], int]] = []
         # relation -> (rule, position) per body literal of the relation
         watch: dict[_Rel, list[tuple[int, int]]] = {}
+        # rules without variables, per sign: a body literal -> (the head, the other body literals)
+        ground: _GroundWatch = ({}, {})
         joins = False  # whether a rule has more than one body literal, or a variable only there
         for i, c in enumerate(clauses):  # (one rule per clause: its number is its index)
             head, body = c.head, c.body
@@ -309,23 +326,24 @@ class GroundProgram:
             rule = _compile(c)
             if rule is None:
                 return None
-            joins = program._add(rule, queue, watch) or joins
+            joins = program._add(rule, queue, watch, ground) or joins
         if any(rel[1].startswith("b:") for rel in (*heads, *watch)):
             return None  # a built-in's name (as the least model has it)
         if not joins:  # every rule h(..) :- b(..): the literals need not be kept by relation
-            program._simple(queue, watch)
+            program._simple(queue, watch, ground)
             return program
-        return program if program._derive(queue, watch) else None
+        return program if program._derive(queue, watch, ground) else None
 
     def _add(
         self,
         rule: _Rule,
         queue: list[tuple[bool, tuple[str, ...], int]],
         watch: dict[_Rel, list[tuple[int, int]]],
+        ground: _GroundWatch,
     ) -> bool:
-        """Add a compiled clause (a fact to ``queue``, a rule's body literals to ``watch``);
-        whether it is a rule that joins (more than one body literal, or a variable only
-        there)."""
+        """Add a compiled clause (a fact to ``queue``, a rule's body literals to ``watch``, or
+        those of a rule without variables to ``ground``); whether it is a rule that joins (more
+        than one body literal, or a variable only there)."""
         i = len(self._rules)
         self._rules.append(rule)
         neg, pred, args = rule[1]
@@ -340,6 +358,18 @@ class GroundProgram:
                 self._level[neg][key] = 0  # type: ignore[index]
                 queue.append((neg, key, 0))  # type: ignore[arg-type]
             return False
+        if not rule[3]:  # no variable: fired by its ground body literals themselves
+            hkey = cast(tuple[str, ...], (pred, *args))  # (no variable: names only)
+            keys = [
+                (bneg, cast(tuple[str, ...], (bpred, *bargs))) for bneg, bpred, bargs in rule[2]
+            ]
+            for pos, (bneg, bkey) in enumerate(keys):
+                entry = (neg, hkey, tuple(keys[:pos] + keys[pos + 1 :]))
+                if bkey in ground[bneg]:
+                    ground[bneg][bkey].append(entry)
+                else:
+                    ground[bneg][bkey] = [entry]
+            return len(keys) > 1
         for pos, (bneg, bpred, bargs) in enumerate(rule[2]):
             brel = (bneg, bpred, len(bargs))
             if brel in watch:
@@ -352,6 +382,7 @@ class GroundProgram:
         self,
         queue: list[tuple[bool, tuple[str, ...], int]],
         watch: dict[_Rel, list[tuple[int, int]]],
+        ground: _GroundWatch,
     ) -> None:
         """:meth:`_derive` when every rule has one body literal and no variable only there
         (a model no larger than its facts times its rules)."""
@@ -360,6 +391,10 @@ class GroundProgram:
             if key in level[not neg]:
                 self.contradicted = True
             up = height + 1
+            for hneg, hkey, _ in ground[neg].get(key, ()):
+                if hkey not in level[hneg]:
+                    level[hneg][hkey] = up
+                    queue.append((hneg, hkey, up))
             for i, _ in watch.get((neg, key[0], len(key) - 1), ()):
                 _, (hneg, hpred, hargs), body, _, _, proj, same = rules[i]
                 if same:
@@ -381,6 +416,7 @@ class GroundProgram:
         self,
         queue: list[tuple[bool, tuple[str, ...], int]],
         watch: dict[_Rel, list[tuple[int, int]]],
+        ground: _GroundWatch,
     ) -> bool:
         """Derive the model from the facts in ``queue``, literals in the order of their levels
         (so a literal's first derivation is a shallowest); ``False`` when it grows past
@@ -400,6 +436,14 @@ class GroundProgram:
             if key in level[not neg]:
                 self.contradicted = True
             up = height + 1
+            for hneg, hkey, others in ground[neg].get(key, ()):
+                if hkey not in level[hneg]:
+                    for oneg, okey in others:
+                        if okey not in taken[oneg]:
+                            break
+                    else:
+                        level[hneg][hkey] = up
+                        queue.append((hneg, hkey, up))
             for i, pos in watch.get(rel, ()):
                 _, (hneg, hpred, hargs), body, nvars, _, proj, same = rules[i]
                 if proj is not None:  # h(..) :- b(X, Y, ..): the head read off the key

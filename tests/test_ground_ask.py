@@ -25,8 +25,9 @@ UNARY = [f"p{i}" for i in range(7)]
 
 def _program(rng: random.Random) -> list[Clause]:
     """Facts, rules of one variable, rules with a variable only in the body (``p(X) :- e(X, Y),
-    q(Y)``), a transitive rule, ground rules, and sometimes a chain deeper than 16 with
-    shortcuts (iterative deepening then doubles its bound past the shallowest proof)."""
+    q(Y)``), a transitive rule, ground rules (of one body literal or several), and sometimes a
+    chain deeper than 16 with shortcuts (iterative deepening then doubles its bound past the
+    shallowest proof)."""
     clauses: list[Clause] = []
     for _ in range(rng.randint(3, 12)):
         if rng.random() < 0.6:
@@ -45,8 +46,16 @@ def _program(rng: random.Random) -> list[Clause]:
         elif kind < 0.55:
             body = (Literal(rng.choice(UNARY), (X,)),)
             rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),)), body)
-        elif kind < 0.65:
+        elif kind < 0.6:
             body = (Literal(rng.choice(UNARY), (rng.choice(NAMES),)),)
+            rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=neg), body)
+        elif kind < 0.65:  # a ground rule of several body literals
+            body = tuple(
+                Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=rng.random() < 0.15)
+                if rng.random() < 0.7
+                else Literal("e", (rng.choice(NAMES), rng.choice(NAMES)))
+                for _ in range(rng.randint(2, 3))
+            )
             rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=neg), body)
         else:
             body = tuple(
