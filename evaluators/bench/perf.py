@@ -29,6 +29,8 @@ same run on the same machine:
   past it) beside a plain breadth-first search in Python;
 - **SCORE**: pairs/s beside a regex floor.
 
+The last four rows each run in a fresh process of their own (both sides in it), after the
+curves: a process that has held the curves' large knowledge bases runs later paths more slowly.
 Ratios are ``peirce / floor`` in time (greater than 1: peirce is slower). Nothing here is a test:
 tests assert behaviour; this prints figures. The last line is one JSON object with at least
 ``prontoqa_ratio``, ``proofwriter_ratio``, ``native_prontoqa_items_per_second``,
@@ -56,7 +58,6 @@ from pathlib import Path
 
 from peirce.errors import ConfigError
 from peirce.evaluators.bench.perf_paths import ROWS, PathRow
-from peirce.evaluators.bench.perf_paths import measure as measure_paths
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 
@@ -307,6 +308,38 @@ def qa_row(path: Path, limit: int | None) -> dict[str, float]:
         "ratio": native / ours if ours else math.inf,
         "cpu_ratio": native_cpu / ours_cpu if ours_cpu else math.inf,
     }
+
+
+#: One path row measured in a process of its own: its figures as a JSON line.
+PATH_ROW = """
+import json, sys
+from peirce.evaluators.bench.perf_paths import measure
+rows = measure(quick=sys.argv[1] == "quick", only={sys.argv[2]})
+print(json.dumps({k: [r.peirce_ms, r.floor_ms, r.ratio, r.note] for k, r in rows.items()}))
+"""
+
+
+def paths_apart(*, quick: bool, only: set[str]) -> dict[str, PathRow]:
+    """:func:`~peirce.evaluators.bench.perf_paths.measure`, each row in a fresh process (both
+    sides of a row in the same one): what the rows before it left behind (the large knowledge
+    bases of the curves, caches, a heap grown by them) slows the path measured after them, and
+    not both sides alike."""
+    import json
+
+    out: dict[str, PathRow] = {}
+    for name in (n for n in PATH_ROWS if n in only):
+        done = subprocess.run(
+            [sys.executable, "-c", PATH_ROW, "quick" if quick else "full", name],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=1800,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"the {name} row failed: {done.stderr.strip()[-800:]}")
+        for key, (ours, floor, ratio, note) in json.loads(done.stdout.splitlines()[-1]).items():
+            out[key] = PathRow(ours, floor, ratio, note)
+    return out
 
 
 _SYLLABLES = ("wum", "jom", "zum", "rom", "tum", "yum", "dum", "lem", "gor", "num", "bim")
@@ -670,7 +703,7 @@ class Perf(Benchmark[None, PerfResults]):
             out.curves["kb_size"] = _ask_curve(_sizes(top), _kb_program)
             out.curves["depth"] = _ask_curve(_sizes(depth), _depth_program)
             out.curves["fanout"] = _ask_curve(_sizes(min(top, 10_000)), _fanout_program)
-        out.extra = measure_paths(quick=quick, only=only & set(PATH_ROWS))
+        out.extra = paths_apart(quick=quick, only=only & set(PATH_ROWS))
         out.seconds = time.perf_counter() - start
         return out
 
