@@ -302,7 +302,18 @@ class _Actor:
 class RayRunner:
     """Map a JSONL file's records on Ray with an actor pool; results as the local runner's."""
 
-    def __init__(self, job: Job, address: str, workers: int, ordered: bool, done: set[str]) -> None:
+    def __init__(
+        self,
+        job: Job,
+        address: str,
+        workers: int,
+        ordered: bool,
+        done: set[str],
+        *,
+        recycle: int = RECYCLE,
+    ) -> None:
+        """``recycle``: records an actor's engine process is given before it is replaced (0:
+        never), as ``--max-records-per-worker`` for the local pool."""
         try:
             import ray
         except ImportError:
@@ -310,6 +321,7 @@ class RayRunner:
                 "--ray needs Ray: pip install 'peirce[distributed]' (ray[data])"
             ) from None
         self.job, self.address, self.workers, self.ordered = job, address, workers, ordered
+        self.recycle = recycle
         self.done = frozenset(done)
         self.stats: dict[int, dict[str, Any]] = {}
         if not ray.is_initialized():  # 'local': a Ray node of one's own, started here
@@ -333,6 +345,8 @@ class RayRunner:
         context.enable_operator_progress_bars = False
         context.enable_auto_log_stats = False
         context.target_max_block_size = BLOCK
+        # nor a thread per map task reading the actor's memory map every second (for stats)
+        context.memory_usage_poll_interval_s = None
         # the read tasks take little CPU: they must not wait on the actors holding every CPU
         source = _datasource(path)
         try:
@@ -343,7 +357,7 @@ class RayRunner:
             )
         mapped = dataset.map_batches(
             _Actor,
-            fn_constructor_args=(self.job, self.done, RECYCLE),
+            fn_constructor_args=(self.job, self.done, self.recycle),
             batch_size=BATCH,
             compute=ray.data.ActorPoolStrategy(size=self.workers),
             batch_format="pyarrow",
