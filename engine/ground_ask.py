@@ -193,6 +193,11 @@ def _texts(rule: _Rule) -> tuple[str, str]:
             text += " :- " + ", ".join([_goal_text(b[0], (b[1], *b[2])) for b in body])  # type: ignore[arg-type]
         return clause.label or text, text
     if rule[6]:  # h(X, ..) :- a(X, ..), ..
+        if len(body) == 1:  # h(X) :- b(X), the most common by far: one format
+            x = clause.head.args[0].name  # type: ignore[union-attr]
+            bneg, bpred = body[0][0], body[0][1]
+            text = f"{'¬' if neg else ''}{pred}({x}) :- {'¬' if bneg else ''}{bpred}({x})"
+            return clause.label or text, text
         inner = "(" + ", ".join([t.name for t in clause.head.args]) + ")"  # type: ignore[union-attr]
         text = ("¬" if neg else "") + pred + inner + " :- "
         text += ", ".join([("¬" if b[0] else "") + b[1] + inner for b in body])
