@@ -69,16 +69,19 @@ def test_ray_gives_the_lines_the_local_runner_gives_and_resumes(
         for k in range(30)
     ]
     lines[4] = '{"id": "broken", "context": '
+    # a lone surrogate (a JSON escape): an error line with its column, as in the local runner
+    lines[7] = json.dumps({"id": "r7\ud800", "context": "B is a cat.", "steps": ["B is a cat."]})
     src.write_text("\n".join(lines) + "\n", "utf-8")
     local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     assert main(["check", str(src), "--output", str(local)]) == 1
     assert main(["check", str(src), "--output", str(remote), "--ray", "auto", "--json"]) == 1
     summary = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert summary["ray"] == "auto" and summary["records"] == 30 and summary["failed"] == 1
+    assert summary["ray"] == "auto" and summary["records"] == 30 and summary["failed"] == 2
     a = [json.loads(x) for x in local.read_text("utf-8").splitlines()]
     b = [json.loads(x) for x in remote.read_text("utf-8").splitlines()]
     assert sorted(a, key=lambda r: r["index"]) == sorted(b, key=lambda r: r["index"])
     assert "line 5, column" in next(r for r in b if r["id"] == "5")["error"]
+    assert "line 8, column 11" in next(r for r in b if r["id"] == "8")["error"]
     # cut the output short (a torn last line too), then resume on Ray
     kept = remote.read_text("utf-8").splitlines(keepends=True)[:10]
     remote.write_text("".join(kept) + kept[0][:20], "utf-8")
