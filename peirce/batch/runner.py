@@ -254,7 +254,9 @@ def run_batch(
         if args.ray:
             from peirce.batch.ray import RayRunner
 
-            runner: Any = RayRunner(job, args.ray, args.workers, args.ordered, done)
+            runner: Any = RayRunner(
+                job, args.ray, args.workers, args.ordered, done, recycle=_recycle(args)
+            )
             results = runner.map(path, summary)
         elif args.workers > 1:
             runner = WorkerPool(job, args.workers, args.ordered, _recycle(args))
