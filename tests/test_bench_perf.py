@@ -106,3 +106,16 @@ def test_bfs_finds_the_chains_the_prolog_search_finds() -> None:
 def test_fit_exponent_reads_a_quadratic_curve() -> None:
     sizes = [10, 100, 1000, 10000]
     assert abs(fit_exponent(sizes, [n * n * 1e-9 for n in sizes]) - 2.0) < 1e-9
+
+
+def test_a_path_row_measured_in_a_process_of_its_own_comes_back_whole() -> None:
+    """``paths_apart`` runs each row in a fresh process and reads its figures back: the row's
+    key, both sides' times and their ratio (a row that failed in its process raises)."""
+    from peirce.evaluators.bench.perf import paths_apart
+
+    rows = paths_apart(quick=True, only={"logicscore"})
+    assert list(rows) == ["logicscore_search"]
+    row = rows["logicscore_search"]
+    assert row.peirce_ms > 0 and row.floor_ms > 0
+    assert abs(row.ratio - row.peirce_ms / row.floor_ms) < 1e-9 * max(1.0, row.ratio)
+    assert "answer graphs" in row.note
