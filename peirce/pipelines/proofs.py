@@ -556,7 +556,7 @@ def ask_many(
     asked: dict[str, Sentence] = {}  # the last ASKED_KEPT questions, translated
     for given, its_questions in groups.values():
         context = translate(given) if isinstance(given, str) else given
-        _, clauses, diagnostics, program, consistency = _read(context, limits)
+        clauses, diagnostics, program, consistency = _read(context, limits)
         found, notes = consistency
         for i, question in its_questions:
             sentence = asked.get(question)
@@ -589,12 +589,9 @@ ASKED_KEPT = 1024
 
 #: A context's contradictions, with the notes of that search.
 _Consistency = tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]]
-#: A context as ask_many reads it: the context itself, its clauses and diagnostics, its
-#: program (the least model; None when the clauses are not Datalog over names) and its
-#: consistency.
-_Read = tuple[
-    object, tuple[Clause, ...], tuple[Diagnostic, ...], "GroundProgram | None", _Consistency
-]
+#: A context as ask_many reads it: its clauses and diagnostics, its program (the least model;
+#: None when the clauses are not Datalog over names) and its consistency.
+_Read = tuple[tuple[Clause, ...], tuple[Diagnostic, ...], "GroundProgram | None", _Consistency]
 
 
 def _read(context: Context, limits: Limits) -> _Read:
@@ -605,12 +602,12 @@ def _read(context: Context, limits: Limits) -> _Read:
     clauses, diagnostics = _context(context)
     program = GroundProgram.of(clauses)
     if program is not None and not program.contradicted:
-        return context, clauses, diagnostics, program, ((), ())
+        return clauses, diagnostics, program, ((), ())
     try:
         checked = context_conflicts(clauses, limits)
     except PeirceError:  # clauses the engine cannot read: their questions say so
         checked = ((), ())
-    return context, clauses, diagnostics, program, checked
+    return clauses, diagnostics, program, checked
 
 
 def _untranslated_question(
