@@ -254,17 +254,24 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[k]
 
 
-def _run_python(code: str, env: dict[str, str] | None = None) -> str:
+def _run_python(
+    code: str,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
+    what: str = "the measuring process",
+) -> str:
+    """The last line ``python -c code args...`` prints; :class:`RuntimeError` when it fails."""
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         check=False,
-        timeout=600,
+        timeout=timeout,
         env=env,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"the measuring process failed: {done.stderr.strip()[-800:]}")
+        raise RuntimeError(f"{what} failed: {done.stderr.strip()[-800:]}")
     return done.stdout.strip().splitlines()[-1]
 
 
@@ -337,16 +344,9 @@ def paths_apart(*, quick: bool, only: set[str]) -> dict[str, PathRow]:
 
     out: dict[str, PathRow] = {}
     for name in (n for n in PATH_ROWS if n in only):
-        done = subprocess.run(
-            [sys.executable, "-c", PATH_ROW, "quick" if quick else "full", name],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=1800,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"the {name} row failed: {done.stderr.strip()[-800:]}")
-        for key, (ours, floor, ratio, note) in json.loads(done.stdout.splitlines()[-1]).items():
+        size = "quick" if quick else "full"
+        line = _run_python(PATH_ROW, size, name, timeout=1800, what=f"the {name} row")
+        for key, (ours, floor, ratio, note) in json.loads(line).items():
             out[key] = PathRow(ours, floor, ratio, note)
     return out
 
@@ -440,11 +440,11 @@ def cold_start_row(runs: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as prefix:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = prefix
-        _run_python(COLD_PROLOG, env)  # writes the bytecode and fills the caches
+        _run_python(COLD_PROLOG, env=env)  # writes the bytecode and fills the caches
         for _ in range(runs):
-            ours = min(ours, float(_run_python(COLD, env)))
-            prolog = min(prolog, float(_run_python(COLD_PROLOG, env)))
-            from_source = min(from_source, float(_run_python(COLD, source_env)))
+            ours = min(ours, float(_run_python(COLD, env=env)))
+            prolog = min(prolog, float(_run_python(COLD_PROLOG, env=env)))
+            from_source = min(from_source, float(_run_python(COLD, env=source_env)))
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             bare = min(bare, time.perf_counter() - t0)
