@@ -78,6 +78,7 @@ system:
 	command -v dot   >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	command -v java  >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v cc    >/dev/null 2>&1 || missing="$$missing gcc"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
@@ -86,7 +87,8 @@ system:
 
 venv: system $(STAMP)
 
-$(STAMP): pyproject.toml
+# (setup.py builds the compiled core, engine/_ground.c: a change to it installs again)
+$(STAMP): pyproject.toml setup.py engine/_ground.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'

@@ -24,6 +24,12 @@ Whether the context contradicts itself is read off the model too (a literal and 
 both hold), which is what :func:`peirce.pipelines.consistency.suspects` computes by a forward
 closure of its own.
 
+Both are computed by a compiled core, ``engine/_ground.c``, built with the package: it reads the
+same clauses and gives the same models, proofs and refusals as the Python below, which runs when
+the core was not built (no C compiler) or ``PEIRCE_PURE_PYTHON=1`` is set, and which the tests
+hold the core to (``tests/test_ground_core.py``). The core compares names as Python strings; it
+reads no text, and its sizes are bounded by the same limits.
+
 What this does not answer (``None``: Prolog answers, as before): a context that is not Datalog
 over names, a goal with a variable or a number, a proof deeper than ``Limits.depth`` or than
 :data:`MAX_BOUND`, a search of more than :data:`MAX_STEPS` steps, a model of more than
@@ -34,13 +40,26 @@ a search they would have stopped is answered.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from typing import cast
 
 from peirce.engine.prolog import Limits, Proof
+from peirce.engine.prolog.codec import literal_text
 from peirce.engine.prolog.proofs import judgement, not_concluded, not_proved
 from peirce.logic import Clause, Const, Literal, Var
-from peirce.results import Judgement, ProofNode
+from peirce.results import Judgement, ProofNode, Verdict
+
+try:  # the compiled core (engine/_ground.c), built when the package is installed
+    from peirce.engine import _ground
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _ground = None  # type: ignore[assignment]
+else:
+    _ground.setup(ProofNode, Var, Const, Literal, Clause)
+
+#: Whether the compiled core computes models and replays searches (``PEIRCE_PURE_PYTHON=1``
+#: turns it off: the Python below, which computes the same, node for node, does it instead).
+COMPILED = _ground is not None and not os.environ.get("PEIRCE_PURE_PYTHON")
 
 __all__ = ["MAX_BOUND", "MAX_FACTS", "MAX_STEPS", "GroundProgram", "deepening_bound"]
 
@@ -257,6 +276,7 @@ class GroundProgram:
 
     __slots__ = (
         "_binding",
+        "_core",
         "_heads",
         "_level",
         "_low",
@@ -268,6 +288,7 @@ class GroundProgram:
     )
 
     def __init__(self) -> None:
+        self._core: _ground.Program | None = None
         self._rules: list[_Rule] = []
         self._heads: dict[_Rel, list[int]] = {}  # relation -> the clauses concluding it
         #: per sign, ground literal (predicate, arguments...) -> level
@@ -285,6 +306,15 @@ class GroundProgram:
     def of(cls, clauses: Sequence[Clause]) -> GroundProgram | None:
         """The program of ``clauses`` with its model, or ``None`` when they are not Datalog
         over names or their model is larger than :data:`MAX_FACTS`."""
+        if COMPILED:
+            core = _ground.build(clauses, MAX_FACTS)
+            if core is None:
+                return None
+            if core is not NotImplemented:  # (a clause of hundreds of variables: read below)
+                compiled = cls.__new__(cls)
+                compiled._core = core
+                compiled.contradicted = core.contradicted
+                return compiled
         program = cls()
         rules, heads, level = program._rules, program._heads, program._level
         queue: list[tuple[bool, tuple[str, ...], int]] = []
@@ -489,18 +519,25 @@ class GroundProgram:
     def holds(self, goal: Literal) -> bool | None:
         """Whether the context proves the ground ``goal`` (``None``: a variable or a number in
         it, which this program does not answer)."""
-        key = _ground(goal)
-        return None if key is None else key in self._level[goal.negated]
+        key = _ground_key(goal)
+        if key is None:
+            return None
+        if self._core is not None:
+            return self._core.holds(goal.negated, key)
+        return key in self._level[goal.negated]
 
     # -- questions ------------------------------------------------------------------------------
 
     def attempt(self, goal: Literal, limits: Limits) -> Proof | None:
         """The proof attempt Prolog reports for the ground ``goal``, or ``None`` when this
         program cannot say (see the module's docstring)."""
-        key = _ground(goal)
+        key = _ground_key(goal)
         if key is None:
             return None
         neg = goal.negated
+        if self._core is not None:
+            got = self._core.attempt(neg, key, limits.depth, MAX_BOUND, MAX_STEPS)
+            return None if got is None else _attempted(goal, got, limits)
         if (neg, goal.predicate, len(goal.args)) not in self._heads:
             return not_concluded(goal)
         height = self._level[neg].get(key)
@@ -520,11 +557,32 @@ class GroundProgram:
 
     def ask(self, goal: Literal, limits: Limits) -> Judgement | None:
         """The judgement Prolog gives ``goal`` (as ``KnowledgeBase.ask``), or ``None``."""
+        if self._core is not None:
+            return self._ask_compiled(goal, limits)
         p = self.attempt(goal, limits)
         if p is None:
             return None
         q = self.attempt(goal.complement(), limits)
         return None if q is None else judgement(goal, p, q)
+
+    def _ask_compiled(self, goal: Literal, limits: Limits) -> Judgement | None:
+        """:meth:`ask` by the compiled core: both attempts in one call, and a goal proved while
+        its complement is not (the usual answers) judged as :func:`judgement` words it."""
+        key = _ground_key(goal)
+        if key is None or self._core is None:
+            return None
+        yes, no = self._core.ask(goal.negated, key, limits.depth, MAX_BOUND, MAX_STEPS)
+        if yes is None or no is None:
+            return None
+        if isinstance(yes, ProofNode) and isinstance(no, str):
+            reason = f"{literal_text(goal)} is provable"
+            return Judgement(Verdict.ENTAILED, 1.0, "prolog", reason, yes)
+        if isinstance(no, ProofNode) and isinstance(yes, str):
+            text = literal_text(goal)
+            reason = f"{text[1:] if goal.negated else '¬' + text} is provable"
+            return Judgement(Verdict.REFUTED, 0.0, "prolog", reason, no)
+        comp = goal.complement()
+        return judgement(goal, _attempted(goal, yes, limits), _attempted(comp, no, limits))
 
     def _prove(
         self, neg: bool, key: tuple[str, ...], room: int, above: set[_Key]
@@ -733,6 +791,14 @@ class GroundProgram:
             del cells[base:]
 
 
+def _attempted(goal: Literal, got: ProofNode | str, limits: Limits) -> Proof:
+    """The :class:`Proof` of what the compiled core found for ``goal``: its proof, ``"none"``
+    (no clause concludes its relation) or ``"unproved"`` (the model does not hold it)."""
+    if type(got) is not str:
+        return Proof(True, cast(ProofNode, got))
+    return not_concluded(goal) if got == "none" else not_proved(goal, "ok", limits)
+
+
 def _join(
     body: tuple[_Lit, ...],
     pos: int,
@@ -783,7 +849,7 @@ def _match(pattern: tuple[str | int, ...], key: tuple[str, ...], binding: list[s
     return True
 
 
-def _ground(goal: Literal) -> tuple[str, ...] | None:
+def _ground_key(goal: Literal) -> tuple[str, ...] | None:
     """A ground literal's key (predicate, names), ``None`` when an argument is not a name."""
     key = [goal.predicate]
     for t in goal.args:
