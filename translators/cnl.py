@@ -337,6 +337,11 @@ def translate_question(question: str) -> Sentence:
     >>> str(translate_question("Is the bald eagle not big?").fact)
     '¬big(bald_eagle)'
     """
+    return _translate_question(question)
+
+
+@lru_cache(maxsize=4096)  # as translate: a question asked again is read once
+def _translate_question(question: str) -> Sentence:
     label = _QUESTION_LABEL.match(question)
     offset = label.end() if label else 0
     m = _WRAPPER.match(question, offset)
