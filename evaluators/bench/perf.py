@@ -728,7 +728,7 @@ class Perf(Benchmark[None, PerfResults]):
             lines.append(
                 f"{name}: ask_many {row['items_per_second']:,.0f} items/s, native "
                 f"meta-interpreter {row['native_items_per_second']:,.0f} items/s: "
-                f"{row['ratio']:.2f}x slower ({row['cpu_ratio']:.2f}x in CPU time; "
+                f"{row['ratio']:.2f}x its time ({row['cpu_ratio']:.2f}x in CPU time; "
                 f"{row['items']} items, "
                 f"accuracy {row['accuracy']:.3f}; "
                 f"the floor answers {row['native_agreement']:.0f} of {row['native_items']:.0f} as "
