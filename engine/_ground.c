@@ -155,6 +155,7 @@ typedef struct {
     int contradicted;
     /* the search */
     long steps, max_steps;
+    int depth; /* nested searches now (bounded: the C stack is) */
     IVec cells, trail, keybuf;
 } Program;
 
@@ -944,7 +945,21 @@ static int prove_body(Program *p, int L, int rule, const int *body, int n, int r
 
 static int solve_body(Program *p, Rule *r, int *bind, int room, PyObject **kids);
 
+/* nested searches (proofs and goals) before a search is left to the caller, as one past its
+ * steps is: a few hundred bytes of C stack each */
+#define MAX_NESTING 2000
+
+static int prove_here(Program *p, int L, int room, PyObject **out);
+
 static int prove(Program *p, int L, int room, PyObject **out) {
+    if (p->depth >= MAX_NESTING) return EXHAUSTED;
+    p->depth++;
+    int rc = prove_here(p, L, room, out);
+    p->depth--;
+    return rc;
+}
+
+static int prove_here(Program *p, int L, int room, PyObject **out) {
     int height = p->lits[L].level;
     if (height < 0 || height > room) return NONE; /* no derivation fits */
     if (p->lits[L].mark > 0) return NONE;         /* the ancestor check */
@@ -1239,7 +1254,17 @@ static int mark_path(Program *p, const Path *path, int by) {
     return 0;
 }
 
+static int solve_here(Program *p, const int *goal, int room, const Path *path, Cont *k);
+
 static int solve(Program *p, const int *goal, int room, const Path *path, Cont *k) {
+    if (p->depth >= MAX_NESTING) return EXHAUSTED;
+    p->depth++;
+    int rc = solve_here(p, goal, room, path, k);
+    p->depth--;
+    return rc;
+}
+
+static int solve_here(Program *p, const int *goal, int room, const Path *path, Cont *k) {
     if (room < 0) return NONE;
     int neg = goal[0], pred = goal[1], arity = goal[2];
     int small[16];

@@ -196,3 +196,30 @@ def test_any_program_alike(clauses: list[Clause], goals: list[Literal]) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         for limits in (Limits(), Limits(depth=3)):
             _hold_alike(clauses, goals, monkeypatch, limits)
+
+
+def test_a_search_nested_deeper_than_the_stack_is_left_to_prolog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """150 rules ``r{k}(X) :- t{k}(X) (16 times), e(X, Y), r{k+1}(Y)``: a proof of ``r0(a0)``
+    nests about 19 goals a level. The Python's recursion stops it, the core's bound on nesting
+    stops it (its C stack would not): both leave it to Prolog, and nothing crashes."""
+    n = 150
+    a = [Const(f"a{k}") for k in range(n + 1)]
+    clauses = [Clause(Literal(f"t{k}", (a[k],))) for k in range(n)]
+    clauses += [Clause(Literal("e", (a[k], a[k + 1]))) for k in range(n)]
+    clauses.append(Clause(Literal(f"r{n}", (a[n],))))
+    for k in range(n):
+        body = (Literal(f"t{k}", (X,)),) * 16 + (
+            Literal("e", (X, Y)),
+            Literal(f"r{k + 1}", (Y,)),
+        )
+        clauses.append(Clause(Literal(f"r{k}", (X,)), body, label=f"r{k}"))
+    goal = Literal("r0", (a[0],))
+    core, python = _both(clauses, monkeypatch)
+    assert core is not None and python is not None and core._core is not None
+    assert core.holds(goal) and python.holds(goal)
+    assert core.attempt(goal, Limits()) is None
+    assert python.attempt(goal, Limits()) is None
+    shallow = Literal(f"r{n - 3}", (a[n - 3],))  # three levels: answered, alike
+    assert core.attempt(shallow, Limits()) == python.attempt(shallow, Limits()) is not None
