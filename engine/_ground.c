@@ -156,6 +156,8 @@ typedef struct {
     /* the search */
     long steps, max_steps;
     int depth; /* nested searches now (bounded: the C stack is) */
+    int busy;  /* a search is under way (one entered meanwhile, from a finalizer run by the
+                  garbage collector or from another thread, is left to the caller) */
     IVec cells, trail, keybuf;
 } Program;
 
@@ -1440,12 +1442,15 @@ static PyObject *attempt_one(Program *p, int neg, PyObject *key, long maxd, long
         if (bound > maxd) bound = maxd;
     }
     if (bound > max_bound) Py_RETURN_NONE; /* a search too deep to replay */
+    if (p->busy) Py_RETURN_NONE;
+    p->busy = 1;
     p->steps = 0;
     p->max_steps = max_steps;
     PyObject *node = NULL;
     int rc = prove(p, L, (int)bound - 1, &node);
     p->cells.n = 0;
     p->trail.n = 0;
+    p->busy = 0;
     if (rc == ERROR) return NULL;
     if (rc == FOUND) return node;
     Py_RETURN_NONE; /* past max_steps (or, which cannot happen, no proof within the bound) */
