@@ -553,17 +553,12 @@ def ask_many(
     results: list[AskResult | None] = [None] * n
     pending: list[tuple[int, str, Literal, tuple[Diagnostic, ...], _Consistency]] = []
     questions: list[tuple[Sequence[Clause], Literal]] = []
-    asked: dict[str, Sentence] = {}  # the last ASKED_KEPT questions, translated
     for given, its_questions in groups.values():
         context = translate(given) if isinstance(given, str) else given
         clauses, diagnostics, program, consistency = _read(context, limits)
         found, notes = consistency
         for i, question in its_questions:
-            sentence = asked.get(question)
-            if sentence is None:  # a question asked again is translated once
-                if len(asked) >= ASKED_KEPT:
-                    del asked[next(iter(asked))]
-                sentence = asked[question] = cnl.translate_question(question)
+            sentence = cnl.translate_question(question)  # (read once: cnl remembers it)
             if sentence.fact is None:
                 results[i] = _untranslated_question(question, sentence, diagnostics)
                 continue
@@ -583,9 +578,6 @@ def ask_many(
         results[i] = _ask_result(question, goal, judgement, (*diags, *notes, *bad), found)
     return cast(list[AskResult], results)
 
-
-#: The questions :func:`ask_many` keeps translated (a question asked again is not read again).
-ASKED_KEPT = 1024
 
 #: A context's contradictions, with the notes of that search.
 _Consistency = tuple[tuple[Conflict, ...], tuple[Diagnostic, ...]]
