@@ -559,16 +559,17 @@ def ask_many(
         found, notes = consistency
         for i, question in its_questions:
             sentence = cnl.translate_question(question)  # (read once: cnl remembers it)
-            if sentence.fact is None:
+            goal = sentence.fact
+            if goal is None:
                 results[i] = _untranslated_question(question, sentence, diagnostics)
                 continue
-            judged = program.ask(sentence.fact, limits) if program is not None else None
+            judged = program.ask(goal, limits) if program is not None else None
             if judged is not None:  # answered from the model, as Prolog answers
                 diags = (*diagnostics, *notes)
-                results[i] = _ask_result(question, sentence.fact, judged, diags, found)
+                results[i] = _ask_result(question, goal, judged, diags, found)
                 continue
-            pending.append((i, question, sentence.fact, diagnostics, consistency))
-            questions.append((clauses, sentence.fact))
+            pending.append((i, question, goal, diagnostics, consistency))
+            questions.append((clauses, goal))
     judgements = ask_engine(questions, limits=limits) if questions else []
     for (i, question, goal, diags, (found, notes)), judgement in zip(
         pending, judgements, strict=True
