@@ -905,6 +905,11 @@ static PyObject *make_node(Program *p, PyObject *goal, int rule, PyObject *kids)
     *(PyObject **)((char *)node + off_rule) = r->label;
     *(PyObject **)((char *)node + off_clause) = r->text;
     *(PyObject **)((char *)node + off_children) = kids;
+    /* A proof is a tree made here, bottom up, of immutable nodes: it holds no cycle, so the
+     * cyclic garbage collector need not walk it (a batch keeps thousands of them, and every
+     * full collection walked them all). Its tuple of children holds only such nodes. */
+    if (PyObject_GC_IsTracked(node)) PyObject_GC_UnTrack(node);
+    if (PyObject_GC_IsTracked(kids)) PyObject_GC_UnTrack(kids);
     return node;
 }
 
