@@ -226,3 +226,26 @@ def test_a_search_nested_deeper_than_the_stack_is_left_to_prolog(
     assert python.attempt(goal, Limits()) is None
     shallow = Literal(f"r{n - 3}", (a[n - 3],))  # three levels: answered, alike
     assert core.attempt(shallow, Limits()) == python.attempt(shallow, Limits()) is not None
+
+
+def test_the_core_s_proofs_are_left_out_of_the_cyclic_collector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A proof made by the core is immutable and has no cycle: neither its nodes nor their tuples
+    of children are tracked by the cyclic garbage collector (a batch keeps thousands of them)."""
+    import gc
+
+    monkeypatch.setattr(ground_ask, "COMPILED", True)
+    clauses = _program(random.Random(5))
+    program = GroundProgram.of(clauses)
+    assert program is not None
+    proofs = [
+        got.proof
+        for goal in _goals(clauses, random.Random(5), 60)
+        if (got := program.ask(goal, Limits())) is not None and got.proof is not None
+    ]
+    assert any(p.children for p in proofs)
+    for proof in proofs:
+        for _, node in proof.walk():
+            assert not gc.is_tracked(node)
+            assert not gc.is_tracked(node.children)
