@@ -1207,7 +1207,7 @@ static int solved(Program *p, Cont *self, PyObject *unused) {
     SolvedCont *c = (SolvedCont *)self;
     const int *goal = c->goal;
     int arity = goal[2];
-    int small[16];
+    int small[16] = {0};
     int *ground = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
     if (ground == NULL) {
         PyErr_NoMemory();
@@ -1241,7 +1241,7 @@ static int mark_path(Program *p, const Path *path, int by) {
     for (const Path *q = path; q != NULL; q = q->up) {
         const int *g = q->goal;
         int arity = g[2];
-        int small[16];
+        int small[16] = {0};
         int *now = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
         if (now == NULL) {
             PyErr_NoMemory();
@@ -1274,7 +1274,7 @@ static int solve(Program *p, const int *goal, int room, const Path *path, Cont *
 static int solve_here(Program *p, const int *goal, int room, const Path *path, Cont *k) {
     if (room < 0) return NONE;
     int neg = goal[0], pred = goal[1], arity = goal[2];
-    int small[16];
+    int small[16] = {0};
     int *now = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
     if (now == NULL) {
         PyErr_NoMemory();
