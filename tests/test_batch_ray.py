@@ -126,6 +126,8 @@ def test_an_actors_engine_is_a_child_process_replaced_after_its_records() -> Non
     assert got == expected
     # replaced once it has had 12 records or more: after the 2nd batch and after the 4th
     assert len(engine.pids) == 3 and os.getpid() not in engine.pids
+    # each forked by the actor's zygote, which is gone with the engine
+    assert engine.forked == 3 and engine.zygote is None
 
 
 class _Counting:
@@ -171,3 +173,83 @@ def test_an_engines_counters_add_up_over_its_children_and_a_killer_record_is_an_
     # every record but the killer counted once, though the batch it was in went again
     assert stats == {"records": 29}
     assert len({json.loads(r.line).get("pid") for r in results if r.id != "r13"}) >= 3
+
+
+#: A processor whose module imports another on its first record (as the check processor
+#: imports its pipelines), and that says whether that module was there when it was built.
+_LAZY = """
+import os, sys
+from peirce.batch.job import Outcome
+
+class _Lazy:
+    def __init__(self, options):
+        self.preloaded = "{lazy}" in sys.modules
+    def __call__(self, value, index, rid, *, text):
+        import {lazy}
+        line = {{"verdict": {lazy}.VERDICT, "pid": os.getpid(), "preloaded": self.preloaded}}
+        return Outcome(line)
+    def stats(self):
+        return {{}}
+    def close(self):
+        return None
+
+def processor(options):
+    return _Lazy(options)
+"""
+#: Appended: importing the processor's module starts a thread.
+_THREAD = """
+import threading, time
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+"""
+
+
+def _lazy_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, thread: bool) -> Job:
+    """A job whose processor's module is ``name`` (in ``tmp_path``, on the path the engine's
+    processes are given)."""
+    lazy = f"{name}_lazy"
+    (tmp_path / f"{lazy}.py").write_text('VERDICT = "done"\n', "utf-8")
+    code = _LAZY.format(lazy=lazy) + (_THREAD if thread else "")
+    (tmp_path / f"{name}.py").write_text(code, "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return Job(command="check", factory=f"{name}:processor", text=False)
+
+
+@pytest.mark.slow
+def test_an_engines_zygote_forks_children_with_the_modules_its_first_child_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = _lazy_job(tmp_path, monkeypatch, "zygote_learns", thread=False)
+    engine = batch_ray._Engine(job, recycle=4)
+    try:
+        results = [r for k in range(0, 16, 4) for r in engine.run(_items(_records(16))[k : k + 4])]
+        zygote = engine.zygote
+        assert zygote is not None
+    finally:
+        engine.close()
+    lines = [json.loads(r.line) for r in results]
+    assert [r.id for r in results] == [f"r{k}" for k in range(16)]
+    assert all(line["verdict"] == "done" for line in lines)
+    # a child every 4 records (and a fifth started for more), all forked: the first imported
+    # the lazy module itself, the others had it from the zygote, which learnt it from the first
+    pids = [line["pid"] for line in lines]
+    assert engine.forked == len(engine.pids) == 5 and set(pids) == set(engine.pids[:4])
+    assert [line["preloaded"] for line in lines[::4]] == [False, True, True, True]
+    assert zygote.process.poll() == 0  # gone with the engine
+
+
+@pytest.mark.slow
+def test_a_zygote_with_a_thread_forks_nothing_and_children_are_started_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # importing the job's module starts a thread in the zygote: a fork would copy one thread
+    # of two, so the children are started with python -c instead
+    job = _lazy_job(tmp_path, monkeypatch, "zygote_threaded", thread=True)
+    engine = batch_ray._Engine(job, recycle=4)
+    try:
+        results = [r for k in range(0, 12, 4) for r in engine.run(_items(_records(12))[k : k + 4])]
+    finally:
+        engine.close()
+    lines = [json.loads(r.line) for r in results]
+    assert [r.id for r in results] == [f"r{k}" for k in range(12)]
+    assert all(line["verdict"] == "done" and not line["preloaded"] for line in lines)
+    assert engine.forked == 0 and len(engine.pids) == 4 and engine.zygote is None

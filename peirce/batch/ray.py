@@ -4,8 +4,9 @@ Ray Data reads the input: a datasource cuts the JSONL file into byte ranges at l
 driver counts the lines before each, so every record keeps its line number), each read task
 streams its lines in blocks of a few hundred KiB, and ``map_batches`` hands them to an actor
 pool. Every actor keeps the command's processor in a child process of its own (so one Prolog
-engine per actor), replaced after ``RECYCLE`` records as a worker of the local pool is. The
-driver writes the results with the same JSONL output and resume semantics as the local runner:
+engine per actor), replaced after ``RECYCLE`` records as a worker of the local pool is; the
+children are forked by a zygote process of the actor that has their modules imported (so a
+child starts without Python's start and those imports). The driver writes the results with the same JSONL output and resume semantics as the local runner:
 the ids already in the output are given to the actors, which skip them. Batches go as Arrow
 tables, read into Python lists (no numpy or pandas between them).
 
@@ -16,11 +17,14 @@ Ray is imported only here and only when ``--ray`` is given. Only JSONL files are
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from typing import Any
 
 from peirce.batch.job import Item, Job, Result, record_id
@@ -127,23 +131,287 @@ def _child() -> None:
     """A child process of an actor (``python -c``, given its two pipes' descriptors): the
     worker loop of the local pool (:func:`peirce.batch.workers.serve`) on the job it is sent
     first (after the actor's ``sys.path``, where the job's processor is imported from)."""
-    from multiprocessing.connection import Connection
-
     from peirce.batch.workers import serve
 
     tasks = Connection(int(sys.argv[1]), writable=False)
     results = Connection(int(sys.argv[2]), readable=False)
     sys.path[:0] = [p for p in tasks.recv() if p not in sys.path]  # the actor's, for the job's
     serve(tasks.recv(), tasks, results)
-    # gone as a multiprocessing worker goes: no interpreter teardown of the engine's objects
-    # (measured: about 0.45 s a child, a seventh of its time over 2,000 records)
+    _exit()
+
+
+def _exit() -> None:
+    """Gone as a multiprocessing worker goes: no interpreter teardown of the engine's objects
+    (measured: about 0.45 s a child, a seventh of its time over 2,000 records)."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
 
 
+#: Modules a zygote never imports: pyswip starts Prolog when imported (a Prolog engine is never
+#: forked), and the main modules are the process's own.
+_NOT_PRELOADED = ("pyswip", "__main__", "__mp_main__")
+
+
+def _threads() -> int:
+    """The threads of this process (the operating system's, where it tells)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        return threading.active_count()
+
+
+def _zygote() -> None:
+    """An actor's zygote (``python -c``, given its socket's descriptor): see :class:`_Zygote`."""
+    sock = socket.socket(fileno=int(sys.argv[1]))
+    control = Connection(os.dup(sock.fileno()))
+    sys.path[:0] = [p for p in control.recv() if p not in sys.path]  # the actor's
+    _Forking(sock, control, control.recv()).loop()
+    _exit()
+
+
+def _preload(names: list[str]) -> None:
+    """The modules imported that can be (some only by the module that imported them)."""
+    import importlib
+
+    for name in names:
+        if name in sys.modules or name.split(".")[0] in _NOT_PRELOADED:
+            continue
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
+class _Forking:
+    """The zygote's loop. It imports the job's module, and, once its first child has mapped a
+    batch, the modules that child imported (the processor's own, imported on its first
+    records). It forks only while it has a single thread (a fork copies the calling thread
+    only) and never imports pyswip, so no Prolog engine is ever forked.
+
+    Requests: ``("fork",)`` with the child's two pipe ends (``SCM_RIGHTS``), answered with the
+    child's pid (``None``: it forks no more); ``("wait", pid)``, answered with the child's exit
+    status as ``Popen.returncode`` gives it. It reaps its children; when the actor's end
+    closes, it waits for them (they exit when their tasks pipe closes), up to ``_GRACE``
+    seconds, then kills them."""
+
+    def __init__(self, sock: socket.socket, control: Connection, job: Job) -> None:
+        self.sock, self.control, self.job = sock, control, job
+        self.learning: Connection | None = None  # a child's list of its modules, on its way
+        self.learned = False
+        self.alive: set[int] = set()  # children not reaped yet
+        self.ended: dict[int, int] = {}  # children reaped, with their exit status
+        _preload([job.factory.partition(":")[0]])
+
+    def loop(self) -> None:
+        from multiprocessing.connection import wait
+
+        while True:
+            ready = wait([self.control] if self.learning is None else [self.control, self.learning])
+            if self.learning is not None and self.learning in ready:
+                self._learn(self.learning)
+                continue
+            try:
+                request = self.control.recv()
+            except (EOFError, OSError):
+                break
+            self._reap()
+            if request[0] == "wait":
+                if request[1] in self.alive:
+                    self._reap(request[1], 0)
+                self.control.send(self.ended.pop(request[1], None))
+            else:
+                self.control.send(self._fork())
+                if len(self.ended) > 64:  # the retired children's, never asked for
+                    self.ended.clear()
+        self.control.close()
+        self.sock.close()
+        self._end()
+
+    def _learn(self, learning: Connection) -> None:
+        self.learning = None
+        try:
+            names: list[str] = learning.recv()
+        except (EOFError, OSError):  # it died first: the next child tells
+            learning.close()
+            return
+        learning.close()
+        _preload(names)
+        self.learned = True
+
+    def _reap(self, pid: int = -1, flags: int = os.WNOHANG) -> None:
+        while self.alive:
+            try:
+                got, status = os.waitpid(pid, flags)
+            except ChildProcessError:
+                return
+            if got == 0:
+                return
+            self.alive.discard(got)
+            self.ended[got] = os.waitstatus_to_exitcode(status)
+            if pid != -1:
+                return
+
+    def _fork(self) -> int | None:
+        _msg, fds, _flags, _addr = socket.recv_fds(self.sock, 1, 2)
+        task_r, result_w = fds
+        if _threads() > 1:  # a module started a thread: no fork from here on
+            os.close(task_r)
+            os.close(result_w)
+            return None
+        learn_r = learn_w = -1
+        if not self.learned and self.learning is None:
+            learn_r, learn_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self._child(task_r, result_w, learn_r, learn_w)
+            finally:
+                _exit()
+        self.alive.add(pid)
+        os.close(task_r)
+        os.close(result_w)
+        if learn_w >= 0:
+            os.close(learn_w)
+            self.learning = Connection(learn_r, writable=False)
+        return pid
+
+    def _child(self, task_r: int, result_w: int, learn_r: int, learn_w: int) -> None:
+        from peirce.batch.workers import serve
+
+        self.control.close()
+        self.sock.close()
+        if self.learning is not None:
+            self.learning.close()
+        if learn_r >= 0:
+            os.close(learn_r)
+        results = (
+            _Telling(result_w, Connection(learn_w, readable=False))
+            if learn_w >= 0
+            else Connection(result_w, readable=False)
+        )
+        serve(self.job, Connection(task_r, writable=False), results)
+
+    def _end(self) -> None:
+        import signal
+        import time
+
+        deadline = time.monotonic() + _GRACE
+        while self.alive and time.monotonic() < deadline:
+            self._reap()
+            time.sleep(0.02)
+        for pid in self.alive:
+            os.kill(pid, signal.SIGKILL)
+        self._reap(-1, 0)
+
+
+class _Telling(Connection):
+    """A forked child's results pipe that, with the child's first results, tells the zygote
+    (on a pipe of its own, once) the modules the child has imported."""
+
+    def __init__(self, handle: int, learn: Connection) -> None:
+        super().__init__(handle, readable=False)
+        self.learn: Connection | None = learn
+
+    def send(self, obj: Any) -> None:
+        if self.learn is not None:  # told first: the zygote has it before the next fork
+            learn, self.learn = self.learn, None
+            with contextlib.suppress(OSError):
+                learn.send(sorted(sys.modules))
+            learn.close()
+        super().send(obj)
+
+    def close(self) -> None:
+        if self.learn is not None:
+            self.learn.close()
+            self.learn = None
+        super().close()
+
+
 class _Died(Exception):
     """The child died on a batch (the reason: its exit status or signal)."""
+
+
+class _Zygote:
+    """An actor's zygote: a process (``python -c``) that imports the modules an engine child
+    needs once and forks every child of the actor, so that a child starts without Python's
+    start and those imports (measured: 0.1-0.2 s of CPU a child, one every ``RECYCLE``
+    records); its loop is :class:`_Forking`. This is the actor's end of it."""
+
+    def __init__(self, job: Job) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _ZYGOTE, str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.control = Connection(os.dup(ours.fileno()))
+        self.control.send(sys.path)
+        self.control.send(job)
+
+    def fork(self) -> tuple[int, Connection, Connection] | None:
+        """A child forked with a tasks pipe and a results pipe: its pid and this side's ends
+        (``None``: the zygote forks no more)."""
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        try:
+            self.control.send(("fork",))
+            socket.send_fds(self.sock, [b"F"], [task_r, result_w])
+            pid: int | None = self.control.recv()
+        except BaseException:
+            os.close(task_w)
+            os.close(result_r)
+            raise
+        finally:
+            os.close(task_r)
+            os.close(result_w)
+        if pid is None:
+            os.close(task_w)
+            os.close(result_r)
+            return None
+        return pid, Connection(task_w, readable=False), Connection(result_r, writable=False)
+
+    def status(self, pid: int) -> int | None:
+        """A child's exit status, as ``Popen.returncode`` (waited for: it has closed its pipe)."""
+        try:
+            self.control.send(("wait", pid))
+            code: int | None = self.control.recv()
+        except (EOFError, OSError):
+            return None
+        return code
+
+    def close(self) -> None:
+        """Its end closed: it waits for its children (up to ``_GRACE`` s, then kills them) and
+        exits."""
+        self.control.close()
+        self.sock.close()
+        try:
+            self.process.wait(timeout=_GRACE + 5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+_ZYGOTE = "from peirce.batch.ray import _zygote; _zygote()"
+#: Seconds a retired child is given to exit once its actor is done, before it is killed.
+_GRACE = 10
+
+
+class _Forked:
+    """A child forked by the zygote: as much of ``Popen`` as :class:`_Engine` uses."""
+
+    def __init__(self, pid: int, zygote: _Zygote) -> None:
+        self.pid, self.zygote = pid, zygote
+
+    def wait(self) -> int | None:
+        return self.zygote.status(self.pid)
 
 
 class _Engine:
@@ -151,24 +419,43 @@ class _Engine:
     of the local pool is: pyswip allows one Prolog engine per process, and a process's engine
     grows and slows with the names it has seen, so only a fresh process bounds it.
 
-    The child is started with ``python -c`` (not ``multiprocessing``, whose children import the
-    parent's main module: in a Ray worker, Ray). A child that dies on a batch is replaced, the
-    batch goes again record by record, and a record that kills a child twice is an error line,
-    as in the local pool."""
+    The children are forked by the actor's zygote (:class:`_Zygote`), which has the engine's
+    modules imported; where it cannot fork (no ``fork``, or a thread in it), a child is started
+    with ``python -c`` (not ``multiprocessing``, whose children import the parent's main module:
+    in a Ray worker, Ray). A child that dies on a batch is replaced, the batch goes again record
+    by record, and a record that kills a child twice is an error line, as in the local pool."""
 
     def __init__(self, job: Job, recycle: int) -> None:
         self.job, self.recycle = job, recycle
         self.gone: dict[str, Any] = {}  # the counters of the children replaced, added up
         self.last: dict[str, Any] = {}  # the current child's
-        self.child: tuple[subprocess.Popen[bytes], Any, Any] | None = None
+        self.child: tuple[subprocess.Popen[bytes] | _Forked, Connection, Connection] | None = None
         self.sent = 0  # records sent to the current child
-        self.retired: list[subprocess.Popen[bytes]] = []
+        self.retired: list[subprocess.Popen[bytes]] = []  # started here (a zygote reaps its own)
         self.pids: list[int] = []  # of every child started, in order (for the tests)
+        self.forked = 0  # of them, forked by the zygote
+        self.zygote: _Zygote | None = None
+        if hasattr(os, "fork") and hasattr(socket, "send_fds"):
+            try:
+                self.zygote = _Zygote(job)
+            except OSError:
+                self.zygote = None
         self.child = self._start()  # while Ray starts the other actors
 
-    def _start(self) -> tuple[subprocess.Popen[bytes], Any, Any]:
-        from multiprocessing.connection import Connection
-
+    def _start(self) -> tuple[subprocess.Popen[bytes] | _Forked, Connection, Connection]:
+        self.sent = 0
+        if self.zygote is not None:
+            try:
+                forked = self.zygote.fork()
+            except (EOFError, OSError):
+                forked = None
+            if forked is not None:
+                pid, tasks, results = forked
+                self.pids.append(pid)
+                self.forked += 1
+                return _Forked(pid, self.zygote), tasks, results
+            self.zygote.close()  # it forks no more: children started here from now on
+            self.zygote = None
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
         code = "from peirce.batch.ray import _child; _child()"
@@ -184,7 +471,6 @@ class _Engine:
         tasks, results = Connection(task_w, readable=False), Connection(result_r, writable=False)
         tasks.send(sys.path)
         tasks.send(self.job)
-        self.sent = 0
         self.pids.append(process.pid)
         return process, tasks, results
 
@@ -196,7 +482,8 @@ class _Engine:
             self.gone, self.last = merge_stats([self.gone, self.last]), {}
             for conn in (tasks, results):
                 conn.close()  # its end of the tasks pipe sees EOF: it exits
-            self.retired.append(process)
+            if isinstance(process, subprocess.Popen):
+                self.retired.append(process)
 
     def _run(self, items: list[Item]) -> list[Result]:
         self.retired = [p for p in self.retired if p.poll() is None]  # the exited ones reaped
@@ -240,9 +527,12 @@ class _Engine:
 
     def close(self) -> None:
         self._retire()
+        if self.zygote is not None:
+            self.zygote.close()
+            self.zygote = None
         for process in self.retired:
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=_GRACE)
             except subprocess.TimeoutExpired:
                 process.kill()
 
