@@ -10,9 +10,11 @@ counters added up over its children, a record that kills its child twice an erro
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -253,3 +255,18 @@ def test_a_zygote_with_a_thread_forks_nothing_and_children_are_started_afresh(
     assert [r.id for r in results] == [f"r{k}" for k in range(12)]
     assert all(line["verdict"] == "done" and not line["preloaded"] for line in lines)
     assert engine.forked == 0 and len(engine.pids) == 4 and engine.zygote is None
+
+
+def test_ray_data_imported_while_ray_starts_or_its_error_left_to_its_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'peirce[distributed]'")
+    batch_ray._import_ray_data()
+    assert "ray.data" in sys.modules
+    # an import that fails is not raised in the thread (it is where Ray Data is used)
+    monkeypatch.setattr(importlib, "import_module", _broken)
+    batch_ray._import_ray_data()
+
+
+def _broken(name: str) -> None:
+    raise ImportError(name)

@@ -6,9 +6,10 @@ streams its lines in blocks of a few hundred KiB, and ``map_batches`` hands them
 pool. Every actor keeps the command's processor in a child process of its own (so one Prolog
 engine per actor), replaced after ``RECYCLE`` records as a worker of the local pool is; the
 children are forked by a zygote process of the actor that has their modules imported (so a
-child starts without Python's start and those imports). The driver writes the results with the same JSONL output and resume semantics as the local runner:
-the ids already in the output are given to the actors, which skip them. Batches go as Arrow
-tables, read into Python lists (no numpy or pandas between them).
+child starts without Python's start and those imports). The driver writes the results with the
+same JSONL output and resume semantics as the local runner: the ids already in the output are
+given to the actors, which skip them. Batches go as Arrow tables, read into Python lists (no
+numpy or pandas between them).
 
 Ray is imported only here and only when ``--ray`` is given. Only JSONL files are read this way.
 ``--ray auto`` joins the cluster ``ray start`` runs on this machine (or ``RAY_ADDRESS``),
@@ -23,6 +24,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from typing import Any
@@ -158,8 +160,6 @@ def _threads() -> int:
     try:
         return len(os.listdir("/proc/self/task"))
     except OSError:
-        import threading
-
         return threading.active_count()
 
 
@@ -603,6 +603,14 @@ class _Actor:
             engine.close()
 
 
+def _import_ray_data() -> None:
+    """Ray Data imported (if it fails, it fails again where it is used, with its error)."""
+    import importlib
+
+    with contextlib.suppress(Exception):
+        importlib.import_module("ray.data")
+
+
 class RayRunner:
     """Map a JSONL file's records on Ray with an actor pool; results as the local runner's."""
 
@@ -629,7 +637,14 @@ class RayRunner:
         self.done = frozenset(done)
         self.stats: dict[int, dict[str, Any]] = {}
         if not ray.is_initialized():  # 'local': a Ray node of one's own, started here
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            # Ray Data imported meanwhile: ray.init mostly waits on the processes it starts
+            # (or on the cluster), the import takes a core for about half a second
+            data = threading.Thread(target=_import_ray_data, name="import ray.data", daemon=True)
+            data.start()
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            finally:
+                data.join()
 
     def map(self, path: str, summary: Summary) -> Iterator[Result]:
         import ast
