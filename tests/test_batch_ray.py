@@ -205,12 +205,21 @@ threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
 """
 
 
-def _lazy_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, thread: bool) -> Job:
+#: Appended: importing the processor's module imports ``pyswip`` (here a stand-in of that name,
+#: which starts no Prolog): the real one starts Prolog when it is imported.
+_PYSWIP = """
+import pyswip
+"""
+
+
+def _lazy_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, thread: bool, extra: str = ""
+) -> Job:
     """A job whose processor's module is ``name`` (in ``tmp_path``, on the path the engine's
     processes are given)."""
     lazy = f"{name}_lazy"
     (tmp_path / f"{lazy}.py").write_text('VERDICT = "done"\n', "utf-8")
-    code = _LAZY.format(lazy=lazy) + (_THREAD if thread else "")
+    code = _LAZY.format(lazy=lazy) + (_THREAD if thread else "") + extra
     (tmp_path / f"{name}.py").write_text(code, "utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     return Job(command="check", factory=f"{name}:processor", text=False)
@@ -255,6 +264,23 @@ def test_a_zygote_with_a_thread_forks_nothing_and_children_are_started_afresh(
     assert [r.id for r in results] == [f"r{k}" for k in range(12)]
     assert all(line["verdict"] == "done" and not line["preloaded"] for line in lines)
     assert engine.forked == 0 and len(engine.pids) == 4 and engine.zygote is None
+
+
+@pytest.mark.slow
+def test_a_zygote_whose_job_imports_prolog_forks_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the job's module imports pyswip, which starts Prolog: a Prolog engine is never forked
+    (tmp_path / "pyswip.py").write_text("", "utf-8")
+    job = _lazy_job(tmp_path, monkeypatch, "zygote_prolog", thread=False, extra=_PYSWIP)
+    engine = batch_ray._Engine(job, recycle=4)
+    try:
+        results = [r for k in range(0, 8, 4) for r in engine.run(_items(_records(8))[k : k + 4])]
+    finally:
+        engine.close()
+    assert [r.id for r in results] == [f"r{k}" for k in range(8)]
+    assert all(json.loads(r.line)["verdict"] == "done" for r in results)
+    assert engine.forked == 0 and len(engine.pids) == 3 and engine.zygote is None
 
 
 def test_ray_data_imported_while_ray_starts_or_its_error_left_to_its_use(

@@ -187,7 +187,8 @@ class _Forking:
     """The zygote's loop. It imports the job's module, and, once its first child has mapped a
     batch, the modules that child imported (the processor's own, imported on its first
     records). It forks only while it has a single thread (a fork copies the calling thread
-    only) and never imports pyswip, so no Prolog engine is ever forked.
+    only) and no Prolog: it never imports pyswip, and forks no more once a module it imported
+    has, so no Prolog engine is ever forked.
 
     Requests: ``("fork",)`` with the child's two pipe ends (``SCM_RIGHTS``), answered with the
     child's pid (``None``: it forks no more); ``("wait", pid)``, answered with the child's exit
@@ -255,7 +256,9 @@ class _Forking:
     def _fork(self) -> int | None:
         _msg, fds, _flags, _addr = socket.recv_fds(self.sock, 1, 2)
         task_r, result_w = fds
-        if _threads() > 1:  # a module started a thread: no fork from here on
+        if _threads() > 1 or "pyswip" in sys.modules:
+            # a module started a thread, or Prolog (imported by a module it imported): no fork
+            # from here on
             os.close(task_r)
             os.close(result_w)
             return None
