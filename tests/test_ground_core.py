@@ -184,10 +184,17 @@ def _literal(draw: st.DrawFn, ground: bool = False) -> Literal:
 
 @st.composite
 def _clause(draw: st.DrawFn) -> Clause:
+    """A fact, or a rule whose head mostly takes its variables from its body (a program the
+    model reads), now and then one of another variable (a program it refuses)."""
     body = tuple(draw(st.lists(_literal(), max_size=3)))
-    head = draw(_literal(ground=not body))
     label = draw(st.sampled_from([None, "", "a rule"]))
-    return Clause(head, body, label=label)
+    if not body or draw(st.integers(0, 9)) == 0:
+        return Clause(draw(_literal(ground=not body)), body, label=label)
+    seen = [t for b in body for t in b.args if isinstance(t, Var)]
+    pred = draw(st.sampled_from(_PREDS))
+    arity = {"p": 1, "q": 2, "r": 0, "s": 3}[pred]
+    args = tuple(draw(st.sampled_from(_NAMES + seen)) for _ in range(arity))
+    return Clause(Literal(pred, args, negated=draw(st.booleans())), body, label=label)
 
 
 @settings(max_examples=int(os.environ.get("PEIRCE_CORE_EXAMPLES", "400")), deadline=None)
