@@ -57,11 +57,21 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 else:
     _ground.setup(ProofNode, Var, Const, Literal, Clause)
 
+#: Whether the compiled core was built (with the package, where a C compiler was present).
+CORE_BUILT = _ground is not None
 #: Whether the compiled core computes models and replays searches (``PEIRCE_PURE_PYTHON=1``
 #: turns it off: the Python below, which computes the same, node for node, does it instead).
-COMPILED = _ground is not None and not os.environ.get("PEIRCE_PURE_PYTHON")
+COMPILED = CORE_BUILT and not os.environ.get("PEIRCE_PURE_PYTHON")
 
-__all__ = ["MAX_BOUND", "MAX_FACTS", "MAX_STEPS", "GroundProgram", "deepening_bound"]
+__all__ = [
+    "COMPILED",
+    "CORE_BUILT",
+    "MAX_BOUND",
+    "MAX_FACTS",
+    "MAX_STEPS",
+    "GroundProgram",
+    "deepening_bound",
+]
 
 #: steps of a replayed search (calls of a goal) before it is left to Prolog
 MAX_STEPS = 20_000

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from peirce.engine.smt import PEIRCE, repair, rlt_steps
 from peirce.evaluators.ares_data import claimtrees
 from peirce.evaluators.bench.perf import chain_text, fit_exponent, native_answers
@@ -119,3 +121,33 @@ def test_a_path_row_measured_in_a_process_of_its_own_comes_back_whole() -> None:
     assert row.peirce_ms > 0 and row.floor_ms > 0
     assert abs(row.ratio - row.peirce_ms / row.floor_ms) < 1e-9 * max(1.0, row.ratio)
     assert "answer graphs" in row.note
+
+
+def test_the_qa_rows_say_whether_the_compiled_core_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A figure of the QA rows is worth nothing without what produced it: the summary says
+    whether the compiled core or the pure Python answered (``compiled_core``)."""
+    from peirce.engine import ground_ask
+    from peirce.evaluators.bench.perf import Perf, PerfResults
+    from peirce.evaluators.bench.runner import Settings
+
+    row = {
+        "items": 2,
+        "native_items": 2,
+        "native_agreement": 2,
+        "accuracy": 1.0,
+        "items_per_second": 10.0,
+        "native_items_per_second": 20.0,
+        "ratio": 2.0,
+        "cpu_ratio": 2.0,
+    }
+    for compiled in (True, False):
+        monkeypatch.setattr(ground_ask, "COMPILED", compiled)
+        perf = Perf()
+        settings = Settings.of(perf.options)
+        summary = perf.summarise(PerfResults(rows={"prontoqa": row}), settings)
+        assert summary.figures["compiled_core"] is compiled
+        said = [line for line in summary.lines if line.startswith("ground contexts")]
+        assert said and said[0].startswith("ground contexts answered by the compiled") == compiled
+        assert ("pure Python" in said[0]) != compiled

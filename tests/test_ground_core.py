@@ -23,7 +23,7 @@ from peirce.results import Judgement
 from tests.test_ground_ask import _deep_program, _goals, _program
 
 pytestmark = pytest.mark.skipif(
-    ground_ask._ground is None, reason="the compiled core was not built (no C compiler)"
+    not ground_ask.CORE_BUILT, reason="the compiled core was not built (no C compiler)"
 )
 
 X, Y, Z = Var("X"), Var("Y"), Var("Z")

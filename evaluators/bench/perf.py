@@ -720,6 +720,19 @@ class Perf(Benchmark[None, PerfResults]):
         rows, curves, extra = results.rows, results.curves, results.extra
         lines: list[str] = []
         figures: dict[str, object] = {}
+        if "prontoqa" in rows or "proofwriter" in rows:
+            from peirce.engine import ground_ask
+
+            figures["compiled_core"] = ground_ask.COMPILED
+            lines.append(
+                "ground contexts answered by "
+                + (
+                    "the compiled core"
+                    if ground_ask.COMPILED
+                    else "the pure Python (the compiled core "
+                    + ("off: PEIRCE_PURE_PYTHON)" if ground_ask.CORE_BUILT else "not built)")
+                )
+            )
         for name in ("prontoqa", "proofwriter"):
             row = rows.get(name)
             if row is None:
