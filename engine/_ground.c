@@ -20,7 +20,22 @@
 #include <stdint.h>
 #include <string.h>
 
-/* -- growable int arrays ------------------------------------------------------------------ */
+/* -- growable arrays ---------------------------------------------------------------------- */
+
+/* the array `v` of `size`-byte items with room for `need` of them (its room doubled, from 16),
+ * `*cap` updated; NULL when memory ran out (`v` and `*cap` as they were) */
+static void *grow(void *v, Py_ssize_t *cap, Py_ssize_t need, size_t size) {
+    if (need <= *cap) return v;
+    Py_ssize_t room = *cap ? *cap : 16;
+    while (room < need) room *= 2;
+    void *got = PyMem_Realloc(v, (size_t)room * size);
+    if (got == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    *cap = room;
+    return got;
+}
 
 typedef struct {
     int *v;
@@ -28,16 +43,9 @@ typedef struct {
 } IVec;
 
 static int iv_grow(IVec *a, Py_ssize_t need) {
-    if (need <= a->cap) return 0;
-    Py_ssize_t cap = a->cap ? a->cap : 16;
-    while (cap < need) cap *= 2;
-    int *p = PyMem_Realloc(a->v, (size_t)cap * sizeof(int));
-    if (p == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    a->v = p;
-    a->cap = cap;
+    int *v = grow(a->v, &a->cap, need, sizeof(int));
+    if (v == NULL) return -1;
+    a->v = v;
     return 0;
 }
 
@@ -117,6 +125,7 @@ typedef struct {
 } Rule;
 
 typedef struct {
+    uint32_t hash;
     int off;   /* in data */
     int level; /* -1: not in the model */
     int rel;   /* relation id */
@@ -131,7 +140,14 @@ typedef struct {
     IVec done;  /* literals taken so far, in order */
     int low;    /* the lowest level of its literals, -1 */
     int64_t key;
+    uint32_t hash;
 } Rel;
+
+/* an open-addressing table of entry numbers + 1 (0: empty), kept at most half full */
+typedef struct {
+    int *slot;
+    Py_ssize_t cap;
+} Table;
 
 typedef struct {
     PyObject_HEAD PyObject *clauses; /* the sequence, held */
@@ -143,13 +159,10 @@ typedef struct {
     IVec data;
     Lit *lits;
     Py_ssize_t nlits, caplits;
-    int *table; /* open addressing: literal index + 1, 0 empty */
-    Py_ssize_t tcap;
+    Table lit_table;
     Rel *rels;
     Py_ssize_t nrels, caprels;
-    int64_t *rtable; /* open addressing over relation keys: id + 1 in low bits of a pair */
-    int *rtable_id;
-    Py_ssize_t rcap;
+    Table rel_table;
     IVec gw_rule, gw_pos, gw_next;
     IVec queue;
     int contradicted;
@@ -203,126 +216,95 @@ static int lookup(Program *p, PyObject *s) {
     return PyErr_Occurred() ? -2 : -1;
 }
 
+/* -- tables --------------------------------------------------------------------------------- */
+
+static inline void table_put(int *slot, Py_ssize_t cap, uint32_t hash, int value) {
+    Py_ssize_t j = hash & (cap - 1);
+    while (slot[j]) j = (j + 1) & (cap - 1);
+    slot[j] = value;
+}
+
+/* entries 0..n-1 added, their hashes in `hashes` (one every `stride` bytes): the last one put in
+ * the table, which is first made anew twice as large when it would be more than half full */
+static int table_add(Table *t, const char *hashes, size_t stride, Py_ssize_t n) {
+    if (n * 2 <= t->cap) {
+        table_put(t->slot, t->cap, *(const uint32_t *)(hashes + (n - 1) * stride), (int)n);
+        return 0;
+    }
+    Py_ssize_t cap = t->cap ? t->cap * 2 : 64;
+    int *slot = PyMem_Calloc((size_t)cap, sizeof(int));
+    if (slot == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        table_put(slot, cap, *(const uint32_t *)(hashes + i * stride), (int)i + 1);
+    PyMem_Free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    return 0;
+}
+
 /* -- relations ---------------------------------------------------------------------------- */
 
-static inline Py_ssize_t rel_slot(int64_t key, Py_ssize_t cap) {
+static inline uint32_t rel_hash(int64_t key) {
     uint64_t h = (uint64_t)key;
     h ^= h >> 31;
     h *= 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
-    return (Py_ssize_t)(h & (uint64_t)(cap - 1));
+    return (uint32_t)h;
 }
 
 static inline int64_t rel_key(int neg, int pred, int arity) {
     return ((int64_t)pred << 33) | ((int64_t)arity << 1) | (neg ? 1 : 0);
 }
 
-static int rel_rehash(Program *p) {
-    Py_ssize_t cap = p->rcap ? p->rcap * 2 : 64;
-    int *ids = PyMem_Calloc((size_t)cap, sizeof(int));
-    if (ids == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < p->nrels; i++) {
-        Py_ssize_t j = rel_slot(p->rels[i].key, cap);
-        while (ids[j]) j = (j + 1) & (cap - 1);
-        ids[j] = (int)i + 1;
-    }
-    PyMem_Free(p->rtable_id);
-    p->rtable_id = ids;
-    p->rcap = cap;
-    return 0;
-}
-
 /* the relation's id; -1 when absent and not made; -2 on error */
 static int rel_get(Program *p, int neg, int pred, int arity, int make) {
     int64_t key = rel_key(neg, pred, arity);
-    if (p->rcap) {
-        Py_ssize_t j = rel_slot(key, p->rcap);
-        while (p->rtable_id[j]) {
-            int id = p->rtable_id[j] - 1;
+    uint32_t hash = rel_hash(key);
+    Table *t = &p->rel_table;
+    if (t->cap) {
+        for (Py_ssize_t j = hash & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+            int id = t->slot[j] - 1;
             if (p->rels[id].key == key) return id;
-            j = (j + 1) & (p->rcap - 1);
         }
     }
     if (!make) return -1;
-    if (p->nrels == p->caprels) {
-        Py_ssize_t cap = p->caprels ? p->caprels * 2 : 16;
-        Rel *r = PyMem_Realloc(p->rels, (size_t)cap * sizeof(Rel));
-        if (r == NULL) {
-            PyErr_NoMemory();
-            return -2;
-        }
-        p->rels = r;
-        p->caprels = cap;
-    }
+    Rel *rels = grow(p->rels, &p->caprels, p->nrels + 1, sizeof(Rel));
+    if (rels == NULL) return -2;
+    p->rels = rels;
     Rel *r = &p->rels[p->nrels];
     memset(r, 0, sizeof(Rel));
     r->low = -1;
     r->key = key;
+    r->hash = hash;
     p->nrels++;
-    if (p->nrels * 2 > p->rcap) {
-        if (rel_rehash(p) < 0) return -2;
-    } else {
-        Py_ssize_t j = rel_slot(key, p->rcap);
-        while (p->rtable_id[j]) j = (j + 1) & (p->rcap - 1);
-        p->rtable_id[j] = (int)p->nrels;
-    }
+    if (table_add(t, (const char *)&p->rels[0].hash, sizeof(Rel), p->nrels) < 0) return -2;
     return (int)p->nrels - 1;
 }
 
 /* -- the store of ground literals --------------------------------------------------------- */
 
-static inline int *lit_args(Program *p, int i) { return p->data.v + p->lits[i].off + 3; }
-
-static int store_rehash(Program *p) {
-    Py_ssize_t cap = p->tcap ? p->tcap * 2 : 64;
-    int *t = PyMem_Calloc((size_t)cap, sizeof(int));
-    if (t == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < p->nlits; i++) {
-        int *d = p->data.v + p->lits[i].off;
-        uint32_t h = lit_hash(d[0], d[1], d[2], d + 3);
-        Py_ssize_t j = h & (cap - 1);
-        while (t[j]) j = (j + 1) & (cap - 1);
-        t[j] = (int)i + 1;
-    }
-    PyMem_Free(p->table);
-    p->table = t;
-    p->tcap = cap;
-    return 0;
-}
-
 /* the literal's index; -1 when absent (and not made); -2 on error */
 static int store_get(Program *p, int neg, int pred, int arity, const int *args, int make) {
     uint32_t h = lit_hash(neg, pred, arity, args);
-    if (p->tcap) {
-        Py_ssize_t j = h & (p->tcap - 1);
-        while (p->table[j]) {
-            int i = p->table[j] - 1;
+    Table *t = &p->lit_table;
+    if (t->cap) {
+        for (Py_ssize_t j = h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+            int i = t->slot[j] - 1;
             int *d = p->data.v + p->lits[i].off;
-            if (d[0] == neg && d[1] == pred && d[2] == arity &&
+            if (p->lits[i].hash == h && d[0] == neg && d[1] == pred && d[2] == arity &&
                 memcmp(d + 3, args, (size_t)arity * sizeof(int)) == 0)
                 return i;
-            j = (j + 1) & (p->tcap - 1);
         }
     }
     if (!make) return -1;
     int rel = rel_get(p, neg, pred, arity, 1);
     if (rel < 0) return -2;
-    if (p->nlits == p->caplits) {
-        Py_ssize_t cap = p->caplits ? p->caplits * 2 : 32;
-        Lit *l = PyMem_Realloc(p->lits, (size_t)cap * sizeof(Lit));
-        if (l == NULL) {
-            PyErr_NoMemory();
-            return -2;
-        }
-        p->lits = l;
-        p->caplits = cap;
-    }
+    Lit *lits = grow(p->lits, &p->caplits, p->nlits + 1, sizeof(Lit));
+    if (lits == NULL) return -2;
+    p->lits = lits;
     if (iv_grow(&p->data, p->data.n + 3 + arity) < 0) return -2;
     int off = (int)p->data.n;
     p->data.v[off] = neg;
@@ -331,6 +313,7 @@ static int store_get(Program *p, int neg, int pred, int arity, const int *args, 
     if (arity) memcpy(p->data.v + off + 3, args, (size_t)arity * sizeof(int));
     p->data.n += 3 + arity;
     Lit *l = &p->lits[p->nlits];
+    l->hash = h;
     l->off = off;
     l->level = -1;
     l->rel = rel;
@@ -338,13 +321,7 @@ static int store_get(Program *p, int neg, int pred, int arity, const int *args, 
     l->mark = 0;
     l->gw = -1;
     p->nlits++;
-    if (p->nlits * 2 > p->tcap) {
-        if (store_rehash(p) < 0) return -2;
-    } else {
-        Py_ssize_t j = h & (p->tcap - 1);
-        while (p->table[j]) j = (j + 1) & (p->tcap - 1);
-        p->table[j] = (int)p->nlits;
-    }
+    if (table_add(t, (const char *)&p->lits[0].hash, sizeof(Lit), p->nlits) < 0) return -2;
     return (int)p->nlits - 1;
 }
 
@@ -494,17 +471,12 @@ static int add_rule(Program *p, PyObject *clause, Vars *vars, int *joins) {
         goto done;
     }
     int nvars = vars->n;
-    if (p->nrules == p->caprules) {
-        Py_ssize_t cap = p->caprules ? p->caprules * 2 : 32;
-        Rule *r = PyMem_Realloc(p->rules, (size_t)cap * sizeof(Rule));
-        if (r == NULL) {
-            PyErr_NoMemory();
-            rc = -1;
-            goto done;
-        }
-        p->rules = r;
-        p->caprules = cap;
+    Rule *rules = grow(p->rules, &p->caprules, p->nrules + 1, sizeof(Rule));
+    if (rules == NULL) {
+        rc = -1;
+        goto done;
     }
+    p->rules = rules;
     int index = (int)p->nrules;
     Rule *r = &p->rules[index];
     memset(r, 0, sizeof(Rule));
@@ -751,42 +723,23 @@ out:
 
 /* -- text ----------------------------------------------------------------------------------- */
 
-/* neg, pred and arguments (name ids) as "¬pred(a, b)" */
-static PyObject *literal_text(Program *p, int neg, int pred, int arity, const int *args) {
-    PyObject *name = PyList_GET_ITEM(p->names, pred);
-    const char *sign = neg ? "\xc2\xac" : "";
-    if (arity == 0) return PyUnicode_FromFormat("%s%U", sign, name);
-    if (arity == 1)
-        return PyUnicode_FromFormat("%s%U(%U)", sign, name, PyList_GET_ITEM(p->names, args[0]));
-    PyObject *parts = PyTuple_New(arity);
-    if (parts == NULL) return NULL;
-    for (int i = 0; i < arity; i++) {
-        PyObject *a = PyList_GET_ITEM(p->names, args[i]);
-        Py_INCREF(a);
-        PyTuple_SET_ITEM(parts, i, a);
-    }
-    PyObject *inner = PyUnicode_Join(s_sep, parts);
-    Py_DECREF(parts);
-    if (inner == NULL) return NULL;
-    PyObject *out = PyUnicode_FromFormat("%s%U(%U)", sign, name, inner);
-    Py_DECREF(inner);
-    return out;
-}
-
-/* a compiled literal as text, its variables by their names */
-static PyObject *pattern_text(Program *p, const int *lit, PyObject *varnames) {
+/* a literal (neg, pred, arity, then its arguments, as in `code` and `data`) as text,
+ * "¬pred(a, b)": an argument >= 0 is a name, < 0 a variable, named by `varnames` */
+static PyObject *literal_text(Program *p, const int *lit, PyObject *varnames) {
     int arity = lit[2];
     PyObject *name = PyList_GET_ITEM(p->names, lit[1]);
     const char *sign = lit[0] ? "\xc2\xac" : "";
     if (arity == 0) return PyUnicode_FromFormat("%s%U", sign, name);
+#define TERM(a) ((a) >= 0 ? PyList_GET_ITEM(p->names, (a)) : PyList_GET_ITEM(varnames, -(a)-1))
+    if (arity == 1) return PyUnicode_FromFormat("%s%U(%U)", sign, name, TERM(lit[3]));
     PyObject *parts = PyTuple_New(arity);
     if (parts == NULL) return NULL;
     for (int i = 0; i < arity; i++) {
-        int a = lit[3 + i];
-        PyObject *t = a >= 0 ? PyList_GET_ITEM(p->names, a) : PyList_GET_ITEM(varnames, -a - 1);
+        PyObject *t = TERM(lit[3 + i]);
         Py_INCREF(t);
         PyTuple_SET_ITEM(parts, i, t);
     }
+#undef TERM
     PyObject *inner = PyUnicode_Join(s_sep, parts);
     Py_DECREF(parts);
     if (inner == NULL) return NULL;
@@ -841,14 +794,14 @@ static int rule_texts(Program *p, Rule *r) {
         varnames = variable_names(r->clause);
         if (varnames == NULL) return -1;
     }
-    PyObject *text = pattern_text(p, p->code.v + r->head, varnames);
+    PyObject *text = literal_text(p, p->code.v + r->head, varnames);
     if (text != NULL && r->nbody) {
         PyObject *parts = PyTuple_New(r->nbody);
         if (parts == NULL) {
             Py_CLEAR(text);
         } else {
             for (int k = 0; k < r->nbody; k++) {
-                PyObject *t = pattern_text(p, p->code.v + p->boff.v[r->body + k], varnames);
+                PyObject *t = literal_text(p, p->code.v + p->boff.v[r->body + k], varnames);
                 if (t == NULL) {
                     Py_CLEAR(parts);
                     break;
@@ -923,6 +876,17 @@ static PyObject *make_node(Program *p, PyObject *goal, int rule, PyObject *kids)
 
 static int prove(Program *p, int L, int room, PyObject **out);
 
+/* the node of the ground literal L proved by the rule with the children `kids` (stolen) */
+static int proved(Program *p, int L, int rule, PyObject *kids, PyObject **out) {
+    PyObject *goal = literal_text(p, p->data.v + p->lits[L].off, NULL);
+    if (goal == NULL) {
+        Py_DECREF(kids);
+        return ERROR;
+    }
+    *out = make_node(p, goal, rule, kids);
+    return *out ? FOUND : ERROR;
+}
+
 /* a clause's ground body literals (store indices), each proved in turn */
 static int prove_body(Program *p, int L, int rule, const int *body, int n, int room,
                       PyObject **out) {
@@ -940,14 +904,7 @@ static int prove_body(Program *p, int L, int rule, const int *body, int n, int r
         PyTuple_SET_ITEM(kids, k, kid);
     }
     p->lits[L].mark--;
-    int *d = p->data.v + p->lits[L].off;
-    PyObject *goal = literal_text(p, d[0], d[1], d[2], d + 3);
-    if (goal == NULL) {
-        Py_DECREF(kids);
-        return ERROR;
-    }
-    *out = make_node(p, goal, rule, kids);
-    return *out ? FOUND : ERROR;
+    return proved(p, L, rule, kids, out);
 }
 
 static int solve_body(Program *p, Rule *r, int *bind, int room, PyObject **kids);
@@ -995,17 +952,7 @@ static int prove_here(Program *p, int L, int room, PyObject **out) {
             p->lits[L].mark++;
             rc = solve_body(p, r, bind, below, &kids);
             p->lits[L].mark--;
-            if (rc == FOUND) {
-                int *d = p->data.v + p->lits[L].off;
-                PyObject *goal = literal_text(p, d[0], d[1], d[2], d + 3);
-                if (goal == NULL) {
-                    Py_DECREF(kids);
-                    rc = ERROR;
-                } else {
-                    *out = make_node(p, goal, ri, kids);
-                    rc = *out ? FOUND : ERROR;
-                }
-            }
+            if (rc == FOUND) rc = proved(p, L, ri, kids, out);
             goto next;
         }
         int fits = 1;
@@ -1203,26 +1150,45 @@ typedef struct {
     Cont *up;
 } SolvedCont;
 
+/* The goal (neg, pred, arity, terms) with its terms as they are bound now, into `out`, laid out
+ * as a literal; whether every term is a name. `out` is `small` (of SMALL ints) when the goal
+ * fits, else taken from the heap (NULL, with MemoryError, when memory ran out): free it with
+ * `release`. */
+#define SMALL 19
+static int *bound_now(Program *p, const int *goal, int *small, int *ground) {
+    int arity = goal[2];
+    int *out = 3 + arity <= SMALL ? small : PyMem_Malloc((size_t)(3 + arity) * sizeof(int));
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    out[0] = goal[0];
+    out[1] = goal[1];
+    out[2] = arity;
+    *ground = 1;
+    for (int i = 0; i < arity; i++) {
+        out[3 + i] = deref(p, goal[3 + i]);
+        if (out[3 + i] < 0) *ground = 0;
+    }
+    return out;
+}
+
+static inline void release(int *buffer, int *small) {
+    if (buffer != small) PyMem_Free(buffer);
+}
+
 static int solved(Program *p, Cont *self, PyObject *unused) {
     SolvedCont *c = (SolvedCont *)self;
-    const int *goal = c->goal;
-    int arity = goal[2];
-    int small[16] = {0};
-    int *ground = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
-    if (ground == NULL) {
-        PyErr_NoMemory();
+    int small[SMALL], ground;
+    int *now = bound_now(p, c->goal, small, &ground);
+    if (now == NULL) return ERROR;
+    if (!ground) {
+        release(now, small);
+        PyErr_SetString(PyExc_RuntimeError, "a solved goal left a variable unbound");
         return ERROR;
     }
-    for (int i = 0; i < arity; i++) {
-        ground[i] = deref(p, goal[3 + i]);
-        if (ground[i] < 0) {
-            if (ground != small) PyMem_Free(ground);
-            PyErr_SetString(PyExc_RuntimeError, "a solved goal left a variable unbound");
-            return ERROR;
-        }
-    }
-    PyObject *text = literal_text(p, goal[0], goal[1], arity, ground);
-    if (ground != small) PyMem_Free(ground);
+    PyObject *text = literal_text(p, now, NULL);
+    release(now, small);
     if (text == NULL) return ERROR;
     PyObject *kids = kids_tuple(c->kids, c->n);
     if (kids == NULL) {
@@ -1239,24 +1205,14 @@ static int solved(Program *p, Cont *self, PyObject *unused) {
 /* counts (up, +1) or uncounts (-1) the ground goals of the path as ancestors */
 static int mark_path(Program *p, const Path *path, int by) {
     for (const Path *q = path; q != NULL; q = q->up) {
-        const int *g = q->goal;
-        int arity = g[2];
-        int small[16] = {0};
-        int *now = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
-        if (now == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        int ground = 1;
-        for (int i = 0; i < arity; i++) {
-            now[i] = deref(p, g[3 + i]);
-            if (now[i] < 0) ground = 0;
-        }
+        int small[SMALL], ground;
+        int *now = bound_now(p, q->goal, small, &ground);
+        if (now == NULL) return -1;
         if (ground) {
-            int li = store_get(p, g[0], g[1], arity, now, 0);
+            int li = store_get(p, now[0], now[1], now[2], now + 3, 0);
             if (li >= 0) p->lits[li].mark += by;
         }
-        if (now != small) PyMem_Free(now);
+        release(now, small);
     }
     return 0;
 }
@@ -1274,20 +1230,13 @@ static int solve(Program *p, const int *goal, int room, const Path *path, Cont *
 static int solve_here(Program *p, const int *goal, int room, const Path *path, Cont *k) {
     if (room < 0) return NONE;
     int neg = goal[0], pred = goal[1], arity = goal[2];
-    int small[16] = {0};
-    int *now = arity <= 16 ? small : PyMem_Malloc((size_t)arity * sizeof(int));
-    if (now == NULL) {
-        PyErr_NoMemory();
-        return ERROR;
-    }
-    int ground = 1;
-    for (int i = 0; i < arity; i++) {
-        now[i] = deref(p, goal[3 + i]);
-        if (now[i] < 0) ground = 0;
-    }
+    /* the goal as it is bound now (and so as the path below holds it) */
+    int small[SMALL], ground;
+    int *now = bound_now(p, goal, small, &ground);
+    if (now == NULL) return ERROR;
     int rc = NONE;
     if (ground) {
-        int li = store_get(p, neg, pred, arity, now, 0);
+        int li = store_get(p, neg, pred, arity, now + 3, 0);
         if (li >= 0) {
             /* the ancestors: those above the body, and the goals of the path as bound now */
             PyObject *node = NULL;
@@ -1314,18 +1263,7 @@ static int solve_here(Program *p, const int *goal, int room, const Path *path, C
         rc = EXHAUSTED;
         goto out;
     }
-    /* the goal as the path holds it: its terms as they are now */
-    int *here = PyMem_Malloc((size_t)(3 + arity) * sizeof(int));
-    if (here == NULL) {
-        PyErr_NoMemory();
-        rc = ERROR;
-        goto out;
-    }
-    here[0] = neg;
-    here[1] = pred;
-    here[2] = arity;
-    memcpy(here + 3, now, (size_t)arity * sizeof(int));
-    Path step = {here, path};
+    Path step = {now, path};
     Py_ssize_t nheads = p->rels[relid].heads.n;
     for (Py_ssize_t hi = 0; hi < nheads && rc == NONE; hi++) {
         int ri = p->rels[relid].heads.v[hi];
@@ -1342,7 +1280,7 @@ static int solve_here(Program *p, const int *goal, int room, const Path *path, C
         int ok = 1;
         for (int i = 0; i < arity && ok == 1; i++) {
             int ht = h[3 + i];
-            ok = unify(p, now[i], ht >= 0 ? ht : -((int)base + (-ht - 1) + 1));
+            ok = unify(p, now[3 + i], ht >= 0 ? ht : -((int)base + (-ht - 1) + 1));
         }
         if (ok < 0) {
             rc = ERROR;
@@ -1355,7 +1293,7 @@ static int solve_here(Program *p, const int *goal, int room, const Path *path, C
                 rc = ERROR;
             } else {
                 Goals g = {code, offs, r->nbody};
-                SolvedCont s = {{solved}, here, ri, kids, r->nbody, k};
+                SolvedCont s = {{solved}, now, ri, kids, r->nbody, k};
                 rc = conjoin(p, &g, 0, room - 1, &step, kids, &s.base);
             }
             PyMem_Free(kids);
@@ -1365,9 +1303,8 @@ static int solve_here(Program *p, const int *goal, int room, const Path *path, C
         undo(p, mark);
         p->cells.n = base;
     }
-    PyMem_Free(here);
 out:
-    if (now != small) PyMem_Free(now);
+    release(now, small);
     return rc;
 }
 
@@ -1385,9 +1322,9 @@ static void program_dealloc(Program *p) {
         iv_free(&p->rels[i].done);
     }
     PyMem_Free(p->rels);
-    PyMem_Free(p->rtable_id);
+    PyMem_Free(p->rel_table.slot);
     PyMem_Free(p->lits);
-    PyMem_Free(p->table);
+    PyMem_Free(p->lit_table.slot);
     iv_free(&p->code);
     iv_free(&p->boff);
     iv_free(&p->gbodies);
@@ -1514,19 +1451,12 @@ static PyObject *program_holds(Program *p, PyObject *const *args, Py_ssize_t nar
     return PyBool_FromLong(L >= 0 && p->lits[L].level >= 0);
 }
 
-static PyObject *program_size(Program *p, PyObject *unused) {
-    Py_ssize_t n = 0;
-    for (Py_ssize_t i = 0; i < p->nlits; i++) n += p->lits[i].level >= 0;
-    return PyLong_FromSsize_t(n);
-}
-
 static PyMethodDef program_methods[] = {
     {"attempt", (PyCFunction)(void (*)(void))program_attempt, METH_FASTCALL,
      "attempt(neg, key, depth, max_bound, max_steps)"},
     {"ask", (PyCFunction)(void (*)(void))program_ask, METH_FASTCALL,
      "ask(neg, key, depth, max_bound, max_steps): the attempts at the goal and its complement"},
     {"holds", (PyCFunction)(void (*)(void))program_holds, METH_FASTCALL, "holds(neg, key)"},
-    {"size", (PyCFunction)program_size, METH_NOARGS, "the literals of the model"},
     {NULL, NULL, 0, NULL},
 };
 
