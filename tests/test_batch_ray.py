@@ -225,21 +225,30 @@ def _lazy_job(
     return Job(command="check", factory=f"{name}:processor", text=False)
 
 
+def _mapped(job: Job, n: int) -> tuple[list[dict[str, Any]], batch_ray._Engine, Any]:
+    """The lines an engine (a child every 4 records) gives for ``n`` records sent 4 at a time,
+    checked to come back in order, each "done"; the engine, closed; its zygote before the
+    close."""
+    engine = batch_ray._Engine(job, recycle=4)
+    items = _items(_records(n))
+    try:
+        results = [r for k in range(0, n, 4) for r in engine.run(items[k : k + 4])]
+        zygote = engine.zygote
+    finally:
+        engine.close()
+    assert [r.id for r in results] == [f"r{k}" for k in range(n)]
+    lines = [json.loads(r.line) for r in results]
+    assert all(line["verdict"] == "done" for line in lines)
+    return lines, engine, zygote
+
+
 @pytest.mark.slow
 def test_an_engines_zygote_forks_children_with_the_modules_its_first_child_imported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     job = _lazy_job(tmp_path, monkeypatch, "zygote_learns", thread=False)
-    engine = batch_ray._Engine(job, recycle=4)
-    try:
-        results = [r for k in range(0, 16, 4) for r in engine.run(_items(_records(16))[k : k + 4])]
-        zygote = engine.zygote
-        assert zygote is not None
-    finally:
-        engine.close()
-    lines = [json.loads(r.line) for r in results]
-    assert [r.id for r in results] == [f"r{k}" for k in range(16)]
-    assert all(line["verdict"] == "done" for line in lines)
+    lines, engine, zygote = _mapped(job, 16)
+    assert zygote is not None
     # a child every 4 records (and a fifth started for more), all forked: the first imported
     # the lazy module itself, the others had it from the zygote, which learnt it from the first
     pids = [line["pid"] for line in lines]
@@ -255,14 +264,8 @@ def test_a_zygote_with_a_thread_forks_nothing_and_children_are_started_afresh(
     # importing the job's module starts a thread in the zygote: a fork would copy one thread
     # of two, so the children are started with python -c instead
     job = _lazy_job(tmp_path, monkeypatch, "zygote_threaded", thread=True)
-    engine = batch_ray._Engine(job, recycle=4)
-    try:
-        results = [r for k in range(0, 12, 4) for r in engine.run(_items(_records(12))[k : k + 4])]
-    finally:
-        engine.close()
-    lines = [json.loads(r.line) for r in results]
-    assert [r.id for r in results] == [f"r{k}" for k in range(12)]
-    assert all(line["verdict"] == "done" and not line["preloaded"] for line in lines)
+    lines, engine, _ = _mapped(job, 12)
+    assert not any(line["preloaded"] for line in lines)
     assert engine.forked == 0 and len(engine.pids) == 4 and engine.zygote is None
 
 
@@ -273,13 +276,7 @@ def test_a_zygote_whose_job_imports_prolog_forks_nothing(
     # the job's module imports pyswip, which starts Prolog: a Prolog engine is never forked
     (tmp_path / "pyswip.py").write_text("", "utf-8")
     job = _lazy_job(tmp_path, monkeypatch, "zygote_prolog", thread=False, extra=_PYSWIP)
-    engine = batch_ray._Engine(job, recycle=4)
-    try:
-        results = [r for k in range(0, 8, 4) for r in engine.run(_items(_records(8))[k : k + 4])]
-    finally:
-        engine.close()
-    assert [r.id for r in results] == [f"r{k}" for k in range(8)]
-    assert all(json.loads(r.line)["verdict"] == "done" for r in results)
+    _, engine, _ = _mapped(job, 8)
     assert engine.forked == 0 and len(engine.pids) == 3 and engine.zygote is None
 
 
