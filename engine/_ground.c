@@ -1398,34 +1398,38 @@ static PyObject *attempt_one(Program *p, int neg, PyObject *key, long maxd, long
     Py_RETURN_NONE; /* past max_steps (or, which cannot happen, no proof within the bound) */
 }
 
-static int limits_of(PyObject *const *args, long *maxd, long *max_bound, long *max_steps) {
-    *maxd = PyLong_AsLong(args[0]);
-    *max_bound = PyLong_AsLong(args[1]);
-    *max_steps = PyLong_AsLong(args[2]);
-    return PyErr_Occurred() ? -1 : 0;
+/* the arguments (neg, key, depth, max_bound, max_steps) of attempt and ask, read into what
+ * attempt_one takes; -1 (with TypeError naming `usage`) when they are not those */
+static int query_of(PyObject *const *args, Py_ssize_t nargs, const char *usage, int *neg,
+                    long *maxd, long *max_bound, long *max_steps) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    *neg = PyObject_IsTrue(args[0]);
+    *maxd = PyLong_AsLong(args[2]);
+    *max_bound = PyLong_AsLong(args[3]);
+    *max_steps = PyLong_AsLong(args[4]);
+    return *neg < 0 || PyErr_Occurred() ? -1 : 0;
 }
 
 /* attempt(neg, key, depth, max_bound, max_steps): attempt_one */
 static PyObject *program_attempt(Program *p, PyObject *const *args, Py_ssize_t nargs) {
+    int neg;
     long maxd, max_bound, max_steps;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "attempt(neg, key, depth, max_bound, max_steps)");
+    if (query_of(args, nargs, "attempt(neg, key, depth, max_bound, max_steps)", &neg, &maxd,
+                 &max_bound, &max_steps) < 0)
         return NULL;
-    }
-    int neg = PyObject_IsTrue(args[0]);
-    if (neg < 0 || limits_of(args + 2, &maxd, &max_bound, &max_steps) < 0) return NULL;
     return attempt_one(p, neg, args[1], maxd, max_bound, max_steps);
 }
 
 /* ask(neg, key, depth, max_bound, max_steps): the attempts at the goal and at its complement */
 static PyObject *program_ask(Program *p, PyObject *const *args, Py_ssize_t nargs) {
+    int neg;
     long maxd, max_bound, max_steps;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "ask(neg, key, depth, max_bound, max_steps)");
+    if (query_of(args, nargs, "ask(neg, key, depth, max_bound, max_steps)", &neg, &maxd,
+                 &max_bound, &max_steps) < 0)
         return NULL;
-    }
-    int neg = PyObject_IsTrue(args[0]);
-    if (neg < 0 || limits_of(args + 2, &maxd, &max_bound, &max_steps) < 0) return NULL;
     PyObject *yes = attempt_one(p, neg, args[1], maxd, max_bound, max_steps);
     if (yes == NULL) return NULL;
     PyObject *no = attempt_one(p, !neg, args[1], maxd, max_bound, max_steps);
