@@ -46,9 +46,16 @@ from typing import cast
 
 from peirce.engine.prolog import Limits, Proof
 from peirce.engine.prolog.codec import literal_text
-from peirce.engine.prolog.proofs import judgement, not_concluded, not_proved
+from peirce.engine.prolog.proofs import (
+    complement_text,
+    entailed,
+    judgement,
+    not_concluded,
+    not_proved,
+    refuted,
+)
 from peirce.logic import Clause, Const, Literal, Var
-from peirce.results import Judgement, ProofNode, Verdict
+from peirce.results import Judgement, ProofNode
 
 try:  # the compiled core (engine/_ground.c), built when the package is installed
     from peirce.engine import _ground
@@ -568,31 +575,12 @@ class GroundProgram:
     def ask(self, goal: Literal, limits: Limits) -> Judgement | None:
         """The judgement Prolog gives ``goal`` (as ``KnowledgeBase.ask``), or ``None``."""
         if self._core is not None:
-            return self._ask_compiled(goal, limits)
+            return _ask_compiled(self._core, goal, limits)
         p = self.attempt(goal, limits)
         if p is None:
             return None
         q = self.attempt(goal.complement(), limits)
         return None if q is None else judgement(goal, p, q)
-
-    def _ask_compiled(self, goal: Literal, limits: Limits) -> Judgement | None:
-        """:meth:`ask` by the compiled core: both attempts in one call, and a goal proved while
-        its complement is not (the usual answers) judged as :func:`judgement` words it."""
-        key = _ground_key(goal)
-        if key is None or self._core is None:
-            return None
-        yes, no = self._core.ask(goal.negated, key, limits.depth, MAX_BOUND, MAX_STEPS)
-        if yes is None or no is None:
-            return None
-        if isinstance(yes, ProofNode) and isinstance(no, str):
-            reason = f"{literal_text(goal)} is provable"
-            return Judgement(Verdict.ENTAILED, 1.0, "prolog", reason, yes)
-        if isinstance(no, ProofNode) and isinstance(yes, str):
-            text = literal_text(goal)
-            reason = f"{text[1:] if goal.negated else '¬' + text} is provable"
-            return Judgement(Verdict.REFUTED, 0.0, "prolog", reason, no)
-        comp = goal.complement()
-        return judgement(goal, _attempted(goal, yes, limits), _attempted(comp, no, limits))
 
     def _prove(
         self, neg: bool, key: tuple[str, ...], room: int, above: set[_Key]
@@ -799,6 +787,23 @@ class GroundProgram:
                     yield self._node(neg, (pred, *ground), i, tuple(kids))  # type: ignore[arg-type]
             self._undo(mark)
             del cells[base:]
+
+
+def _ask_compiled(core: _ground.Program, goal: Literal, limits: Limits) -> Judgement | None:
+    """:meth:`GroundProgram.ask` by the compiled core: both attempts in one call; a goal proved
+    while its complement is not (the usual answers) judged without the attempts' records."""
+    key = _ground_key(goal)
+    if key is None:
+        return None
+    yes, no = core.ask(goal.negated, key, limits.depth, MAX_BOUND, MAX_STEPS)
+    if yes is None or no is None:
+        return None
+    if isinstance(yes, ProofNode) and isinstance(no, str):
+        return entailed(literal_text(goal), yes)
+    if isinstance(no, ProofNode) and isinstance(yes, str):
+        return refuted(complement_text(literal_text(goal), goal.negated), no)
+    comp = goal.complement()
+    return judgement(goal, _attempted(goal, yes, limits), _attempted(comp, no, limits))
 
 
 def _attempted(goal: Literal, got: ProofNode | str, limits: Limits) -> Proof:

@@ -28,11 +28,14 @@ from peirce.results import Judgement, ProofNode, Verdict
 __all__ = [
     "Proof",
     "QueryReply",
+    "complement_text",
+    "entailed",
     "judgement",
     "limit_reason",
     "not_concluded",
     "not_proved",
     "proof_of",
+    "refuted",
 ]
 
 #: The reply of ``kb/meta.pl`` to one proof query (see
@@ -103,11 +106,30 @@ def not_concluded(goal: Literal) -> Proof:
     return Proof(False, None, f"no clause concludes {relation_text(goal)}")
 
 
+def complement_text(text: str, negated: bool) -> str:
+    """The text of a literal's complement, from the literal's text and sign.
+
+    >>> complement_text("sour(max)", False), complement_text("¬sour(max)", True)
+    ('¬sour(max)', 'sour(max)')
+    """
+    return text[1:] if negated else "¬" + text
+
+
+def entailed(goal_text: str, proof: ProofNode | None) -> Judgement:
+    """ENTAILED: the goal (its text) has a proof and its complement none."""
+    return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal_text} is provable", proof)
+
+
+def refuted(complement: str, proof: ProofNode | None) -> Judgement:
+    """REFUTED: the goal's complement (its text) has a proof and the goal none."""
+    return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{complement} is provable", proof)
+
+
 def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
     """ENTAILED, REFUTED or UNKNOWN from the attempts ``p`` at ``goal`` and ``q`` at its
     complement (both proved: contradictory, UNKNOWN with both proofs in the evidence)."""
-    comp = goal.complement()
-    goal_str, comp_str = literal_text(goal), literal_text(comp)
+    goal_str = literal_text(goal)
+    comp_str = complement_text(goal_str, goal.negated)
     if p.proved and q.proved:
         evidence = {
             "proof": serde.to_json_obj(p.proof),
@@ -116,9 +138,9 @@ def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
         reason = f"contradictory: both {goal_str} and {comp_str} are provable"
         return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
     if p.proved:
-        return Judgement(Verdict.ENTAILED, 1.0, "prolog", f"{goal_str} is provable", p.proof)
+        return entailed(goal_str, p.proof)
     if q.proved:
-        return Judgement(Verdict.REFUTED, 0.0, "prolog", f"{comp_str} is provable", q.proof)
+        return refuted(comp_str, q.proof)
     limited = [r.reason for r in (p, q) if r.limit_hit]
     if limited:
         return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
