@@ -497,10 +497,7 @@ class _Engine:
             tasks.send(items)
             _pid, done, stats = results.recv()
         except (EOFError, OSError):
-            self.child = None
-            self.gone, self.last = merge_stats([self.gone, self.last]), {}
-            for conn in (tasks, results):
-                conn.close()
+            self._retire()  # (it is dead: waited for here, reaped from the retired list later)
             raise _Died(_exit_reason(process.wait())) from None
         self.last = stats
         self.sent += len(items)
