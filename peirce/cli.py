@@ -54,6 +54,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "decide first-order problems: entailed, refuted or contingent, with evidence",
     ),
     "serve": ("peirce.commands.serve", "serve the verify-before-display gate over HTTP"),
+    "db": ("peirce.commands.db", "upgrade or check the server's database schema"),
+    "audit": ("peirce.commands.audit", "export or prune the server's audit log of decisions"),
     "report": ("peirce.commands.report", "write a self-contained HTML report of a batch's results"),
 }
 

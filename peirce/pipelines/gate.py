@@ -126,11 +126,12 @@ class KnowledgeSource:
 
     @property
     def id(self) -> str:
-        """A content hash: the same premises are the same knowledge base."""
+        """A content hash (the whole SHA-256, so that no chosen collision makes two knowledge
+        bases one): the same premises are the same knowledge base."""
         h = hashlib.sha256()
         for part in (self.kind, *self.premises, "\x00", *self.sentences):
             h.update(part.encode("utf-8", "surrogatepass") + b"\x00")
-        return "kb-" + h.hexdigest()[:16]
+        return "kb-" + h.hexdigest()
 
     @classmethod
     def from_json(cls, data: JSON) -> KnowledgeSource:

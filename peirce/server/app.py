@@ -41,6 +41,7 @@ from importlib import resources
 from pathlib import Path
 
 import httpx
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -59,7 +60,16 @@ from peirce.errors import ConfigError, InputError
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeSource, Policy
 from peirce.server import openapi
-from peirce.server.store import KBStore
+from peirce.server.audit import (
+    AuditFailed,
+    Auditor,
+    KBRef,
+    author_of,
+    decision_query,
+    etag_version,
+    request_id_of,
+)
+from peirce.server.db.store import KBVersion, Store, StoreError, StoreSettings, valid_id
 from peirce.server.workers import LLMSettings, Pool, prefix_findings, verify
 
 __all__ = ["ServerSettings", "create_app"]
@@ -84,6 +94,7 @@ class ServerSettings:
         cors_origins: origins allowed by CORS (empty: CORS off).
         stream_chunk: characters of complete sentences that trigger a check while streaming.
         policy: the default policy.
+        store: the database of knowledge bases and decisions, and its quotas.
     """
 
     data_dir: Path = Path(".peirce/kbs")
@@ -98,6 +109,7 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     stream_chunk: int = 0
     policy: Policy = field(default_factory=Policy)
+    store: StoreSettings = field(default_factory=StoreSettings)
 
 
 class _HTTPError(Exception):
@@ -224,6 +236,7 @@ def _route_name(path: str) -> str:
     if path.startswith("/v1/kbs/"):
         return "/v1/kbs/{id}"
     known = {
+        "/v1/decisions",
         "/",
         "/healthz",
         "/metrics",
@@ -249,8 +262,9 @@ async def _json_body(request: Request) -> JSONObject:
 
 
 _VERIFY_KEYS = frozenset(
-    {"reasoning", "kb", "context", "knowledge_base", "question", "question_fol", "policy"}
-)
+    {"reasoning", "kb", "kb_version", "context", "knowledge_base", "question", "question_fol",
+     "policy"}
+)  # fmt: skip
 _KB_KEYS = frozenset({"kind", "premises", "sentences", "name"})
 
 
@@ -282,35 +296,41 @@ class _Ask:
     question: str | None = None
     question_fol: str | None = None
     policy: JSON = None
+    ref: KBRef | None = None
 
 
 class _Server:
-    def __init__(self, settings: ServerSettings, pool: Pool, store: KBStore) -> None:
+    def __init__(self, settings: ServerSettings, pool: Pool, store: Store) -> None:
         self.settings = settings
         self.pool = pool
         self.store = store
+        self.auditor = Auditor(store, settings.store.audit_text)
         self.metrics = Metrics()
         self.http: httpx.AsyncClient | None = None
 
     # -- knowledge bases -------------------------------------------------------------------
-    def source_of(self, data: JSONObject, header: str | None = None) -> KnowledgeSource:
-        """The knowledge base of a request: ``kb`` (a registered id), ``context`` (English
-        premises: a text or a list) or ``knowledge_base`` (an object as ``POST /v1/kbs``
-        takes)."""
+    async def source_of(self, data: JSONObject, header: str | None = None) -> KBRef:
+        """The knowledge base of a request: ``kb`` (a registered id; its newest version, or
+        ``kb_version``), ``context`` (English premises: a text or a list) or ``knowledge_base``
+        (an object as ``POST /v1/kbs`` takes)."""
         kb_id = data.get("kb", header)
         if kb_id is not None or "kb" in data:
             if not isinstance(kb_id, str):
                 raise _HTTPError(422, "'kb' must be a knowledge base id")
-            source = self.store.get(kb_id)
-            if source is None:
-                raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
-            return source
+            version = data.get("kb_version")
+            if version is not None and (type(version) is not int or not 0 < version < 2**31):
+                raise _HTTPError(422, "'kb_version' must be a version number (1, 2, ...)")
+            got = await self.store.call(self.store.get, kb_id, version)
+            if got is None:
+                raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}, version {version}"
+                                 if version else f"no knowledge base {kb_id[:80]!r}")  # fmt: skip
+            return KBRef(got.source, got.kb_id, got.version)
         try:
             if "knowledge_base" in data:
-                return KnowledgeSource.from_json(data["knowledge_base"])
+                return KBRef(KnowledgeSource.from_json(data["knowledge_base"]))
             context = data.get("context")
             if context is not None:
-                return KnowledgeSource.from_json({"kind": "text", "premises": context})
+                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": context}))
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
         raise _HTTPError(422, "give a knowledge base: 'kb' (an id), 'context' or 'knowledge_base'")
@@ -356,44 +376,125 @@ class _Server:
         reasoning = _opt_text(data, "reasoning")
         if reasoning is None:
             raise _HTTPError(422, "'reasoning' (the text to check) is required")
-        source = self.source_of(data)
+        ref = await self.source_of(data)
         question = _opt_text(data, "question", 10_000)
         question_fol = _opt_text(data, "question_fol", 10_000)
-        ask = _Ask(source, question, question_fol, self.policy_of(data))
+        ask = _Ask(ref.source, question, question_fol, self.policy_of(data), ref)
         result = await self.check(ask, reasoning)
+        headers = await self.audit(request, ask, reasoning, result, route="verify", t0=t0)
         self.metrics.observe("/v1/verify", time.perf_counter() - t0)
-        return JSONResponse(result)
+        return JSONResponse(result, headers=headers)
+
+    async def audit(
+        self, request: Request, ask: _Ask, reply: str, result: JSONObject, *, route: str, t0: float
+    ) -> dict[str, str]:
+        """Record the decision ``result`` before it is sent (503 when it cannot be: fail
+        closed); the headers that name it."""
+        request_id = request_id_of(request)
+        try:
+            decision_id = await self.auditor.record(
+                request_id=request_id, route=route, ref=ask.ref or KBRef(ask.source),
+                policy=ask.policy, reply=reply, result=result, started=t0,
+            )  # fmt: skip
+        except AuditFailed as exc:
+            raise _HTTPError(503, str(exc)) from None
+        return {"X-Request-Id": request_id, "X-Peirce-Decision": decision_id}
 
     async def kbs(self, request: Request) -> Response:
         if request.method == "POST":
             return await self.add_kb(request)
         return await self.list_kbs(request)
 
-    async def add_kb(self, request: Request) -> Response:
+    async def _kb_body(self, request: Request) -> tuple[KnowledgeSource, JSON]:
+        """The knowledge base a request's body gives, read once now (one that cannot be read is
+        refused here, not at its first check); and the time the reading took."""
         data = await _json_body(request)
         _known(data, _KB_KEYS)
         try:
             source = KnowledgeSource.from_json(data)
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
-        # read it once now, so that a knowledge base that cannot be read is refused here
         probe = await self.check(_Ask(source), "")
-        kb_id = self.store.put(source)
-        return JSONResponse(
-            {"id": kb_id, "kind": source.kind, "name": source.name,
-             "premises": len(source.premises), "checked_ms": probe["timings"]},
-            status_code=201,
-        )  # fmt: skip
+        return source, probe["timings"]
+
+    async def _kb_call(self, fn: Callable[..., KBVersion | None], *args: object) -> KBVersion:
+        try:
+            got = await self.store.call(fn, *args)
+        except StoreError as exc:
+            raise _HTTPError(exc.status, str(exc)) from None
+        except SQLAlchemyError as exc:
+            raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
+        if got is None:
+            raise _HTTPError(404, f"no knowledge base {str(args[0])[:80]!r}")
+        return got
+
+    @staticmethod
+    def _kb_written(row: KBVersion, checked: JSON, status: int) -> Response:
+        body = {"id": row.kb_id, "version": row.version, "content_hash": row.content_hash,
+                "kind": row.source.kind, "name": row.source.name,
+                "premises": len(row.source.premises), "checked_ms": checked}  # fmt: skip
+        headers = {"ETag": row.etag, "Location": f"/v1/kbs/{row.kb_id}"}
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def add_kb(self, request: Request) -> Response:
+        source, checked = await self._kb_body(request)
+        author = author_of(request.headers, self.settings.token)
+        row = await self._kb_call(self.store.create_kb, source, author)
+        return self._kb_written(row, checked, 201)
+
+    async def kb(self, request: Request) -> Response:
+        if request.method == "PUT":
+            return await self.put_kb(request)
+        return await self.get_kb(request)
+
+    async def put_kb(self, request: Request) -> Response:
+        """A new version, written only when ``If-Match`` names the newest (412 otherwise, 428
+        without it): concurrent writers never lose each other's changes."""
+        kb_id = request.path_params["kb_id"]
+        match = request.headers.get("if-match")
+        if match is None:
+            raise _HTTPError(428, "an update needs If-Match: the ETag of the version it changes")
+        try:
+            expected = etag_version(match)
+        except InputError as exc:
+            raise _HTTPError(400, str(exc)) from None
+        if not valid_id(kb_id):
+            raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
+        source, checked = await self._kb_body(request)
+        author = author_of(request.headers, self.settings.token)
+        row = await self._kb_call(self.store.update_kb, kb_id, source, author, expected)
+        return self._kb_written(row, checked, 200)
 
     async def get_kb(self, request: Request) -> Response:
         kb_id = request.path_params["kb_id"]
-        source = self.store.get(kb_id)
-        if source is None:
+        given = request.path_params.get("version")
+        version = int(given) if given is not None and given.isdigit() and len(given) < 10 else None
+        if given is not None and not version:
+            raise _HTTPError(404, f"no version {given[:20]!r} (versions are 1, 2, ...)")
+        row = await self._kb_call(self.store.get, kb_id, version)
+        return JSONResponse(row.to_json(), headers={"ETag": row.etag})
+
+    async def kb_versions(self, request: Request) -> Response:
+        kb_id = request.path_params["kb_id"]
+        found = await self.store.call(self.store.versions, kb_id)
+        if found is None:
             raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
-        return JSONResponse({"id": kb_id, **source.to_json()})
+        return JSONResponse({"id": kb_id, "versions": found})
 
     async def list_kbs(self, request: Request) -> Response:
-        return JSONResponse({"ids": self.store.ids()})
+        return JSONResponse({"ids": await self.store.call(self.store.ids)})
+
+    async def decisions(self, request: Request) -> Response:
+        """The audit log, newest first: ``since`` / ``until`` (ISO 8601 or seconds since the
+        epoch), ``kb``, ``action``, ``limit`` (1-1000) and ``cursor`` (a page's ``next``)."""
+        try:
+            query = decision_query(request.query_params)
+            rows, after = await self.store.call(lambda: self.store.decisions(**query))
+        except InputError as exc:
+            raise _HTTPError(422, str(exc)) from None
+        except SQLAlchemyError as exc:
+            raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
+        return JSONResponse({"decisions": rows, "next": str(after) if after else None})
 
     async def healthz(self, request: Request) -> Response:
         return JSONResponse({"status": "ok", "workers": self.settings.workers})
@@ -424,30 +525,32 @@ class _Server:
             headers["Authorization"] = request.headers["authorization"]
         return base.rstrip("/") + "/chat/completions", headers
 
-    def _gate_request(
-        self, request: Request, data: JSONObject
-    ) -> tuple[KnowledgeSource, JSONObject]:
+    async def _gate_request(self, request: Request, data: JSONObject) -> tuple[KBRef, JSONObject]:
         extra = data.pop("peirce", None)
         if extra is None:
             extra = {}
         if not isinstance(extra, dict):
             raise _HTTPError(422, "'peirce' must be an object")
-        source = self.source_of(extra, request.headers.get("x-peirce-kb"))
-        return source, extra
+        ref = await self.source_of(extra, request.headers.get("x-peirce-kb"))
+        return ref, extra
 
     async def chat(self, request: Request) -> Response:
         t0 = time.perf_counter()
         data = await _json_body(request)
-        source, extra = self._gate_request(request, data)
+        ref, extra = await self._gate_request(request, data)
         url, headers = self._upstream(request)
         question = _opt_text(extra, "question", 10_000)
         question_fol = _opt_text(extra, "question_fol", 10_000)
-        ask = _Ask(source, question, question_fol, self.policy_of(extra))
+        ask = _Ask(ref.source, question, question_fol, self.policy_of(extra), ref)
         if data.get("stream") is True:
             return StreamingResponse(
-                self._stream(url, headers, data, ask),
+                self._stream(url, headers, data, ask, request=request, t0=t0),
                 media_type="text/event-stream",
-                headers={"Cache-Control": "no-cache", "X-Peirce-Stream": "verified"},
+                headers={
+                    "Cache-Control": "no-cache",
+                    "X-Peirce-Stream": "verified",
+                    "X-Request-Id": request_id_of(request),
+                },
             )
         assert self.http is not None
         self.metrics.upstream_calls += 1
@@ -469,6 +572,7 @@ class _Server:
         except (ValueError, KeyError, IndexError, TypeError):
             raise _HTTPError(502, "the upstream reply is not a chat completion") from None
         result = await self.check(ask, str(text))
+        named = await self.audit(request, ask, str(text), result, route="proxy", t0=t0)
         action = str(result["action"])
         if action == "block":
             choice["message"]["content"] = f"[blocked by peirce: {result['reason']}]"
@@ -479,11 +583,14 @@ class _Server:
         self.metrics.observe("/v1/chat/completions", time.perf_counter() - t0)
         verified = str(result["verified"]).lower()
         return JSONResponse(
-            body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified}
+            body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified, **named}
         )
 
-    async def _prefix_blocked(self, ask: _Ask, prefix: str) -> JSONObject | None:
-        """Why the reasoning so far must not be released (the block to send), or ``None``."""
+    async def _prefix_blocked(
+        self, ask: _Ask, prefix: str, *, request: Request, t0: float
+    ) -> JSONObject | None:
+        """Why the reasoning so far must not be released (the block to send, recorded), or
+        ``None``."""
         verdict = await asyncio.wait_for(
             self.pool.run(prefix_findings, ask.source.to_json(), prefix, ask.question, ask.policy),
             self.settings.request_timeout,
@@ -491,11 +598,23 @@ class _Server:
         if not (verdict.get("error") or verdict.get("blocked")):
             return None
         reason = str(verdict.get("error") or _blocked_reason(verdict["blocked"]))
-        return {"action": "block", "reason": reason, "step": verdict.get("blocked")}
+        block = {"action": "block", "reason": reason, "step": verdict.get("blocked")}
+        return await self._audited(request, ask, prefix, block, t0=t0)
+
+    async def _audited(
+        self, request: Request, ask: _Ask, reply: str, result: JSONObject, *, t0: float
+    ) -> JSONObject:
+        """A streamed decision once recorded, or a block saying it could not be (fail closed)."""
+        try:
+            await self.audit(request, ask, reply, result, route="stream", t0=t0)
+        except _HTTPError as exc:
+            return {"action": "block", "reason": exc.message}
+        return result
 
     async def _stream(
-        self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask
-    ) -> AsyncIterator[bytes]:
+        self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask, *,
+        request: Request, t0: float,
+    ) -> AsyncIterator[bytes]:  # fmt: skip
         assert self.http is not None
         text = ""
         released = 0
@@ -546,7 +665,7 @@ class _Server:
                     boundary = _last_boundary(text, released)
                     if boundary <= released or boundary - checked_at < self.settings.stream_chunk:
                         continue
-                    stop = await self._prefix_blocked(ask, text[:boundary])
+                    stop = await self._prefix_blocked(ask, text[:boundary], request=request, t0=t0)
                     checked_at = boundary
                     if stop is not None:
                         self.metrics.actions["block"] += 1
@@ -566,6 +685,7 @@ class _Server:
                 yield b
             return
         result = await self.check(ask, text)
+        result = await self._audited(request, ask, text, result, t0=t0)
         if result["action"] == "block":
             for b in end(str(result["reason"]), result):
                 yield b
@@ -617,7 +737,11 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
     settings = settings or ServerSettings()
     llm = LLMSettings(settings.upstream, settings.upstream_key, settings.model)
     own_pool = pool is None
-    server = _Server(settings, pool or Pool(settings.workers, llm), KBStore(settings.data_dir))
+    try:
+        store = Store.open(settings.store, settings.data_dir)
+    except StoreError as exc:
+        raise ConfigError(str(exc)) from None
+    server = _Server(settings, pool or Pool(settings.workers, llm), store)
 
     def wrap(
         fn: Callable[[Request], Awaitable[Response]],
@@ -638,7 +762,10 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         Route("/v1/examples", wrap(server.examples), methods=["GET"]),
         Route("/v1/verify", wrap(server.verify), methods=["POST"]),
         Route("/v1/kbs", wrap(server.kbs), methods=["GET", "POST"]),
-        Route("/v1/kbs/{kb_id}", wrap(server.get_kb), methods=["GET"]),
+        Route("/v1/kbs/{kb_id}", wrap(server.kb), methods=["GET", "PUT"]),
+        Route("/v1/kbs/{kb_id}/versions", wrap(server.kb_versions), methods=["GET"]),
+        Route("/v1/kbs/{kb_id}/versions/{version}", wrap(server.get_kb), methods=["GET"]),
+        Route("/v1/decisions", wrap(server.decisions), methods=["GET"]),
         Route("/v1/chat/completions", wrap(server.chat), methods=["POST"]),
     ]
     middleware = [Middleware(_Guard, settings=settings, metrics=server.metrics)]
@@ -663,6 +790,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
             await server.http.aclose()
             if own_pool:
                 server.pool.close()
+            store.close()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.server = server
