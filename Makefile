@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch system venv bench clean
+.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch bench-replicas system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -87,6 +87,11 @@ bench-load: venv
 bench-batch: venv
 	$(BIN)/python bench/batch_scale.py
 
+# Two replicas against one on one PostgreSQL (a temporary server of the system's packages unless
+# DATABASE is given): latency at fixed rates, saturated throughput, decisions logged, audit cost.
+bench-replicas: venv
+	$(BIN)/python bench/gate_load.py --replicas 2 --workers 1 $(if $(DATABASE),--database $(DATABASE))
+
 # System packages, each installed only when its command is absent.
 system:
 	@missing=""; \
@@ -95,6 +100,7 @@ system:
 	command -v java  >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v cc    >/dev/null 2>&1 || missing="$$missing gcc"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -132,7 +133,7 @@ def _write(urls: list[str], kb_id: str, stop: threading.Event, wrote: list[int])
 
 
 def test_kill_9_of_a_replica_under_load_loses_no_decision(
-    postgres_server: str, tmp_path: Path
+    postgres_server: str, tmp_path: Path, record_property: Callable[[str, object], None]
 ) -> None:
     database = fresh_database(postgres_server)
     trials = int(os.environ.get("PEIRCE_KILL_TRIALS", "2"))
@@ -175,6 +176,9 @@ def test_kill_9_of_a_replica_under_load_loses_no_decision(
     finally:
         engine.dispose()
     missing = [d for d in received if d not in logged]
+    record_property("trials", trials)
+    record_property("decisions_received", len(received))
+    record_property("versions_written", len(wrote))
     assert not missing, f"{len(missing)} of {len(received)} decisions received are not logged"
     # every version whole: numbered 1..head without a gap, its content read back to its hash
     assert [v.version for v in versions] == list(range(1, head + 1))

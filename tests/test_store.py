@@ -235,6 +235,16 @@ def test_a_database_that_is_not_upgraded_is_refused_until_peirce_db_upgrade(
     Store.open(StoreSettings(database=url), tmp_path).close()
 
 
+def test_knowledge_sources_are_keyed_by_the_whole_hash() -> None:
+    """The workers keep warm engines by this key: cut to 64 bits, a chosen collision would
+    answer one knowledge base with another's engine."""
+    import hashlib
+
+    a, b = _kb("Bob is red."), _kb("Bob is blue.")
+    want = hashlib.sha256(b"text\x00Bob is red.\x00\x00\x00").hexdigest()
+    assert a.id == "kb-" + want and len(a.id) == 3 + 64 and a.id != b.id
+
+
 # ----------------------------------------------------------------------------------- over HTTP
 def test_knowledge_base_versions_over_http(database: str, tmp_path: Path) -> None:
     with serving(ServerSettings(data_dir=tmp_path, store=StoreSettings(database=database))) as url:

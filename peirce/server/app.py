@@ -4,8 +4,11 @@ Routes:
 
 - ``POST /v1/verify``: a knowledge base (registered id, or given inline) and reasoning -> the
   gate's :class:`~peirce.pipelines.gate.Decision` as JSON;
-- ``POST /v1/kbs``, ``GET /v1/kbs/{id}``, ``GET /v1/kbs``: register and inspect knowledge
-  bases, stored on disk (:mod:`peirce.server.store`);
+- ``POST /v1/kbs``, ``GET /v1/kbs/{id}``, ``PUT /v1/kbs/{id}`` (with ``If-Match``),
+  ``GET /v1/kbs/{id}/versions[/{n}]``, ``GET /v1/kbs``: knowledge bases with immutable versions,
+  in a database (:mod:`peirce.server.db.store`);
+- ``GET /v1/decisions``: the audit log; every decision is recorded before it is sent
+  (:mod:`peirce.server.audit`) and carries its ``id`` and ``X-Request-Id``;
 - ``POST /v1/chat/completions``: an OpenAI-compatible proxy. The request goes to the upstream
   model; its reply is verified before it is returned, and the decision travels with it (a
   ``peirce`` field and an ``X-Peirce-Action`` header), so any OpenAI client works unchanged. The
