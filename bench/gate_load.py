@@ -433,7 +433,7 @@ def replicas_main(args: argparse.Namespace, rates: list[float]) -> int:
     from peirce.server.db.ephemeral import temporary_postgres
 
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
-        database = args.database or stack.enter_context(temporary_postgres())
+        database = args.database or stack.enter_context(temporary_postgres(durable=True))
         runs = _replica_runs(args, rates, database, Path(tmp))
     kind = database.split(":", 1)[0]
     print(f"peirce serve replicas on one {kind} database, {args.workers} workers each, a 20-step "

@@ -70,9 +70,11 @@ def _account() -> tuple[list[str], tuple[int, int] | None]:
 
 
 @contextmanager
-def temporary_postgres(database: str = "peirce") -> Iterator[str]:
+def temporary_postgres(database: str = "peirce", *, durable: bool = False) -> Iterator[str]:
     """A running PostgreSQL server with an empty ``database``; its URL
-    (``postgresql://postgres@127.0.0.1:PORT/database``)."""
+    (``postgresql://postgres@127.0.0.1:PORT/database``). Unless ``durable``, it does not flush
+    to disk (``fsync=off``: what tests need, since they kill servers, never the machine);
+    benchmarks ask for a durable one, as a deployment runs."""
     bins = bin_dir()
     as_user, owner = _account()
     root = Path(tempfile.mkdtemp(prefix="peirce-pg-"))
@@ -92,7 +94,7 @@ def temporary_postgres(database: str = "peirce") -> Iterator[str]:
         with open(log, "wb") as out:
             proc = subprocess.Popen(
                 [*as_user, str(bins / "postgres"), "-D", str(data), "-p", str(port),
-                 "-h", "127.0.0.1", "-k", str(root), "-c", "fsync=off",
+                 "-h", "127.0.0.1", "-k", str(root), "-c", f"fsync={'on' if durable else 'off'}",
                  "-c", "max_connections=200"],
                 stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root,
             )  # fmt: skip
