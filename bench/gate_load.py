@@ -202,6 +202,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--replicas", type=int, default=0, help="compare 1 and N replicas")
     ap.add_argument("--database", help="the replicas' database URL (default: a temporary one)")
+    ap.add_argument("--conflicts", type=int, default=1000,
+                    help="concurrent conflicting updates sent through the replicas")  # fmt: skip
     args = ap.parse_args()
     rates = [float(r) for r in args.rates.split(",")]
     if args.replicas or args.database:
@@ -386,6 +388,40 @@ async def _balanced(
     }
 
 
+async def _conflicts(bases: list[str], writes: int) -> dict[str, object]:
+    """``writes`` updates of one knowledge base, 32 at a time through the replicas in turn, each
+    from the version its writer read (``If-Match``): each must be applied or refused (412), and
+    the versions written must be exactly the ones applied (no lost update)."""
+    async with httpx.AsyncClient(timeout=120) as client:
+        r = await client.post(f"{bases[0]}/v1/kbs", json={"premises": ["Start is red."]})
+        kb_id = r.json()["id"]
+        gate = asyncio.Semaphore(32)
+        applied: dict[int, str] = {}
+        statuses: dict[int, int] = {}
+
+        async def write(i: int) -> None:
+            base = bases[i % len(bases)]
+            async with gate:
+                etag = (await client.get(f"{base}/v1/kbs/{kb_id}")).headers["etag"]
+                text = f"Writer{i} is red."
+                r = await client.put(f"{base}/v1/kbs/{kb_id}", json={"premises": [text]},
+                                     headers={"If-Match": etag})  # fmt: skip
+            statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+            if r.status_code == 200:
+                applied[int(r.json()["version"])] = text
+
+        await asyncio.gather(*(write(i) for i in range(writes)))
+        versions = (await client.get(f"{bases[-1]}/v1/kbs/{kb_id}/versions")).json()["versions"]
+        lost = 0
+        for version, text in applied.items():
+            got = (await client.get(f"{bases[0]}/v1/kbs/{kb_id}/versions/{version}")).json()
+            lost += got["premises"] != [text]
+    written = len(versions) - 1
+    return {"writes": writes, "statuses": {str(k): v for k, v in sorted(statuses.items())},
+            "applied": len(applied), "versions_written": written,
+            "lost_updates": lost + abs(written - len(applied))}  # fmt: skip
+
+
 def _decision_count(database: str) -> int:
     import sqlalchemy as sa
 
@@ -419,6 +455,8 @@ def _replica_runs(
                 _balanced(bases, kb_id, rates, args.seconds, lambda: _decision_count(database))
             )
             run["replicas"] = n
+            if n == args.replicas and args.conflicts:
+                run["conflicts"] = asyncio.run(_conflicts(bases, args.conflicts))
             runs.append(run)
         finally:
             for proc in procs:
@@ -448,6 +486,14 @@ def replicas_main(args: argparse.Namespace, rates: list[float]) -> int:
             f"{run['saturated_per_s']:.1f}/s, decisions logged {run['decisions_per_s']:.1f}/s; "
             f"audit write p50 {run['audit_ms_p50']:.3f} ms, p99 {run['audit_ms_p99']:.3f} ms"
         )
+    for run in runs:
+        c = run.get("conflicts")
+        if isinstance(c, dict):
+            print(
+                f"  {c['writes']} concurrent conflicting updates through {run['replicas']} "
+                f"replica(s): {c['applied']} applied, statuses {c['statuses']}, "
+                f"{c['versions_written']} versions written, {c['lost_updates']} lost"
+            )
     ratio = None
     if len(runs) > 1:
         ratio = float(runs[-1]["saturated_per_s"]) / float(runs[0]["saturated_per_s"])  # type: ignore[arg-type]

@@ -323,10 +323,7 @@ class _Server:
             version = data.get("kb_version")
             if version is not None and (type(version) is not int or not 0 < version < 2**31):
                 raise _HTTPError(422, "'kb_version' must be a version number (1, 2, ...)")
-            got = await self.store.call(self.store.get, kb_id, version)
-            if got is None:
-                raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}, version {version}"
-                                 if version else f"no knowledge base {kb_id[:80]!r}")  # fmt: skip
+            got = await self._kb_call(self.store.get, kb_id, version)
             return KBRef(got.source, got.kb_id, got.version)
         try:
             if "knowledge_base" in data:
@@ -428,7 +425,8 @@ class _Server:
         except SQLAlchemyError as exc:
             raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
         if got is None:
-            raise _HTTPError(404, f"no knowledge base {str(args[0])[:80]!r}")
+            version = f", version {args[1]}" if len(args) > 1 and args[1] else ""
+            raise _HTTPError(404, f"no knowledge base {str(args[0])[:80]!r}{version}")
         return got
 
     @staticmethod
