@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch bench-replicas system venv bench clean
+.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -86,6 +86,11 @@ bench-load: venv
 
 bench-batch: venv
 	$(BIN)/python bench/batch_scale.py
+
+# kill -9 of one of two replicas on one PostgreSQL under load, 10 times: every decision a client
+# received must be in the log, every knowledge base version whole (the tests run it once).
+kill-trials: venv
+	PEIRCE_KILL_TRIALS=10 $(BIN)/python -m pytest -q tests/test_replicas.py -k kill
 
 # Two replicas against one on one PostgreSQL (a temporary server of the system's packages unless
 # DATABASE is given): latency at fixed rates, saturated throughput, decisions logged, audit cost.

@@ -7,6 +7,7 @@ stream), fail closed, ``peirce audit export`` and ``peirce db``."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -226,6 +227,16 @@ def test_a_database_that_is_not_upgraded_is_refused_until_peirce_db_upgrade(
     assert "not a database URL" in capsys.readouterr().err
 
 
+def test_knowledge_sources_are_keyed_by_the_whole_hash() -> None:
+    """The workers keep warm engines by this key: cut to 64 bits, a chosen collision would
+    answer one knowledge base with another's engine."""
+    import hashlib
+
+    a, b = _kb("Bob is red."), _kb("Bob is blue.")
+    want = hashlib.sha256(b"text\x00Bob is red.\x00\x00\x00").hexdigest()
+    assert a.id == "kb-" + want and len(a.id) == 3 + 64 and a.id != b.id
+
+
 # ----------------------------------------------------------------------------------- over HTTP
 def test_knowledge_base_versions_over_http(database: str, tmp_path: Path) -> None:
     with serving(ServerSettings(data_dir=tmp_path, store=StoreSettings(database=database))) as url:
@@ -384,8 +395,9 @@ def test_quotas_and_the_reply_text_setting_over_http(tmp_path: Path) -> None:
         httpx.post(f"{url}/v1/verify", json={"kb": kb_id, "reasoning": RIGHT}, headers=auth)
         row = httpx.get(f"{url}/v1/decisions", headers=auth).json()["decisions"][0]
         assert row["reply_text"] is None and len(row["reply_hash"]) == 64
-    # the SQLite file under the data folder keeps them for the next start
-    assert (tmp_path / "peirce.db").exists()
+    # the SQLite file under the data folder, in WAL mode, keeps them for the next start
+    with sqlite3.connect(tmp_path / "peirce.db") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     with serving(ServerSettings(data_dir=tmp_path, token="alice:s3cret")) as url:
         auth = {"Authorization": "Bearer alice:s3cret"}
         assert httpx.get(f"{url}/v1/kbs/{kb_id}", headers=auth).status_code == 200
