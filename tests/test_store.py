@@ -187,6 +187,7 @@ def test_decisions_are_filtered_paged_and_pruned(store: Store) -> None:
     rows, _ = store.decisions(since=1005.0, until=1010.0, limit=100)
     assert sorted(r["request_id"] for r in rows) == [f"r{i}" for i in range(5, 10)]
     assert rows[0]["steps"] == [{"index": 1, "finding": "entailed"}]
+    assert rows[0]["time"].startswith("1970-01-01T00:16:4")
     oldest, _ = store.decisions(limit=3, oldest_first=True)
     assert [r["request_id"] for r in oldest] == ["r0", "r1", "r2"]
     assert store.prune(1010.0) == 10

@@ -55,7 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-body", type=integer_at_least(1), default=1_000_000, metavar="BYTES",
         help="the largest request body",
     )  # fmt: skip
-    parser.add_argument("--token", help="bearer token for /v1/ routes (PEIRCE_SERVER_TOKEN)")
+    parser.add_argument(
+        "--token",
+        help="bearer token for /v1/ routes (PEIRCE_SERVER_TOKEN); NAME:SECRET names the author "
+        "of knowledge base versions",
+    )
     parser.add_argument(
         "--cors-origin", action="append", default=[], help="allow this origin (CORS is off)"
     )

@@ -32,6 +32,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -522,6 +523,7 @@ def _decision_json(row: Mapping[str, Any]) -> JSONObject:
     out["policy"] = json.loads(row["policy"])
     out["steps"] = json.loads(row["steps"])
     out["verified"] = bool(row["verified"])
+    out["time"] = datetime.fromtimestamp(float(row["created_at"]), UTC).isoformat()
     return out
 
 
