@@ -363,3 +363,22 @@ def test_a_client_that_sends_its_headers_slowly_is_cut_off(tmp_path: Path) -> No
             s.close()
         assert time.monotonic() - t0 < 5
         assert httpx.get(f"{url}/healthz").status_code == 200
+
+
+def test_the_llm_clients_timeout_bounds_a_dripping_reply() -> None:
+    from peirce.errors import LLMError
+    from peirce.llm import LLMClient
+
+    def drip() -> Iterator[bytes]:
+        yield b'{"id": "x", "object": "chat.completion", "created": 1, "model": "m", '
+        while True:
+            yield b" "
+
+    with Hostile(Reply(200, drip, delay=0.05)) as up:
+        client = LLMClient(base_url=up.base_url, api_key="x", model="m", timeout=1.0,
+                           max_retries=0, cache=False)  # fmt: skip
+        t0 = time.monotonic()
+        with pytest.raises(LLMError, match="no whole reply within 1 s"):
+            client.chat([{"role": "user", "content": "hi"}], template="t", template_version="1")
+        assert time.monotonic() - t0 < 2.0
+        client.close()
