@@ -170,7 +170,7 @@ SCHEMA: dict[str, Any] = {
                 "requestBody": {"required": True, "content": _json("VerifyRequest")},
                 "responses": {
                     "200": {"description": "the decision", "content": _json("Decision")},
-                    **_errors(400, 401, 404, 413, 422, 504),
+                    **_errors(400, 401, 403, 404, 408, 413, 415, 422, 503, 504),
                 },
             }
         },
@@ -183,7 +183,7 @@ SCHEMA: dict[str, Any] = {
                         "description": "registered",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_errors(400, 401, 413, 422, 429, 504),
+                    **_errors(400, 401, 403, 408, 413, 415, 422, 429, 503, 504),
                 },
             },
             "get": {
@@ -193,7 +193,7 @@ SCHEMA: dict[str, Any] = {
                         "description": "ids",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_errors(401),
+                    **_errors(401, 403),
                 },
             },
         },
@@ -203,7 +203,7 @@ SCHEMA: dict[str, Any] = {
                 "parameters": [_KB_ID],
                 "responses": {
                     "200": {"description": "it", "content": _json("KnowledgeBaseVersion")},
-                    **_errors(401, 404),
+                    **_errors(401, 403, 404, 503),
                 },
             },
             "put": {
@@ -221,7 +221,7 @@ SCHEMA: dict[str, Any] = {
                 "requestBody": {"required": True, "content": _json("KnowledgeBase")},
                 "responses": {
                     "200": {"description": "written", "content": _object()},
-                    **_errors(400, 401, 404, 412, 413, 422, 428, 429, 504),
+                    **_errors(400, 401, 403, 404, 408, 412, 413, 415, 422, 428, 429, 503, 504),
                 },
             },
         },
@@ -231,7 +231,7 @@ SCHEMA: dict[str, Any] = {
                 "parameters": [_KB_ID],
                 "responses": {
                     "200": {"description": "them", "content": _object()},
-                    **_errors(401, 404),
+                    **_errors(401, 403, 404, 503),
                 },
             }
         },
@@ -249,7 +249,7 @@ SCHEMA: dict[str, Any] = {
                 ],
                 "responses": {
                     "200": {"description": "it", "content": _json("KnowledgeBaseVersion")},
-                    **_errors(401, 404),
+                    **_errors(401, 403, 404, 503),
                 },
             }
         },
@@ -262,18 +262,22 @@ SCHEMA: dict[str, Any] = {
                 ],
                 "responses": {
                     "200": {"description": "a page and the next cursor", "content": _object()},
-                    **_errors(401, 422, 503),
+                    **_errors(401, 403, 422, 503),
                 },
             }
         },
         "/healthz": {
             "get": {
-                "summary": "Liveness",
+                "summary": "Liveness: 503 while a worker is missing or being replaced",
                 "responses": {
                     "200": {
                         "description": "ok",
                         "content": {"application/json": {"schema": {"type": "object"}}},
-                    }
+                    },
+                    "503": {
+                        "description": "degraded",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
                 },
             }
         },
