@@ -30,6 +30,7 @@ from peirce.server.db.store import (
     StoreSettings,
     revisions,
 )
+from tests._hostile import Hostile, Reply, completion
 from tests._postgres import fresh_database, postgres_server
 from tests._serving import serving
 
@@ -339,6 +340,25 @@ def test_every_decision_is_in_the_log_before_it_is_sent(database: str, tmp_path:
     lines = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert {row["id"] for row in lines} == set(by_id)
     assert [row["created_at"] for row in lines] == sorted(row["created_at"] for row in lines)
+
+
+def test_each_choice_of_a_proxied_reply_is_a_decision_of_its_own(tmp_path: Path) -> None:
+    reply = json.dumps(completion(RIGHT, WRONG)).encode()
+    body = {"model": "m", "messages": [{"role": "user", "content": "?"}], "n": 2,
+            "peirce": {"context": PREMISES, "question": "Gwen is happy."}}  # fmt: skip
+    with (
+        Hostile(Reply(200, reply)) as upstream,
+        serving(ServerSettings(data_dir=tmp_path, upstream=upstream.base_url)) as url,
+    ):
+        r = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+        assert r.status_code == 200, r.text
+        ids = r.headers["x-peirce-decision"].split(", ")
+        rows = httpx.get(f"{url}/v1/decisions").json()["decisions"]
+    logged = {row["id"]: row for row in rows}
+    assert len(ids) == 2 == len(logged)
+    assert [logged[i]["action"] for i in ids] == ["pass", "block"]
+    assert [logged[i]["reply_text"] for i in ids] == [RIGHT, WRONG]
+    assert r.json()["peirce"]["id"] == ids[0]
 
 
 def _break_the_log(database: str) -> None:
