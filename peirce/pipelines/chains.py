@@ -315,6 +315,17 @@ class _Judge:
     ) -> ClaimCheck:
         if limited:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"search stopped for {goal}: {why}")
+        # refuted outranks propagated: what the premises rule out is wrong whatever it rests on
+        if clause.is_fact:
+            contra = self.kb.prove(goal.complement())
+            if contra.proved:
+                return ClaimCheck(
+                    claim,
+                    ClaimStatus.REFUTED,
+                    f"the premises prove the opposite, {goal.complement()}",
+                    contra.proof,
+                    _used(contra.proof),
+                )
         if self.unsound:
             _, through, proof, _, _ = self._prove(self.kb, clause, self.unsound)
             if through:
@@ -331,16 +342,6 @@ class _Judge:
                     f"{says} {which}, which {verb} not valid",
                     proof,
                     used,
-                )
-        if clause.is_fact:
-            contra = self.kb.prove(goal.complement())
-            if contra.proved:
-                return ClaimCheck(
-                    claim,
-                    ClaimStatus.REFUTED,
-                    f"the premises prove the opposite, {goal.complement()}",
-                    contra.proof,
-                    _used(contra.proof),
                 )
         classical = self._prove(self.classical(), clause)[1]
         if self.incomplete:
