@@ -76,11 +76,14 @@ from peirce.cot import (
     ClaimKind,
     ClaimStatus,
     StepCheck,
+    settle_citations,
 )
 from peirce.engine.contrapositive import contrapositives
 from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits
+from peirce.errors import InputError
 from peirce.logic import Clause, Const, Literal, Term, Var, skolemise
+from peirce.pipelines.chains_fol import FormulaContext, check_chain_formulas
 from peirce.results import Answer, ProofNode, Verdict
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
@@ -592,23 +595,6 @@ def _shape(clause: Clause) -> str:
     return re.sub(r"\b[A-Z]\w*\b", var, str(clause))
 
 
-def _settle_citations(checks: tuple[ClaimCheck, ...]) -> tuple[ClaimCheck, ...]:
-    """A citation shared by several claims of a step ("According to premise 9, since Erin is
-    young, Erin is white") is right when it supports one of them."""
-    good = {
-        cite.span
-        for c in checks
-        if c.status is ClaimStatus.VALID and c.citation_error is None
-        for cite in c.claim.citations
-    }
-    return tuple(
-        replace(c, citation_error=None)
-        if c.citation_error and any(cite.span in good for cite in c.claim.citations)
-        else c
-        for c in checks
-    )
-
-
 def _clauses(text: str | None) -> tuple[Clause, ...]:
     if not text:
         return ()
@@ -711,11 +697,13 @@ def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
 
 
 def check_chain(
-    context: str | Sequence[str] | ChainContext,
+    context: str | Sequence[str] | ChainContext | FormulaContext | None,
     chain: str | ChainText,
     *,
     question: str | None = None,
     limits: Limits | None = None,
+    formulas: Sequence[str] | None = None,
+    question_fol: str | None = None,
 ) -> ChainReport:
     """Judge every claim of a chain of thought against its context.
 
@@ -726,17 +714,35 @@ def check_chain(
 
     Args:
         context: the premises, as one text or one sentence per premise (premise ``n`` is the
-            ``n``-th sentence, for citations), or a :class:`ChainContext` read before.
+            ``n``-th sentence, for citations), or a :class:`ChainContext` read before; with
+            ``formulas``, the English they formalise (or ``None``: formulas only), or a
+            :class:`~peirce.pipelines.chains_fol.FormulaContext` read before.
         chain: the chain as the model wrote it, or as :func:`~peirce.translators.cot.read_chain`
             read it.
         question: the statement the chain evaluates; by default the one it says it evaluates
             ("We want to evaluate if ...").
         limits: bounds on every proof search.
+        formulas: the premises as first-order formulas (FOLIO's notation), one per premise:
+            the chain is then judged against them by Z3, its English read into their
+            vocabulary (:mod:`peirce.pipelines.chains_fol`).
+        question_fol: the statement evaluated, as a formula (with ``formulas``).
 
     Returns:
         A :class:`~peirce.cot.ChainReport`: a check per step and claim, the chain's answer and
         the one the premises give, and the first step with an error.
     """
+    if formulas is not None or isinstance(context, FormulaContext):
+        sentences = [context] if isinstance(context, str) else context
+        given = context if isinstance(context, FormulaContext) else (formulas or ())
+        return check_chain_formulas(
+            None if isinstance(sentences, FormulaContext | ChainContext) else sentences,
+            given,
+            chain,
+            question=question,
+            question_fol=question_fol,
+        )
+    if context is None:
+        raise InputError("no premises", expected="sentences, formulas or both")
     read = read_chain(chain) if isinstance(chain, str) else chain
     goal, goal_text = _goal(question, read)
     if isinstance(context, ChainContext):
@@ -763,7 +769,7 @@ def _judge_chain(
     judge = _Judge(kb, premises, limits, goal)
     try:
         steps = tuple(
-            StepCheck(s, _settle_citations(tuple(judge.claim(c) for c in s.claims)))
+            StepCheck(s, settle_citations(tuple(judge.claim(c) for c in s.claims)))
             for s in read.steps
         )
         expected = None

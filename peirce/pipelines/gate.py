@@ -390,6 +390,7 @@ _STATUS_FINDING = {
     ClaimStatus.PROPAGATED: Finding.CONTINGENT,
     ClaimStatus.UNKNOWN: Finding.UNKNOWN,
     ClaimStatus.GOAL: Finding.NO_CLAIM,
+    ClaimStatus.HEDGED: Finding.NO_CLAIM,
 }
 
 _SEVERITY = [
