@@ -61,7 +61,9 @@ _FUNCTION = frozenset(
 )
 _NEGATIONS = frozenset(["not", "n't", "no", "never", "cannot", "neither", "nor"])
 _PRONOUNS = frozenset(["he", "she", "it", "they", "him", "her", "them", "his", "their"])
-_HEDGES = re.compile(r"\b(?:could|might|may|possibly|perhaps|maybe)\b", re.I)
+_HEDGES = re.compile(
+    r"\b(?:could|might|may|possibly|possible|perhaps|maybe|likely|probably|reasonable)\b", re.I
+)
 _QUANT = re.compile(
     r"^(all|every|each|no|some|any)\s+(?:of\s+(?:the\s+)?)?(.+?)\s+(are|is|do|does|can|have|has|"
     r"will)\b\s*(.*)$",
@@ -72,7 +74,7 @@ _LEAD = re.compile(
     r"^(?:(?:and|but|so|thus|hence|therefore|then|also|now|since|because|as|however|"
     r"consequently|furthermore|moreover|additionally|finally|first|second|third|next|"
     r"lastly|similarly|likewise|in\s+conclusion|in\s+other\s+words|this\s+means|"
-    r"which\s+means|it\s+follows|we\s+(?:can\s+)?(?:know|see|conclude|infer|deduce)|"
+    r"which\s+means|it\s+follows|it\s+can\s+be\s+(?:concluded|inferred|said)|we\s+(?:can\s+)?(?:know|see|conclude|infer|deduce)|"
     r"(?:the\s+)?premises?\s+(?:\d+\s+)?(?:states?|says?|tells?\s+us|shows?)|"
     r"(?:from|by|according\s+to|based\s+on|using)\s+(?:the\s+)?(?:premises?|rules?|facts?)"
     r"(?:\s+\d+(?:\s*(?:,|and)\s*\d+)*)?|that|,)\s*)+",
@@ -241,6 +243,8 @@ class Lexicon:
         if m and not low.startswith(("whether", "it is")):
             return self._conditional(m.group(2), m.group(1))
         parts = re.split(r",?\s+and\s+(?=(?:all|every|each|no|some)\s)", text, flags=re.I)
+        if len(parts) == 1:
+            parts = self._split_at_names(text)
         if len(parts) > 1:
             return _join(Connective.AND, [self._sentence(p) for p in parts])
         q = _QUANT.match(text)
@@ -250,6 +254,25 @@ class Lexicon:
         if plural is not None:
             return plural
         return self._connected(text)
+
+    def _split_at_names(self, text: str) -> list[str]:
+        """ "All evil people are ugly and Harry is not ugly": the sentences joined by "and"
+        where the next one starts with a name of the item."""
+        pieces = re.split(r"(,?\s+and\s+)", text, flags=re.I)
+        out = [pieces[0]]
+        for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+            toks = _tokens(piece)
+            starts = self._constant_at(toks, 0) if toks else None
+            if (
+                starts is not None
+                and len(toks) > starts[1]
+                and toks[starts[1]].lower()
+                in ("is", "are", "does", "do", "has", "have", "can", "was", "will")
+            ):
+                out.append(piece)
+            else:
+                out[-1] += joint + piece
+        return out
 
     def _conditional(self, a: str, b: str) -> Formula:
         if re.search(r"\b(know|information|uncertain|unknown|determine|conclude)\b", b, re.I):
@@ -341,7 +364,12 @@ class Lexicon:
 
     def _connected(self, text: str) -> Formula:
         text = text.strip(" ,.")
-        if re.search(r"(?:\bnot|n't|\bcannot)\s+(?:be\s+)?(?:both|either)\b", text, re.I):
+        if re.search(
+            r"(?:\bnot|n't|\bcannot)\s+(?:be\s+)?(?:both|either)\b|\bat\s+the\s+same\s+time\b|"
+            r"\bonly\b",
+            text,
+            re.I,
+        ):
             raise _Unread("a negation over a connective")
         m = re.match(r"^(.*?)\bneither\s+(.+?)\s+nor\s+(.+)$", text, re.I)
         if m:
@@ -393,7 +421,10 @@ class Lexicon:
         return None
 
     def _clause(self, text: str, subject: str | None, verb: str = "") -> Formula:
-        """An individual and what is said of it."""
+        """An individual and what is said of it ("a student who is young": a relative clause
+        says more of the same individual)."""
+        if re.search(r"[,;:]", text.strip(" ,.")):
+            raise _Unread(f"several parts in {text.strip()!r}")
         toks = _tokens(text)
         while toks and toks[0].lower() in (
             "that",
@@ -430,9 +461,16 @@ class Lexicon:
         self.last = who
         if rest and rest[0] == "'s":
             raise _Unread("a possessive")
+        for i, w in enumerate(rest):
+            if w.lower() in ("who", "which", "that") and i > 0:
+                head = self._negated(rest[:i], Const(who))
+                return Binary(Connective.AND, head, self._negated(rest[i + 1 :], Const(who)))
+        return self._negated(rest, Const(who))
+
+    def _negated(self, rest: list[str], who: Const) -> Formula:
         negated = sum(w.lower() in _NEGATIONS for w in rest) % 2 == 1
         rest = [w for w in rest if w.lower() not in _NEGATIONS]
-        said = self._said(rest, Const(who))
+        said = self._said(rest, who)
         return Not(said) if negated else said
 
     def _said(self, words: list[str], who: Var | Const) -> Formula:
@@ -461,14 +499,20 @@ class Lexicon:
     def _near(self, content: frozenset[str]) -> str | None:
         """The one unary predicate whose words are ``content`` up to generic nouns ("animals
         from Australia" for ``AnimalsFromAustralia``), or up to one word when both say at least
-        two."""
-        found = [
+        two; ``None`` when another predicate's words are also among ``content`` (two names
+        for one thing: which one the claim means is not certain)."""
+        found = {
             name
             for key, name in self.unary.items()
             if (key ^ content) <= _GENERIC
             or (len(content) >= 2 and len(key) >= 2 and len(key ^ content) == 1 and key & content)
-        ]
-        return found[0] if len(set(found)) == 1 else None
+        }
+        others = {
+            name
+            for key, name in self.unary.items()
+            if key < content and not (content - key) <= _GENERIC and name not in found
+        }
+        return found.pop() if len(found) == 1 and not others else None
 
     def _predicates(self, words: list[str], who: Var | Const, *, loose: bool = False) -> Formula:
         """Content words split into the words of unary predicates, in order: their conjunction."""

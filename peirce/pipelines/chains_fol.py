@@ -128,8 +128,14 @@ _ABOUT = [
 ]
 _GOAL = re.compile(
     r"^\s*(?:so\s+|now\s+)?we\s+(?:want|need|are\s+asked|have)\s+to\s+(?:evaluate|determine|"
-    r"check|find\s+out|decide)\s+(?:if|whether)\s+(?:the\s+statement\s+)?(.+)$",
+    r"check|find\s+out|decide)\s+(?:if\s+|whether\s+)?(?:the\s+(?:statement|conclusion)\s*)?"
+    r"[\"“]?(.+?)[\"”]?(?:\s+is\s+true)?$",
     re.I,
+)
+#: what the statement evaluated says, reported, not asserted ("because it states that ...")
+_REPORTED = re.compile(
+    r"(?i)\b(?:statement|conclusion|question|it)\s+(?:states|says|claims|asserts|suggests)"
+    r"\s+(?:that\s+)?$"
 )
 _SUPPOSE = re.compile(
     r"\b(?:let'?s|let\s+us)\s+(?:consider|assume|suppose|say|look\s+at\s+the\s+case)|"
@@ -383,7 +389,7 @@ def _about(text: str) -> tuple[str, str] | None:
                 x,
                 flags=re.I,
             )
-            x = re.sub(r"\bbeing\b", "is", x)
+            x = re.sub(r"\bbeing\b", "is", x).split(",")[0]
             return what, x.strip(" .,")
     return None
 
