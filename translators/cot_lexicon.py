@@ -168,7 +168,10 @@ class Lexicon:
     objects: dict[str, set[str]] = field(default_factory=dict)  # binary predicate -> constants
     constants: dict[tuple[str, ...], str] = field(default_factory=dict)
     sentences: list[tuple[tuple[str, ...], int, Formula]] = field(default_factory=list)
-    last: str | None = None
+    individuals: set[str] = field(default_factory=set)
+    last: str | None = None  # the individual the last claim was about ("he", "she")
+    last_thing: str | None = None  # the individual named last ("it")
+    general: bool = False  # the last claim was about all or some things ("they")
 
     @classmethod
     def of(cls, formulas: Sequence[Formula], sentences: Sequence[str] = ()) -> Lexicon:
@@ -183,6 +186,8 @@ class Lexicon:
                     lex.unary.setdefault(key, a.predicate)
                 elif len(a.args) == 2:
                     lex.binary.setdefault(key, a.predicate)
+                if a.args and isinstance(a.args[0], Const) and isinstance(a.args[0].value, str):
+                    lex.individuals.add(a.args[0].value)
                 for t in a.args:
                     if isinstance(t, Const) and isinstance(t.value, str):
                         lex.constants.setdefault(
@@ -221,8 +226,26 @@ class Lexicon:
             try:
                 found = self._sentence(clean)
             except _Unread as err:
+                self._named(_tokens(clean))
                 return LexiconReading(None, str(err))
+        named = [
+            t.value
+            for a in atoms(found)
+            for t in a.args
+            if isinstance(t, Const) and isinstance(t.value, str) and t.value in self.individuals
+        ]
+        self.last_thing = named[-1] if named else self.last_thing
+        self.general = isinstance(found, Quantified) or (
+            isinstance(found, Binary) and isinstance(found.left, Quantified)
+        )
         return LexiconReading(found)
+
+    def _named(self, toks: list[str]) -> None:
+        """Who a claim that was not read names: later pronouns may refer to them."""
+        named = [c for i in range(len(toks)) if (c := self._constant_at(toks, i))]
+        if named:
+            self.last, self.last_thing = named[0][0], named[-1][0]
+            self.general = False
 
     def _whole(self, text: str) -> Formula | None:
         words, negs = self._signature(text)
@@ -448,7 +471,7 @@ class Lexicon:
             who, n = found
             rest = toks[n:]
         elif toks[0].lower() in _PRONOUNS:
-            referent = subject or self.last
+            referent = subject or self._referent(toks[0].lower())
             if referent is None:
                 raise _Unread(f"{toks[0]!r} refers to no individual named before")
             who, rest = referent, toks[1:]
@@ -466,6 +489,16 @@ class Lexicon:
                 head = self._negated(rest[:i], Const(who))
                 return Binary(Connective.AND, head, self._negated(rest[i + 1 :], Const(who)))
         return self._negated(rest, Const(who))
+
+    def _referent(self, pronoun: str) -> str | None:
+        """The individual a pronoun refers to: "it" the one named last (an individual, not a
+        value such as a number of copies), "he" / "she" the one the last claim was about,
+        "they" that one too unless the last claim was about all or some things."""
+        if pronoun in ("it", "its"):
+            return self.last_thing or self.last
+        if pronoun in ("they", "them", "their"):
+            return None if self.general else self.last
+        return self.last
 
     def _negated(self, rest: list[str], who: Const) -> Formula:
         negated = sum(w.lower() in _NEGATIONS for w in rest) % 2 == 1
