@@ -30,7 +30,7 @@ starts in the chain), so every claim has its span in the original text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from peirce.cot import ChainClaim, Citation, ClaimKind
 from peirce.results import Answer
@@ -226,6 +226,9 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
     return [(piece, False)]
 
 
+_SOMEONE_WHO = re.compile(r"^\s*some(?:one|thing)\s+(?:who|that|which)\b", re.IGNORECASE)
+
+
 class StepReader:
     """Reads the steps of one chain, in order (a pronoun may refer to an earlier step).
 
@@ -249,6 +252,14 @@ class StepReader:
         self, piece: Piece, derived: bool, cites: tuple[Citation, ...]
     ) -> list[ChainClaim]:
         reading = read_statement(piece.s, self.subject)
+        if reading.cnl and derived and self.subject and _SOMEONE_WHO.match(piece.s):
+            # "the cow is kind, so someone who is nice sees the bear": said of the cow just
+            # named (the rule applied to it), not a rule about everyone
+            who = self.subject[:1].lower() + self.subject[1:]
+            cnl = re.sub(r"^If some(?:one|thing)\b", f"If {who}", reading.cnl)
+            cnl = re.sub(r"\bthen (?:they|it)\b", f"then {who}", cnl)
+            if cnl != reading.cnl:
+                reading = replace(reading, cnl=cnl)
         if reading.cnl is None:
             if _other_referent(piece.s, self.subject):  # a later "it" may mean what this names
                 self.subject = None
