@@ -4,7 +4,7 @@ not the subject), and "someone who ..." said of an individual just named (not a 
 
 from __future__ import annotations
 
-from peirce.cot import ClaimStatus
+from peirce.cot import ClaimKind, ClaimStatus
 from peirce.pipelines.chains import check_chain
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
@@ -62,3 +62,27 @@ def test_the_readings_judge_right_chains_as_sound() -> None:
     report = check_chain(premises, chain, question="The mole trusts the vole.")
     statuses = [c.status for s in report.steps for c in s.claims]
     assert statuses and all(s is ClaimStatus.VALID for s in statuses)
+
+
+def test_a_hedge_is_read_as_not_asserted_and_never_an_error() -> None:
+    premises = ["The mole is calm.", "The vole is not loud."]
+    report = check_chain(premises, "The vole could be loud. The mole might be wet.\nANSWER: True")
+    checks = [c for s in report.steps for c in s.claims if c.claim.kind is ClaimKind.HEDGE]
+    assert len(checks) == 2
+    assert all(c.status is ClaimStatus.HEDGED and not c.flagged for c in checks)
+    # "could not" denies: it is a statement, judged as one
+    report = check_chain(premises, "The vole could not be loud.")
+    assert report.steps[0].status is ClaimStatus.VALID
+
+
+def test_a_premise_named_by_its_place_next_to_the_last_one_cited() -> None:
+    premises = ["The mole is calm.", "The vole is wet.", "The heron is grey."]
+    chain = "From premise 3, the heron is grey. The premise before that says the vole is wet."
+    report = check_chain(premises, chain)
+    second = report.steps[1].claims[0]
+    assert second.claim.citations[0].premises == (2,)
+    assert second.status is ClaimStatus.VALID and second.citation_error is None
+    wrong = check_chain(
+        premises, "From premise 2, the vole is wet. The next premise says the mole is calm."
+    )
+    assert wrong.steps[1].claims[0].citation_error is not None
