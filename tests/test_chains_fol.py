@@ -140,3 +140,19 @@ def test_bench_uses_the_formulas_by_default_and_english_on_request(tmp_path: Pat
     assert f["steps_translated_rate"] == 1.0
     english = execute(bench, bench.settings(data=str(path), context="english")).figures
     assert english["steps_translated_rate"] < 1.0
+
+
+def test_the_gate_judges_steps_against_a_first_order_knowledge_base() -> None:
+    from peirce.pipelines.gate import Finding, Gate, KnowledgeSource
+
+    with Gate(KnowledgeSource("fol", tuple(FORMULAS), tuple(SENTENCES))) as gate:
+        d = gate.check(
+            "Pim is a trundle, so Pim is shiny.\nANSWER: True", question_fol="Shiny(pim)"
+        )
+        right = gate.check(
+            "Pim is a glorb, so Pim is shiny.\nANSWER: True", question_fol="Shiny(pim)"
+        )
+    assert d.steps[0].finding is Finding.REFUTED and d.steps[0].backend == "z3"
+    assert "Pim is not a trundle." in d.steps[0].premises
+    assert d.action.value == "block"
+    assert right.action.value == "pass"
