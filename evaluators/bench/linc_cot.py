@@ -20,6 +20,12 @@ conditions). LINC's prompt lists the premises one per line, unnumbered, in the o
 ``premises``; the models count them from 1, facts and rules together, and premise ``n`` here is
 the ``n``-th line ("rule n" and "fact n" may also count rules or facts only).
 
+Items that carry their premises as first-order formulas (FOLIO's ``folio_fol``: ``premises`` and
+``conclusion``) are judged against them by default: every claim read into the formulas'
+vocabulary and posed to Z3, the answer against the conclusion's formula
+(:mod:`peirce.pipelines.chains_fol`); ``--context english`` judges them against the English
+premises instead.
+
 ProofWriter's labels follow the open world without contrapositives; items where a classical
 reading (rules read contrapositively too) answers otherwise are counted and reported apart.
 

@@ -5,8 +5,10 @@
 spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negation):
 
 - a statement is ``valid`` when the premises prove it, ``refuted`` when they prove its
-  opposite, ``unsupported`` when neither, ``propagated`` when only an earlier claim that was not
-  valid gives it;
+  opposite (even when an earlier claim that was not valid also gives it: refuted outranks
+  propagated), ``unsupported`` when neither, ``propagated`` when only an earlier claim that was
+  not valid gives it;
+- a hedge ("it could be quiet") asserts nothing: ``hedged``, never an error;
 - a status ("it is uncertain whether X", "the statement is false") and the final answer are
   ``valid`` when they are what the premises give (True: X is proved; False: its opposite is;
   Uncertain: neither), otherwise ``refuted`` (the premises decide it the other way) or
@@ -17,6 +19,9 @@ spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negati
   "fact n" may also count only the rules or only the facts);
 - a claim that is not valid under the open world but holds classically, by contraposition, is
   marked ``classical`` (ProofWriter's labels do not use contrapositives).
+
+Premises given as first-order formulas (``formulas=``, with or without the English they
+formalise) are judged by Z3 instead (:mod:`peirce.pipelines.chains_fol`).
 
 Context sentences that are not translated make unproved claims ``unknown`` rather than
 ``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
