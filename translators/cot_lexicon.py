@@ -531,14 +531,15 @@ class Lexicon:
 
     def _near(self, content: frozenset[str]) -> str | None:
         """The one unary predicate whose words are ``content`` up to generic nouns ("animals
-        from Australia" for ``AnimalsFromAustralia``), or up to one word when both say at least
-        two; ``None`` when another predicate's words are also among ``content`` (two names
-        for one thing: which one the claim means is not certain)."""
+        from Australia" for ``AnimalsFromAustralia``), or ``content`` and one word more (the
+        claim says at least two of its words, and nothing the name does not); ``None`` when
+        another predicate's words are also among ``content`` (two names for one thing: which
+        one the claim means is not certain)."""
         found = {
             name
             for key, name in self.unary.items()
             if (key ^ content) <= _GENERIC
-            or (len(content) >= 2 and len(key) >= 2 and len(key ^ content) == 1 and key & content)
+            or (len(content) >= 2 and content < key and len(key - content) == 1)
         }
         others = {
             name
