@@ -156,3 +156,23 @@ def test_the_gate_judges_steps_against_a_first_order_knowledge_base() -> None:
     assert "Pim is not a trundle." in d.steps[0].premises
     assert d.action.value == "block"
     assert right.action.value == "pass"
+
+
+def test_it_is_the_nearest_individual_the_claim_can_be_said_of() -> None:
+    formulas = [
+        parse_formula(f)
+        for f in (
+            "∀x (Scroll(x) ∧ KeptBy(x, guild) → Sealed(x))",
+            "Scroll(vellum)",
+            "Guild(guild)",
+            "Song(ballad) ∧ Loud(ballad)",
+            "¬Hums(tova, ballad)",
+        )
+    ]
+    lex = Lexicon.of(formulas)
+    assert str(lex.read("vellum is kept by the guild").formula) == "KeptBy(vellum, guild)"
+    # the guild was named last, but only scrolls are said to be sealed
+    assert str(lex.read("so it is sealed").formula) == "Sealed(vellum)"
+    assert str(lex.read("Tova does not hum ballad").formula) == "¬Hums(tova, ballad)"
+    # the ballad was named last, and songs are what is said to be loud
+    assert str(lex.read("it is loud").formula) == "Loud(ballad)"

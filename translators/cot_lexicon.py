@@ -169,6 +169,8 @@ class Lexicon:
     constants: dict[tuple[str, ...], str] = field(default_factory=dict)
     sentences: list[tuple[tuple[str, ...], int, Formula]] = field(default_factory=list)
     individuals: set[str] = field(default_factory=set)
+    kinds: dict[str, set[str]] = field(default_factory=dict)  # constant -> its unary predicates
+    together: dict[str, set[str]] = field(default_factory=dict)  # predicate -> its formulas'
     last: str | None = None  # the individual the last claim was about ("he", "she")
     last_thing: str | None = None  # the individual named last ("it")
     general: bool = False  # the last claim was about all or some things ("they")
@@ -178,7 +180,12 @@ class Lexicon:
         """The lexicon of formulas; ``sentences[i]`` is the English of ``formulas[i]``."""
         lex = cls()
         for f in formulas:
+            named = {a.predicate for a in atoms(f)}
+            for p in named:
+                lex.together.setdefault(p, set()).update(named)
             for a in atoms(f):
+                if len(a.args) == 1 and isinstance(a.args[0], Const):
+                    lex.kinds.setdefault(str(a.args[0].value), set()).add(a.predicate)
                 key = frozenset(_content(words_of_name(a.predicate)))
                 if not key:
                     continue
@@ -475,6 +482,13 @@ class Lexicon:
             if referent is None:
                 raise _Unread(f"{toks[0]!r} refers to no individual named before")
             who, rest = referent, toks[1:]
+            other = self.last if referent == self.last_thing else None
+            if subject is None and other and other != referent:
+                # the nearest individual the rest can be said of: "Karen skips the show, so it
+                # is dull" is about the show, if only shows are said to be dull
+                first = self._fits(referent, rest)
+                if first is False and self._fits(other, rest):
+                    who = other
         elif subject is not None:
             who = subject
             own = toks[0].lower() in ("is", "are", "does", "do", "has", "have", "can")
@@ -489,6 +503,20 @@ class Lexicon:
                 head = self._negated(rest[:i], Const(who))
                 return Binary(Connective.AND, head, self._negated(rest[i + 1 :], Const(who)))
         return self._negated(rest, Const(who))
+
+    def _fits(self, who: str, rest: list[str]) -> bool | None:
+        """Whether what ``rest`` says can be said of ``who``: its predicate is one the formulas
+        say of ``who``, or stands in one formula with one of those (``None``: ``rest`` is not
+        read)."""
+        try:
+            said = self._negated([w for w in rest if w.lower() not in ("who", "which")], Const(who))
+        except _Unread:
+            return None
+        own = self.kinds.get(who, set())
+        return all(
+            a.predicate in own or bool(self.together.get(a.predicate, set()) & own)
+            for a in atoms(said)
+        )
 
     def _referent(self, pronoun: str) -> str | None:
         """The individual a pronoun refers to: "it" the one named last (an individual, not a
