@@ -4,12 +4,15 @@ The results (JSONL lines of any batch command) are read one by one and each is c
 the page shows: its id, command, verdict, error, a few figures, and its steps (text, verdict,
 reason, proof or evidence), with an RLT's drawing as SVG when the line has one. The page embeds
 them as JSON and draws a page of rows at a time, so 10,000 records open at once; the plots
-(matplotlib, ``Agg``, inline SVG) and the CSS and JavaScript are in the file too: nothing is
+(matplotlib, ``Agg``) and the RLT drawings are SVG images (data URIs, where no script runs), and
+the CSS and JavaScript are in the file too, named by their hashes in the page's policy: nothing is
 fetched when it is viewed.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import time
 from collections import Counter
@@ -17,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["compact", "read_results", "render_report", "write_report"]
+__all__ = ["compact", "read_results", "render_report", "svg_image", "write_report"]
 
 #: At most this many characters of a proof or an evidence text per step.
 _MAX_DETAIL = 4000
@@ -197,10 +200,31 @@ def compact(row: dict[str, Any]) -> dict[str, Any]:
     if figures:
         out["figures"] = {k: round(v, 4) if isinstance(v, float) else v for k, v in
                           figures.items()}  # fmt: skip
-    if isinstance(row.get("svg"), str):
+    if isinstance(row.get("svg"), str) and "<svg" in row["svg"]:
         svg = row["svg"]
-        out["svg"] = svg[svg.find("<svg") :] if "<svg" in svg else ""
+        out["drawing"] = svg_image(svg[svg.find("<svg") :])
     return out
+
+
+def svg_image(svg: str) -> str:
+    """``svg`` as the source of an image (``data:image/svg+xml;base64,...``).
+
+    The page shows every drawing as an image, never as markup of its own: in an image no script
+    runs, no link can be followed, nothing is fetched and no style reaches the page, however
+    the SVG was written (a cleaner of SVG markup can be got past).
+    """
+    data = svg.encode("utf-8", "replace")  # a lone surrogate becomes "?"
+    return "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
+
+
+def _asset(name: str) -> tuple[str, str]:
+    """The text of the page's script or style sheet ``name`` and its hash for the page's
+    Content-Security-Policy (``sha256-...``): only the page's own script and style apply."""
+    from importlib.resources import files
+
+    text = (files("peirce.report") / "templates" / name).read_text("utf-8")
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return text, f"sha256-{digest}"
 
 
 class _Figures:
@@ -236,6 +260,7 @@ def render_report(rows: Iterable[dict[str, Any]], *, title: str, source: str) ->
         figures.add(row)
         records.append(compact(row))
     svgs = plots.all_plots(figures.verdicts, figures.taus, figures.values)
+    images = [{"title": p["title"], "image": svg_image(p["svg"])} for p in svgs]
     failed = sum(1 for r in records if r["error"] is not None)
     data = json.dumps(records, ensure_ascii=False, separators=(",", ":"))
     data = data.replace("<", "\\u003c")  # no "</script>" can end the block early
@@ -244,14 +269,20 @@ def render_report(rows: Iterable[dict[str, Any]], *, title: str, source: str) ->
         autoescape=select_autoescape(["html", "j2"]),
     )
     template = env.get_template("report.html.j2")
+    script, script_hash = _asset("report.js")
+    style, style_hash = _asset("report.css")
     return template.render(
+        script=script,
+        script_hash=script_hash,
+        style=style,
+        style_hash=style_hash,
         title=title,
         source=source,
         total=len(records),
         failed=failed,
         verdicts=sorted(figures.verdicts.items(), key=lambda kv: (-kv[1], kv[0])),
         commands=sorted(figures.commands.items()),
-        plots=svgs,
+        plots=images,
         data=data,
         built_seconds=round(time.perf_counter() - started, 2),
     )
