@@ -222,3 +222,90 @@ def test_the_page_allows_only_its_own_script(tmp_path: Path) -> None:
         assert name in text  # the record is in the page, as data
     assert "<iframe" not in text and "<svg" not in text
 
+
+def _deep(depth: int, leaf: str = "1") -> str:
+    return "[" * depth + leaf + "]" * depth
+
+
+def _deep_proof(depth: int) -> str:
+    proof = '{"goal": "g0"}'
+    for k in range(1, depth):
+        proof = f'{{"goal": "g{k}", "rule": "r", "children": [{proof}]}}'
+    return proof
+
+
+#: Lines of odd shape (issue 28, item 16), each once a traceback of ``peirce report``.
+ODD_LINES = [
+    '{"id": "list-report", "command": "check", "verdict": "valid", "report": [1, {"steps": 2}]}',
+    '{"id": "steps-not-objects", "command": "check", "verdict": "valid",'
+    ' "report": {"steps": [1, "two", [3], null, {"index": "x", "premises": {"a": 1}}]}}',
+    f'{{"id": "deep-proof", "command": "check", "verdict": "valid", "report": {{"steps": '
+    f'[{{"index": 1, "text": "t", "status": "valid", "proof": {_deep_proof(240)}}}]}}}}',
+    f'{{"id": "deep-error", "command": "check", "verdict": "error", "error": {_deep(499)}}}',
+    f'{{"id": "deep-text", "command": "check", "verdict": "valid", "report": {{"steps": '
+    f'[{{"index": 1, "text": {_deep(490)}, "status": {_deep(490)}}}]}}}}',
+    '{"id": "mathtext", "command": "check", "verdict": "$\\\\frac{x}{$"}',
+    '{"id": "math-too", "command": "ares", "verdict": "$x^$", "ares": {"claims": '
+    '[{"tau": "$\\\\frac{x}{$"}, {"tau": 1e999}, {"tau": 0.5}, 7]}}',
+    '{"id": "lone-\\ud800", "command": "check\\udfff", "verdict": "v\\ud800", "error": "e\\udc00"}',
+    '{"id": "surrogate-step", "command": "check", "verdict": "valid", "report": {"steps": '
+    '[{"index": 1, "text": "\\ud83d", "status": "\\ud800", "proof": {"goal": "\\udc00"}}]}}',
+    '{"id": "surrogate-svg", "command": "rlt check", "verdict": "ok",'
+    ' "svg": "<svg xmlns=\\"http://www.w3.org/2000/svg\\"><text>\\ud800</text></svg>"}',
+    '{"id": "odd-figures", "command": "logicscore", "verdict": "ok", "completeness": "1",'
+    ' "conciseness": true, "determinateness": 1e308, "p_min": [[1], {"a": 2}],'
+    ' "propositions": [{"id": [1], "citations": [1, null, {"x": 1}]}, 5]}',
+    '{"id": "odd-prove", "command": "prove", "verdict": "ok", "finding": {"core": 5,'
+    ' "core_premises": "abc", "scenarios": [{"facts": {"a": 1}}, 3]}}',
+    '{"id": "odd-protocol", "command": "protocol score", "verdict": "ok",'
+    ' "diagnostics": {"a": 1}, "score": NaN}',
+    '{"id": "odd-rlt", "command": "rlt check", "verdict": "ok", "steps": {"a": 1}, "svg": 5}',
+    '{"id": "huge-number", "command": "check", "verdict": "ok", "error": ' + "9" * 4000 + "}",
+]
+
+#: Lines that cannot be read as JSON: named on standard error, the others still in the report.
+UNREADABLE = [
+    '{"id": "950-deep", "command": "check", "verdict": "valid", "error": ' + _deep(950) + "}",
+    '{"id": "torn", "command": "check", "verdict": ',
+]
+
+
+def test_lines_of_any_shape_are_shown_or_named_never_a_traceback(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "odd.jsonl"
+    body = "\n".join(ODD_LINES[:5] + UNREADABLE[:1] + ODD_LINES[5:] + UNREADABLE[1:]) + "\n"
+    results.write_bytes(body.encode() + b'{"id": "latin-1", "verdict": "\xe9"}\n')
+    html = tmp_path / "report.html"
+    assert main(["report", str(results), "-o", str(html)]) == 1  # some lines were not read
+    err = capsys.readouterr().err
+    assert "line 6: nested more than 500 levels deep" in err
+    assert f"line {len(ODD_LINES) + 2}: not JSON" in err  # the torn line
+    assert f"line {len(ODD_LINES) + 3}: not JSON" in err  # bytes that are not UTF-8
+    assert f"wrote {html}: {len(ODD_LINES)} record(s)" in err
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(html.as_uri())
+    page.wait_for_function("window.peirceReport !== undefined")
+    assert page.evaluate("window.peirceReport.records") == len(ODD_LINES)
+    assert _expand_everything(page) == len(ODD_LINES)
+    text = page.inner_text("#records")
+    page.close()
+    assert problems == []
+    assert "$\\frac{x}{$" in text  # the verdict, as text
+    assert "lone-\ufffd" in text and "v\ufffd" in text  # a lone surrogate shown as U+FFFD
+    assert "g239   [r]\n  g238" in text and "g230" in text  # the deep proof, cut at its size
+    assert "[[[[" in text  # the deep error, as text
+    assert "not a step: [3]" in text  # a step that is not an object, named
+
+
+@pytest.mark.parametrize("line", ODD_LINES)
+def test_each_odd_line_alone_makes_a_report(line: str, tmp_path: Path) -> None:
+    """One line alone also means the plots are drawn from it alone (labels, τ values)."""
+    results = tmp_path / "one.jsonl"
+    results.write_text(line + "\n", "utf-8")
+    html = tmp_path / "report.html"
+    assert main(["report", str(results), "-o", str(html)]) == 0
+    assert "window.peirceReport" in html.read_text("utf-8")
