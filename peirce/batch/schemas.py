@@ -50,6 +50,7 @@ _COMMANDS: dict[str, tuple[list[str], dict[str, Any], list[str]]] = {
                 "properties": {
                     "steps": {
                         "type": "array",
+                        "minItems": 1,
                         "items": {
                             "type": "object",
                             "required": ["index", "text", "status"],
