@@ -214,8 +214,9 @@ def _drive(
 
 
 def _all_llm_failed(summary: Summary) -> bool:
-    llm = summary.llm
-    return llm["failures"] > 0 and llm["calls"] + llm["cache_hits"] == 0
+    from peirce.llm.protocol import all_calls_failed
+
+    return all_calls_failed(summary.llm)
 
 
 def run_batch(
@@ -285,7 +286,8 @@ def run_batch(
     if (args.workers > 1 or args.ray) and _all_llm_failed(summary):
         sys.stderr.write(
             f"peirce {job.command}: every LLM call failed in the workers "
-            f"({summary.llm['failures']} call(s)); the verdicts that needed it are UNKNOWN\n"
+            f"({summary.llm['failures']} failed, {summary.llm.get('unusable', 0)} answered with "
+            "nothing usable); the verdicts that needed it are UNKNOWN\n"
         )
         return 3, summary
     return (1 if summary.failed else 0), summary
