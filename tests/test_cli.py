@@ -81,7 +81,7 @@ def test_check_non_utf8_line_points_at_the_byte_and_the_rest_goes_on(tmp_path: P
     bad.write_bytes(good + b'{"context": "Max is a w\xffmpus.", "steps": []}\n' + good)
     out = peirce("check", str(bad))
     assert out.returncode == 1
-    assert "record 2: error" in out.stdout
+    assert "record #2: error" in out.stdout
     assert "line 2, column 24: byte 0xff is not UTF-8" in out.stdout
     assert out.stdout.count("1/1 steps valid") == 2
 
