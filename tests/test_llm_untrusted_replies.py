@@ -106,13 +106,28 @@ def test_a_run_with_some_usable_replies_exits_0(
     assert code == 0, err
 
 
-def test_a_batch_in_workers_whose_every_reply_was_unusable_exits_3(
-    endpoint: Any, capsys: pytest.CaptureFixture[str]
-) -> None:
-    endpoint(lambda m, p: "not JSON")
-    code, _, err = _ares(capsys, "--workers", "2")
-    assert code == EXIT_LLM_FAILED, err
-    assert "answered with nothing usable" in err
+def test_a_batch_in_workers_whose_every_reply_was_unusable_exits_3(tmp_path: Path) -> None:
+    """In worker processes (a command of its own, so that its workers see the endpoint)."""
+    import os
+    import subprocess
+    import sys
+
+    with LoopbackServer(oracle=lambda m, p: "not JSON") as srv:
+        env = {**os.environ, "OPENAI_BASE_URL": srv.base_url, "OPENAI_API_KEY": "x",
+               "PEIRCE_MODEL": "loop", "PEIRCE_LLM_CACHE": str(tmp_path / "c.sqlite3")}  # fmt: skip
+        claims = str(ROOT / "examples" / "claims.json")
+        argv = ["ares", claims, "--judge", "llm", "--json", "--workers", "2"]
+        run = subprocess.run(
+            [sys.executable, "-m", "peirce.cli", *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
+        )
+        assert srv.hits > 0
+    assert run.returncode == EXIT_LLM_FAILED, run.stderr
+    assert "answered with nothing usable" in run.stderr
 
 
 #: Token counts an endpoint may claim that cannot be true (the reply is "ok", the prompt short).
