@@ -136,8 +136,6 @@ LIES: list[JSONObject] = [
     {"prompt_tokens": 10**15, "completion_tokens": 1},
     {"prompt_tokens": 9, "completion_tokens": -1},
     {"prompt_tokens": 9, "completion_tokens": 10**12},
-    {"prompt_tokens": 1.5, "completion_tokens": 1},
-    {"prompt_tokens": "12", "completion_tokens": 1},
     {"prompt_tokens": 9, "completion_tokens": 300},  # past max_tokens (100) of one choice
 ]
 
@@ -162,6 +160,27 @@ def test_token_counts_that_cannot_be_true_are_not_added(usage: JSONObject) -> No
     believed = {k: v for k, v in usage.items() if isinstance(v, int) and 0 <= v <= 100}
     assert stats["prompt_tokens"] == believed.get("prompt_tokens", 0)
     assert stats["completion_tokens"] == believed.get("completion_tokens", 0)
+
+
+@pytest.mark.parametrize("count", [1.5, [9], {"n": 9}, "many"])
+def test_a_count_that_is_no_whole_number_is_never_added(count: Any) -> None:
+    """Such a reply is either refused as malformed or used with its counts not believed;
+    either way nothing but whole numbers is added."""
+    from peirce.errors import LLMError
+
+    usage: JSONObject = {"prompt_tokens": count, "completion_tokens": 1}
+    with (
+        LoopbackServer(oracle=lambda m, p: Fault.usage_of(usage, '{"answer": "YES"}')) as srv,
+        _client(srv, max_retries=0) as client,
+    ):
+        try:
+            complete(client, "entail_judge_binary", VALUES, schema=SCHEMA)
+        except LLMError as exc:
+            assert "malformed" in str(exc)
+        else:
+            assert client.stats.usage_rejected == 1
+        stats = client.stats.as_dict()
+    assert stats["prompt_tokens"] == 0 and isinstance(stats["prompt_tokens"], int)
 
 
 def test_true_token_counts_are_added() -> None:

@@ -455,8 +455,11 @@ def believable_usage(
     >>> msgs = [{"role": "user", "content": "hi"}]
     >>> believable_usage({"prompt_tokens": 9, "completion_tokens": 2}, msgs, {"n": 1})
     ({'prompt_tokens': 9, 'completion_tokens': 2}, None)
-    >>> believable_usage({"prompt_tokens": -25, "completion_tokens": 2}, msgs, {"n": 1})
-    ({'prompt_tokens': 0, 'completion_tokens': 2}, 'prompt_tokens -25, not in 0..113')
+    >>> usage, why = believable_usage({"prompt_tokens": -25, "completion_tokens": 2}, msgs, {})
+    >>> usage
+    {'prompt_tokens': 0, 'completion_tokens': 2}
+    >>> why
+    'prompt_tokens -25 (negative, or not a whole number), not in 0..113'
     >>> believable_usage({"prompt_tokens": 9, "completion_tokens": 10**9}, msgs,
     ...                  {"n": 2, "max_tokens": 100})[1]
     'completion_tokens 1000000000, not in 0..200'
@@ -468,7 +471,8 @@ def believable_usage(
         completion = min(completion, most * n)
     prompt = size + 16 * len(messages) + 64
     why = [
-        f"{name} {value}, not in 0..{ceiling}"
+        f"{name} {value}{' (negative, or not a whole number)' if value < 0 else ''}, "
+        f"not in 0..{ceiling}"
         for name, value, ceiling in (
             ("prompt_tokens", said["prompt_tokens"], prompt),
             ("completion_tokens", said["completion_tokens"], completion),

@@ -354,7 +354,12 @@ class LoopbackServer:
             self._send_completion(handler, body, [text], "length")
         elif fault.kind == "usage":
             completion = _completion(self.model, body, [fault.reply or ""], "stop")
-            completion["usage"] = dict(fault.usage or {})
+            usage = dict(fault.usage or {})
+            counts = [usage.get("prompt_tokens"), usage.get("completion_tokens")]
+            if "total_tokens" not in usage:  # the API's own field, the sum (of integers)
+                whole = all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
+                usage["total_tokens"] = sum(n for n in counts if isinstance(n, int)) if whole else 0
+            completion["usage"] = usage
             handler._send_json(200, completion)
         else:
             handler._send_json(500, {"error": {"message": f"unknown fault {fault.kind!r}"}})
