@@ -265,3 +265,32 @@ def test_the_swipl_console_still_formats_what_runs_no_code(tmp_path: Path) -> No
     assert run.returncode == 0, run.stderr
     assert "A = 'f(\\'X\\',\"s\")|b|42|\\'Y\\''." in run.stdout, run.stdout
     assert "B = '[1,2|...]'." in run.stdout, run.stdout
+
+
+@needs_swipl
+def test_a_break_level_reached_through_the_tracer_is_checked_as_well(tmp_path: Path) -> None:
+    """A failed assertion opens the tracer, whose ``b`` command starts a nested top level: what
+    it runs is checked as the first level's queries are, and printing runs no goal there."""
+    kb = tmp_path / "kb.pl"
+    kb.write_text("p(a).\n")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    lines = ["assertion(fail).", "b"]
+    for k, goal in enumerate(MARKING_GOALS):
+        marking = goal.replace("MARK", str(marks / f"ran-{k}"))
+        lines += [f"{marking}.", f'print_message(error, format("~@", [{marking}])).']
+    lines.append("p(X).")
+    run = subprocess.run(
+        [sys.executable, "-m", "peirce.cli", "console", "--swipl", str(kb)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(tmp_path),
+        check=False,
+    )
+    written = run.stdout + run.stderr
+    assert "Assertion failed" in written and "X = a." in written  # it reached the break level
+    assert written.count("No permission to call sandboxed") >= 3, written
+    assert written.count("{~@ not run: ") == len(MARKING_GOALS), written
+    assert list(marks.iterdir()) == []
