@@ -125,6 +125,7 @@ _STYLE = """() => ({
   body: getComputedStyle(document.body).display,
   opacity: getComputedStyle(document.body).opacity,
   header: getComputedStyle(document.querySelector('header')).visibility,
+  own: getComputedStyle(document.querySelector('header')).backgroundColor,
 })"""
 
 #: Every element that a click or a hover could act on, in the page and in its shadowless frames.
@@ -195,7 +196,8 @@ def test_a_hostile_results_file_runs_no_script_in_the_report(browser: Any, tmp_p
     assert clicked >= len(HOSTILE_SVGS)
     assert drawings >= len(HOSTILE_SVGS) - 1  # each drawing an image
     assert url == html.as_uri()  # no refresh or link took the page elsewhere
-    assert before == after == {"body": "block", "opacity": "1", "header": "visible"}
+    own = "rgb(38, 50, 56)"  # the page's own style sheet applies (its hash is allowed)
+    assert before == after == {"body": "block", "opacity": "1", "header": "visible", "own": own}
     assert all(r.startswith("data:image/svg+xml") for r in requests), requests
 
 
