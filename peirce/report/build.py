@@ -70,7 +70,9 @@ def read_results(path: str | Path, problems: list[str] | None = None) -> Iterato
 #: Prolog's proof depth bound allows fits, and reading stays within Python's recursion limit.
 MAX_DEPTH = 500
 
-_STRUCTURE = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+#: A string (to its closing quote, or to the end when it has none: each byte is looked at once)
+#: or a bracket.
+_STRUCTURE = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 
 
 def _too_deep(raw: bytes) -> bool:
