@@ -18,6 +18,7 @@ byte at a time cannot hold a request (HTTP's own timeouts restart at every byte 
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -143,7 +144,6 @@ class Transport:
     ) -> RawReply | Transient:
         """One chat completion request; :class:`~peirce.errors.LLMError` when it is refused."""
         import openai
-        from openai.types.chat import ChatCompletion
 
         # the SDK's signature spells out every parameter; ours are built by the client
         create: Callable[..., contextlib.AbstractContextManager[Any]] = (
@@ -160,7 +160,7 @@ class Transport:
                             return Transient(f"no whole reply within {self.timeout:g} s")
                 except Exception as exc:  # the connection broke off mid-body (httpx's errors)
                     return Transient(f"the reply broke off: {exc!r}"[:300])
-            resp = ChatCompletion.model_validate_json(bytes(body))
+            reply = _read_completion(bytes(body))
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in RETRY_STATUSES or status >= 500:
@@ -171,21 +171,37 @@ class Transport:
         except openai.APIConnectionError as exc:
             return Transient(f"connection failed: {exc.__cause__ or exc}")
         except (openai.APIResponseValidationError, ValueError) as exc:
-            return Transient(f"malformed response body: {exc}")
-        choices: list[RawChoice] = [
-            {"text": c.message.content or "", "finish_reason": c.finish_reason}
-            for c in (resp.choices or [])
-        ]
-        if not choices:
+            return Transient(f"malformed response body: {exc}"[:300])
+        if not reply["choices"]:
             return Transient("the response has no choices")
-        usage = resp.usage
-        return {
-            "choices": choices,
-            "usage": {  # as the endpoint says (-1: not an integer); the client decides belief
-                "prompt_tokens": _said(getattr(usage, "prompt_tokens", 0)),
-                "completion_tokens": _said(getattr(usage, "completion_tokens", 0)),
-            },
-        }
+        return reply
+
+
+def _read_completion(body: bytes) -> RawReply:
+    """A chat completion's choices and token counts, read from its JSON as leniently as the
+    SDK reads it (fields it does not need are ignored); ``ValueError`` when it is not one."""
+    data = json.loads(body)
+    if not isinstance(data, dict) or not isinstance(data.get("choices", []), list):
+        raise ValueError("not a chat completion")
+    choices: list[RawChoice] = []
+    for c in data.get("choices") or []:
+        message = c.get("message") if isinstance(c, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if content is not None and not isinstance(content, str):
+            raise ValueError("a choice's content is not text")
+        finish = c.get("finish_reason") if isinstance(c, dict) else None
+        choices.append(
+            {"text": content or "", "finish_reason": finish if isinstance(finish, str) else None}
+        )
+    usage = data.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    return {
+        "choices": choices,
+        "usage": {  # as the endpoint says (-1: not an integer); the client decides belief
+            "prompt_tokens": _said(usage.get("prompt_tokens", 0)),
+            "completion_tokens": _said(usage.get("completion_tokens", 0)),
+        },
+    }
 
 
 def _said(value: object) -> int:
