@@ -1,0 +1,15 @@
+"""datalog programs (not built yet: refused with a reason)."""
+
+from __future__ import annotations
+
+from peirce.engine.pysubset import Bounds
+from peirce.pipelines.program_run import ProgramRun, ProgramStatus
+from peirce.translators.nlsl import NlslProgram
+
+__all__ = ["run_datalog"]
+
+
+def run_datalog(program: NlslProgram, question: str, limits: Bounds | None) -> ProgramRun:
+    """Refused: no executor for datalog programs yet."""
+    del program, question, limits
+    return ProgramRun(ProgramStatus.REFUSED, None, "no executor for datalog yet", (), "datalog")
