@@ -123,7 +123,7 @@ def grounded_numbers(question: str) -> frozenset[float]:
     """The numbers ``question`` states, with their percent and fraction readings.
 
     >>> sorted(grounded_numbers("Three cats ate 25% of 1,200 fish, half of 3/4 cup."))
-    [0.25, 0.5, 0.75, 1.0, 3.0, 4.0, 25.0, 1200.0]
+    [0.25, 0.5, 0.75, 3.0, 4.0, 25.0, 1200.0]
     """
     found: set[float] = set()
     for m in _NUM.finditer(question):
