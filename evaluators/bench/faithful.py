@@ -11,8 +11,9 @@ recorded answer is a failure — ``[invalid]``, ``[error]``, empty — agrees wh
 fails too), ``accuracy`` and ``recorded_accuracy`` (against the gold answer; SayCan: the plan is
 one of the acceptable plans), ``too_complex`` (share of runs past a bound) and
 ``steps_flagged_rate`` (share of steps with an error finding: an ungrounded constant or a broken
-dependency). ``--part dev`` takes the first ``--dev-share`` of each file, ``--part held-out`` the
-rest.
+dependency), ``ok_rate`` (runs that end with an answer; for SayCan, a plan that the simulation
+of the domain confirms reaches the goal). ``--part dev`` takes the first ``--dev-share`` of each
+file, ``--part held-out`` the rest.
 
 References:
     Lyu et al., "Faithful Chain-of-Thought Reasoning", IJCNLP-AACL 2023.
@@ -231,6 +232,7 @@ def figures(dataset: str, model: str, outcomes: list[Outcome]) -> dict[str, obje
         "replay_agreement": _share(sum(o.agrees for o in outcomes), n),
         "accuracy": _share(sum(o.correct for o in outcomes), n),
         "recorded_accuracy": _share(sum(o.recorded_correct for o in outcomes), n),
+        "ok_rate": _share(sum(o.status is ProgramStatus.OK for o in outcomes), n),
         "too_complex": _share(sum(o.status is ProgramStatus.TOO_COMPLEX for o in outcomes), n),
         "refused": _share(sum(o.status is ProgramStatus.REFUSED for o in outcomes), n),
         "errors": _share(sum(o.status is ProgramStatus.ERROR for o in outcomes), n),
