@@ -514,11 +514,18 @@ def _same_expression(a: object, b: object) -> bool:
         return False
 
 
+_PLAIN_OPTION = re.compile(r"\s*(?:\$|Rs\.?)?\s*[-\d.,]+\s*%?\s*[A-Za-z/.]{0,8}\s*")
+
+
 def option_value(question: str, letter: str) -> float | None:
-    """The number an option of ``question`` states (None when it states none)."""
+    """The number an option of ``question`` is: arithmetic, or one number with at most a short
+    unit (``24 minutes``, ``Rs. 750``); None for anything else (``12 am on the next day``)."""
     for option, text in options_of(question):
         if option == letter.strip()[:1].upper():
-            return _option_number(text)
+            value = _option_expression(text)
+            if value is None and _PLAIN_OPTION.fullmatch(text):
+                value = _option_number(text)
+            return value
     return None
 
 
