@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from peirce.pipelines.math_program import ProgramStatus, answers_equal, run_program
-from peirce.pipelines.program_checks import find_quote, grounded_numbers, option_for
+from peirce.pipelines.program_checks import find_quote, grounded_numbers
+from peirce.pipelines.program_options import option_for
 from peirce.translators.nlsl import read_nlsl
 
 QUESTION = "A baker makes three trays of 12 rolls. She sells half of them at $2 each. How much?"

@@ -33,7 +33,7 @@ from peirce.evaluators.bench.common import load_items, text_field
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.math_program import ProgramRun, ProgramStatus, answers_equal, run_program
-from peirce.pipelines.program_checks import option_for, option_value
+from peirce.pipelines.program_options import option_for, option_value
 from peirce.results import Severity
 
 __all__ = ["BENCHMARK", "Faithful", "Item", "Outcome"]
