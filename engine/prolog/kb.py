@@ -95,6 +95,7 @@ nothing), querying and lifetime share its clause table, and the unification it a
 from __future__ import annotations
 
 import itertools
+import os
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,12 +126,15 @@ from peirce.engine.prolog.runtime import (
     api_text,
     check_input,
     json_text,
+    load_text,
     text_size,
     trim,
 )
 from peirce.engine.prolog.runtime import prove as run_proofs
+from peirce.engine.prolog.source import LoadedProgram, SourceText, relations_of
 from peirce.engine.prolog.store import Chained, ClauseStore
-from peirce.engine.prolog.text import program_size, read_chunks
+from peirce.engine.prolog.text import read_items
+from peirce.errors import InputError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Judgement, ProofNode
@@ -285,31 +289,78 @@ class KnowledgeBase:
         return loader.count
 
     def load_program(self, text: str, *, source: str = "") -> tuple[Diagnostic, ...]:
-        """Read ``text`` as a Prolog program (data, never run: see
-        :func:`~peirce.engine.prolog.text.parse_program`) and add its clauses, labelled
-        ``source:line``; the diagnostics (skipped directives, syntax errors, ...), sorted by
-        position, as :func:`~peirce.engine.prolog.text.parse_program` gives them.
+        """Read ``text`` as a Prolog program and add its clauses (see :meth:`read_program`);
+        the diagnostics."""
+        return self.read_program(text, source=source).diagnostics
 
-        The text is read, translated and sent to Prolog a piece at a time
-        (:func:`~peirce.engine.prolog.text.read_chunks`) and its clauses kept packed, as
-        :meth:`extend` keeps them. ``limits.input_bytes`` bounds the text, and the clauses
-        together, as one call would send them; past it, :class:`~peirce.errors.InputError` and
-        nothing is added.
+    def read_program(self, text: str, *, source: str = "") -> LoadedProgram:
+        """Read ``text`` as a Prolog program (data, never run: as
+        :func:`~peirce.engine.prolog.text.parse_program` reads it) and add its clauses,
+        labelled ``source:line``. Its diagnostics (skipped directives, syntax errors, ...),
+        sorted by position, are those :func:`~peirce.engine.prolog.text.parse_program` gives.
+
+        Prolog reads the text and stores the clauses itself (``load_text/8`` in
+        ``kb/meta.pl``), about as fast as ``swipl`` consults a file; Python keeps the text,
+        compressed, and reads a clause again when a proof or a listing names it (see
+        :mod:`~peirce.engine.prolog.source`). All or nothing: a text of more than
+        ``limits.program_bytes`` bytes, or of more than ``limits.clauses`` clauses, is an
+        :class:`~peirce.errors.InputError` and adds nothing. :meth:`unload` takes the
+        program out again.
         """
+        self._check_size(text_size(text))
+        return self._read(text, SourceText(text), source, file=False)
+
+    def read_file(
+        self, path: str | os.PathLike[str], *, source: str | None = None
+    ) -> LoadedProgram:
+        """:meth:`read_program` of a UTF-8 file, which Prolog reads itself (Python reads it a
+        megabyte at a time and keeps it compressed): the way to load a large one. ``source``
+        names it in labels (the file's name when not given).
+
+        Raises:
+            OSError: it cannot be read.
+            InputError: it is not UTF-8 (where, said), or past a bound of ``limits``.
+        """
+        self._check_size(os.path.getsize(path))
+        kept = SourceText.from_file(path)
+        name = os.path.basename(path) if source is None else source
+        return self._read(os.fspath(path), kept, name, file=True)
+
+    def _check_size(self, size: int) -> None:
+        if size > self.limits.program_bytes:
+            raise InputError(
+                f"the program is {size:,} bytes, more than the bound of "
+                f"{self.limits.program_bytes:,} bytes (Limits.program_bytes; "
+                "peirce console --max-program-bytes)"
+            )
+
+    def _read(self, text: str, kept: SourceText, source: str, *, file: bool) -> LoadedProgram:
         with LOCK:
-            check_input("", self.limits, "the program", size=program_size(text))
-            loader = _Loader(self)
+            first = next(self._ids)
+            self._ids = itertools.count(first + len(kept) + 1)
+            count, rows, items = cast(
+                list[JSON],
+                load_text(self.module, text, first, self.builtins, self.limits, file=file),
+            )
             found: list[Diagnostic] = []
-            try:
-                for clauses, diagnostics in read_chunks(text, source=source, limits=self.limits):
-                    loader.send(clauses)
-                    found.extend(diagnostics)
-                loader.finish()
-            except BaseException:
-                loader.undo()
-                raise
-        found.sort(key=lambda d: d.span.start if d.span else 0)
-        return tuple(found)
+            warnings: list[tuple[str, Diagnostic]] = []
+            read_items(cast(list[list[JSON]], items), source, [], found, warnings)
+            relations = relations_of(rows)
+            defined = {f"{name}/{arity}" for name, arity, _ in relations}
+            found.extend(d for rel, d in warnings if rel not in defined)
+            found.sort(key=lambda d: d.span.start if d.span else 0)
+            program = LoadedProgram(first, source, kept, relations, cast(int, count), tuple(found))
+            self._store.add_loaded(program)
+        return program
+
+    def unload(self, program: LoadedProgram) -> int:
+        """Take out the clauses of a program :meth:`read_program` added; how many went."""
+        with LOCK:
+            if program not in self._store.loaded:
+                return 0
+            api("unload", [self.module, program.first, program.last], limits=self.limits)
+            self._store.remove_loaded(program)
+        return program.count
 
     def remove(self, clauses: Iterable[Clause]) -> int:
         """Remove clauses that were added (the very objects given to :meth:`add`, so that two
@@ -409,6 +460,10 @@ class KnowledgeBase:
 
     def has_head(self, goal: Literal) -> bool:
         """Whether some clause's head unifies with ``goal``."""
+        if self._store.loaded_concludes(goal.key):  # Prolog holds every clause: it answers
+            query = encode_query([goal], False)[0]
+            with LOCK:
+                return api("has_head", [self.module, query], limits=self.limits) == 1
         return any(unifiable(goal, head) for head in self._store.heads(goal.key))
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:

@@ -7,7 +7,10 @@ objects, so that they can be removed by identity. Clauses the knowledge base rea
 program streamed in, :meth:`~peirce.engine.prolog.kb.KnowledgeBase.load_program`) are kept
 *packed*: each chunk as one compressed byte string (``marshal`` of flat tuples, ``zlib``), a few
 bytes per clause instead of some hundreds in objects; a clause is rebuilt when a proof or a
-listing asks for it (the last chunks unpacked are kept unpacked).
+listing asks for it (the last chunks unpacked are kept unpacked). Programs read as text
+(:meth:`~peirce.engine.prolog.kb.KnowledgeBase.load_program`) are not even packed: Prolog read
+and stored them itself, and the store keeps their text (a
+:class:`~peirce.engine.prolog.source.LoadedProgram`), from which a clause is read again by its id.
 
 >>> from peirce.logic import Clause, Const, Literal, Var
 >>> store = ClauseStore()
@@ -26,6 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from peirce.engine.prolog.source import LoadedProgram
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.span import Span
 
@@ -150,6 +154,7 @@ class ClauseStore(Mapping[int, Clause]):
         self._relations: dict[Key, int] = {}  # clauses per relation
         self._heads: dict[Key, list[Literal]] = {}  # heads of the live clauses
         self._unpacked: dict[int, list[Clause]] = {}  # pack index -> clauses
+        self.loaded: list[LoadedProgram] = []  # programs read as text, in the order of their ids
 
     # -- adding and removing -------------------------------------------------------------------
 
@@ -203,6 +208,26 @@ class ClauseStore(Mapping[int, Clause]):
         self._unpacked = {i: cs for i, cs in self._unpacked.items() if i < since}
         return gone
 
+    def add_loaded(self, program: LoadedProgram) -> None:
+        """Keep a program read as text (its ids past every id so far)."""
+        self.loaded.append(program)
+        for key, n in program.relations.items():
+            self._relations[key] = self._relations.get(key, 0) + n
+
+    def remove_loaded(self, program: LoadedProgram) -> None:
+        """Forget a program read as text."""
+        self.loaded.remove(program)
+        for key, n in program.relations.items():
+            left = self._relations[key] - n
+            if left:
+                self._relations[key] = left
+            else:
+                del self._relations[key]
+
+    def loaded_concludes(self, key: Key) -> bool:
+        """Whether a program read as text has a clause of relation ``key``."""
+        return any(key in p.relations for p in self.loaded)
+
     @property
     def packs(self) -> int:
         """How many packed chunks there are."""
@@ -236,32 +261,46 @@ class ClauseStore(Mapping[int, Clause]):
             p = self._packs[i]
             if cid < p.first + p.count:
                 return self._chunk(i)[cid - p.first]
+        for program in self.loaded:
+            if program.holds(cid):
+                return program.clause(cid)
         raise KeyError(cid)
 
     def __len__(self) -> int:
-        return len(self.live) + sum(p.count for p in self._packs)
+        return (
+            len(self.live) + sum(p.count for p in self._packs) + sum(p.count for p in self.loaded)
+        )
+
+    def _parts(self) -> list[_Pack | LoadedProgram]:
+        """The packed chunks and the programs read as text, in the order of their ids."""
+        parts: list[_Pack | LoadedProgram] = [*self._packs, *self.loaded]
+        return sorted(parts, key=lambda p: p.first)
 
     def __iter__(self) -> Iterator[int]:
         """The ids, in the order the clauses were added (ids grow)."""
         live = sorted(self.live)
         k = 0
-        for p in self._packs:
+        for p in self._parts():
             while k < len(live) and live[k] < p.first:
                 yield live[k]
                 k += 1
-            yield from range(p.first, p.first + p.count)
+            if isinstance(p, _Pack):
+                yield from range(p.first, p.first + p.count)
+            else:
+                yield from p.ids()
         yield from live[k:]
 
     def clauses(self) -> list[Clause]:
-        """Every clause, in the order added (packed ones rebuilt)."""
+        """Every clause, in the order added (packed ones rebuilt, those read as text read
+        again)."""
         out: list[Clause] = []
         live = sorted(self.live)
         k = 0
-        for p in self._packs:
+        for p in self._parts():
             while k < len(live) and live[k] < p.first:
                 out.append(self.live[live[k]])
                 k += 1
-            out.extend(unpack(p.blob))
+            out.extend(unpack(p.blob) if isinstance(p, _Pack) else p.clauses())
         out.extend(self.live[cid] for cid in live[k:])
         return out
 
@@ -270,7 +309,8 @@ class ClauseStore(Mapping[int, Clause]):
         return key in self._relations
 
     def heads(self, key: Key) -> Iterator[Literal]:
-        """The heads of relation ``key`` (those of packed chunks that hold one rebuilt)."""
+        """The heads of relation ``key`` (those of packed chunks that hold one rebuilt; not
+        those of programs read as text: see :meth:`loaded_concludes`)."""
         yield from self._heads.get(key, ())
         for i, p in enumerate(self._packs):
             if key in p.keys:
