@@ -364,6 +364,13 @@ run(parse_program, [Text], Items) :-
     parse_program(Text, Items).
 run(first_item, [Text], Item) :-
     first_item(Text, Item).
+run(save, [M, Path, Saved], 1) :-
+    save_kb(M, Path, Saved).
+run(restore, [Qlf, Saved], Done) :-
+    restore_kb(Qlf, Saved, Done).
+run(close_saved, [M], 1) :-
+    run(close, [M], _),
+    (   module_property(M, file(F)) -> unload_file(F) ; true ).
 run(has_head, [M, [NV, [Lit]]], B) :-
     length(Vs, NV),
     dec_goal(Lit, Vs, G),
@@ -1497,4 +1504,40 @@ first_item_(S, Item) :-
     (   Item0 = term(end_of_file, _, _)
     ->  Item = []
     ;   item(Item0, End, [Item|_], _)
+    ).
+
+%  ------------------------------------------------------------------------------------------
+%  Saving a knowledge base in SWI-Prolog's quick-load form (KnowledgeBase.save).
+%
+%  save_kb(+M, +Path, +Saved): the stored facts of M are written to Path as a module file of
+%  the module Saved (each relation declared dynamic, every fact written quoted, so that any
+%  atom reads back as the same atom), which qcompile/1 turns into Path's .qlf; the module it
+%  loads while compiling is unloaded again.  restore_kb(+Qlf, +Saved) loads that .qlf (Python
+%  has checked its SHA-256 against the one it wrote when saving: a .qlf runs its directives,
+%  and only the ones written here may run); the knowledge base then lives in module Saved.
+
+save_kb(M, Path, Saved) :-
+    setup_call_cleanup(open(Path, write, S, [encoding(utf8)]),
+                       write_kb(S, M, Saved),
+                       close(S)),
+    qcompile(Path),
+    unload_file(Path).
+
+write_kb(S, M, Saved) :-
+    format(S, ":- module(~q, []).~n", [Saved]),
+    forall(kb_predicate(M, _, N, A), format(S, ":- dynamic(~q).~n", [N/A])),
+    Opts = [quoted(true), numbervars(false), fullstop(true), nl(true)],
+    forall(( kb_predicate(M, H, _, _), clause(M:H, true) ), write_term(S, H, Opts)).
+
+kb_predicate(M, H, N, A) :-
+    current_predicate(M:N/A),
+    functor(H, N, A),
+    \+ predicate_property(M:H, imported_from(_)).
+
+%   Done is 0 when the knowledge base is loaded already (and open), else 1.
+restore_kb(Qlf, Saved, Done) :-
+    (   current_module(Saved), kb_predicate(Saved, H, _, _), clause(Saved:H, _)
+    ->  Done = 0
+    ;   load_files(Qlf, [if(true)]),
+        Done = 1
     ).

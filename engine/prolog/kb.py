@@ -109,7 +109,7 @@ from peirce.engine.prolog.codec import (
     encode_query,
     mangled,
 )
-from peirce.engine.prolog.pool import abandon_module, release_module, take_module
+from peirce.engine.prolog.pool import abandon_module, mark_saved, release_module, take_module
 from peirce.engine.prolog.proofs import (
     Proof,
     QueryReply,
@@ -209,6 +209,41 @@ class KnowledgeBase:
         self._module: str | None = take_module()
         self._finalizer = weakref.finalize(self, abandon_module, self._module)
         self.add(clauses)
+
+    @classmethod
+    def _restored(
+        cls, module: str, store: ClauseStore, next_id: int, limits: Limits, builtins: bool
+    ) -> KnowledgeBase:
+        """A knowledge base over a module loaded by :func:`~peirce.engine.prolog.saved.restore`."""
+        kb = cls.__new__(cls)
+        kb.limits, kb.builtins, kb._store = limits, builtins, store
+        kb._ids = itertools.count(next_id)
+        kb._module = module
+        mark_saved(module)
+        kb._finalizer = weakref.finalize(kb, abandon_module, module)
+        return kb
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the knowledge base to ``path`` (and ``path.qlf`` beside it, SWI-Prolog's
+        quick-load form), for :meth:`load_saved` (see :mod:`~peirce.engine.prolog.saved`)."""
+        from peirce.engine.prolog.saved import save
+
+        save(self, path)
+
+    @classmethod
+    def load_saved(
+        cls, path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS
+    ) -> KnowledgeBase:
+        """The knowledge base :meth:`save` wrote to ``path`` (its ``.qlf`` checked by SHA-256
+        before it is loaded; a million facts load in under a second)."""
+        from peirce.engine.prolog.saved import restore
+
+        return restore(path, limits=limits)
+
+    def _next_id(self) -> int:
+        n = next(self._ids)
+        self._ids = itertools.count(n)
+        return n
 
     # -- building ------------------------------------------------------------------------------
 

@@ -102,6 +102,16 @@ class SourceText:
     def __len__(self) -> int:
         return self.length
 
+    def state(self) -> tuple[int, int, list[bytes], list[int]]:
+        """Plain data to rebuild it from (:meth:`from_state`)."""
+        return self.length, self._newlines, self._blocks, self._lines
+
+    @classmethod
+    def from_state(cls, state: tuple[int, int, list[bytes], list[int]]) -> SourceText:
+        out = cls()
+        out.length, out._newlines, out._blocks, out._lines = state
+        return out
+
     @property
     def compressed_bytes(self) -> int:
         """The size of the blocks, in bytes."""

@@ -27,9 +27,9 @@ import marshal
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
-from peirce.engine.prolog.source import LoadedProgram
+from peirce.engine.prolog.source import LoadedProgram, SourceText
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.span import Span
 
@@ -223,6 +223,36 @@ class ClauseStore(Mapping[int, Clause]):
                 self._relations[key] = left
             else:
                 del self._relations[key]
+
+    def state(self) -> tuple[object, ...]:
+        """Plain data (bytes, numbers, strings, tuples, lists) to rebuild the store from
+        (:meth:`from_state`)."""
+        live = sorted(self.live)
+        packs = [(p.first, p.count, p.blob, sorted(p.keys)) for p in self._packs]
+        loaded = [
+            (p.first, p.source, p.text.state(), sorted(p.relations.items()), p.count)
+            for p in self.loaded
+        ]
+        return live, pack([self.live[i] for i in live]), packs, loaded
+
+    @classmethod
+    def from_state(cls, state: tuple[object, ...]) -> ClauseStore:
+        """The store :meth:`state` describes."""
+        live, blob, packs, loaded = cast(tuple[list[int], bytes, list[Any], list[Any]], state)
+        store = cls()
+        for cid, clause in zip(live, unpack(blob), strict=True):
+            store.add_live(cid, clause)
+        for first, count, data, keys in packs:
+            store._packs.append(_Pack(first, count, data, frozenset(tuple(k) for k in keys)))
+            store._firsts.append(first)
+            for c in unpack(data):  # the clauses per relation, counted again
+                key = c.head.key
+                store._relations[key] = store._relations.get(key, 0) + 1
+        for first, source, text, relations, count in loaded:
+            rels = {tuple(k): n for k, n in relations}
+            program = LoadedProgram(first, source, SourceText.from_state(text), rels, count)
+            store.add_loaded(program)
+        return store
 
     def loaded_concludes(self, key: Key) -> bool:
         """Whether a program read as text has a clause of relation ``key``."""
