@@ -1321,18 +1321,20 @@ call_json_(M, P, In, Inf, Secs, Out) :-
 %  relation like any other.  Past MaxClauses clauses, or on any error (the memory limit of
 %  MiB mebibytes on reading one term), every clause this load asserted is taken back.  Out is
 %  ["ok", [Count, Relations, Items]], Relations [[MangledName, Arity, Added], ...], Items the
-%  diagnostics as parse_program/2 gives them (no clause items); or ["limit", Count] when there
+%  diagnostics as parse_program/2 gives them (no clause items; each warning once); or ["limit", Count] when there
 %  were more than MaxClauses clauses; or ["error", Message].
 
 load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
     relation_counts(M, Before),
-    St = load(0, [], MaxClauses, Builtins),
+    St = load(0, -, MaxClauses, Builtins),
+    retractall(load_item_(_, _)),
+    retractall(load_warned_(_)),
+    retractall(load_seen_(_, _)),
     catch(with_memory(MiB, false, load_stream(How, M, Text, Base, St)), E, true),
+    findall(I, retract(load_item_(_, I)), Items),
+    retractall(load_warned_(_)),
     (   var(E)
     ->  arg(1, St, N),
-        arg(2, St, Items0),
-        reverse(Items0, Items1),
-        append(Items1, Items),
         relation_counts(M, After),
         added_relations(After, Before, Rels),
         write_json([s(ok), [N, Rels, Items]], Out)
@@ -1373,7 +1375,26 @@ load_item(Item0, S, M, Base, St) :-
     item(Item0, End, Items, []),
     arg(4, St, Builtins),
     load_items(Items, M, Base, Builtins, St, Kept),
-    (   Kept == [] -> true ; arg(2, St, K0), nb_setarg(2, St, [Kept|K0]) ).
+    forall(member(I, Kept), keep_item(I)),
+    (   Item0 = term(T, _, _), callable(T), T \= (_ :- _), compound_name_arity(T, N, A),
+        \+ load_seen_(N, A)
+    ->  assertz(load_seen_(N, A))
+    ;   true
+    ).
+
+%   The diagnostics of a load, in order (asserted: a load may have many); a warning once per
+%   load (a relation SWI-Prolog reserves, defined by a hundred thousand facts, is said once).
+:- dynamic load_item_/2, load_warned_/1.
+
+keep_item(I) :-
+    (   I = [s(warning), _, _, _, _, s(W)|_]
+    ->  \+ load_warned_(W),
+        assertz(load_warned_(W))
+    ;   true
+    ),
+    !,
+    assertz(load_item_(x, I)).
+keep_item(_).
 
 counted(St) :-
     arg(1, St, N0),
@@ -1445,18 +1466,23 @@ plain_args([X|Xs]) :-
     ),
     plain_args(Xs).
 
-:- dynamic plain_relation_/3.
+:- dynamic plain_relation_/4, load_seen_/2.
 
+%   A relation SWI-Prolog reserves (a built-in of its own, a hook) is plain too once this load
+%   has read a clause of it the long way, which warned about it (see load_seen_/2).
 plain_relation(N, A, MN) :-
-    (   plain_relation_(N, A, MN0)
-    ->  MN = MN0
+    (   plain_relation_(N, A, MN0, Reserved)
+    ->  MN = MN0,
+        (   Reserved == true -> load_seen_(N, A) ; true )
     ;   atom(N),
         N \== (-),
         \+ control_name(N, A),
         \+ builtin(N, A),
-        \+ reserved(N, A, _),
+        \+ shaped(N, A),
         atom_concat('p:', N, MN),
-        assertz(plain_relation_(N, A, MN))
+        (   reserved(N, A, _) -> Reserved = true ; Reserved = false ),
+        assertz(plain_relation_(N, A, MN, Reserved)),
+        Reserved == false
     ).
 
 control_name(N, A) :- functor(G, N, A), control(G, _), !.

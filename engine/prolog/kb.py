@@ -226,9 +226,11 @@ class KnowledgeBase:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the knowledge base to ``path`` (and ``path.qlf`` beside it, SWI-Prolog's
         quick-load form), for :meth:`load_saved` (see :mod:`~peirce.engine.prolog.saved`)."""
-        from peirce.engine.prolog.saved import save
+        from peirce.engine.prolog.saved import Restored, save
 
-        save(self, path)
+        with LOCK:
+            saving = Restored(self.module, self._store, self._next_id(), self.builtins)
+            save(saving, path, self.limits)
 
     @classmethod
     def load_saved(
@@ -238,7 +240,8 @@ class KnowledgeBase:
         before it is loaded; a million facts load in under a second)."""
         from peirce.engine.prolog.saved import restore
 
-        return restore(path, limits=limits)
+        got = restore(path, limits=limits)
+        return cls._restored(got.module, got.store, got.next_id, limits, got.builtins)
 
     def _next_id(self) -> int:
         n = next(self._ids)

@@ -21,16 +21,15 @@ import hashlib
 import marshal
 import os
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, LOCK, Limits, api, runtime
+from peirce.engine.prolog.store import ClauseStore
 from peirce.errors import InputError
 
-if TYPE_CHECKING:
-    from peirce.engine.prolog.kb import KnowledgeBase
-
-__all__ = ["restore", "save"]
+__all__ = ["Restored", "restore", "save"]
 
 _FORMAT = "peirce-kb-1"
 
@@ -50,15 +49,28 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def save(kb: KnowledgeBase, path: str | os.PathLike[str]) -> Path:
-    """Write ``kb`` to ``path`` and ``path.qlf`` (see the module's docstring); the ``.qlf``."""
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """A saved knowledge base loaded back: the Prolog module that holds it, what Python keeps
+    of it, the next clause id, whether its bodies may call built-ins."""
+
+    module: str
+    store: ClauseStore
+    next_id: int
+    builtins: bool
+
+
+def save(saving: Restored, path: str | os.PathLike[str], limits: Limits) -> Path:
+    """Write a knowledge base (its module, store, next id and builtins, as a
+    :class:`Restored` holds them) to ``path`` and ``path.qlf`` (see the module's docstring);
+    the ``.qlf``."""
     target = Path(path)
     qlf = target.with_name(target.name + ".qlf")
     source = target.with_name(target.name + f".{os.getpid()}.pl")
     saved = f"peirce_saved_{uuid.uuid4().hex}"
     with LOCK:
         try:
-            api("save", [kb.module, str(source), saved], limits=kb.limits)
+            api("save", [saving.module, str(source), saved], limits=limits)
             os.replace(source.with_suffix(".qlf"), qlf)
         finally:
             source.unlink(missing_ok=True)
@@ -68,9 +80,9 @@ def save(kb: KnowledgeBase, path: str | os.PathLike[str]) -> Path:
             "module": saved,
             "qlf_sha256": _sha256(qlf),
             "swipl": _versions(),
-            "builtins": kb.builtins,
-            "next_id": kb._next_id(),
-            "store": kb._store.state(),
+            "builtins": saving.builtins,
+            "next_id": saving.next_id,
+            "store": saving.store.state(),
         }
     tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
     tmp.write_bytes(marshal.dumps(state))
@@ -78,17 +90,14 @@ def save(kb: KnowledgeBase, path: str | os.PathLike[str]) -> Path:
     return qlf
 
 
-def restore(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> KnowledgeBase:
-    """The knowledge base :func:`save` wrote to ``path``.
+def restore(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> Restored:
+    """Load back the knowledge base :func:`save` wrote to ``path``.
 
     Raises:
         OSError: a file cannot be read.
         InputError: ``path`` is not a saved knowledge base, its ``.qlf`` is not the one saved
             with it, or another SWI-Prolog compiled it (save it again).
     """
-    from peirce.engine.prolog.kb import KnowledgeBase
-    from peirce.engine.prolog.store import ClauseStore
-
     target = Path(path)
     qlf = target.with_name(target.name + ".qlf")
     try:
@@ -115,6 +124,4 @@ def restore(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) ->
                 source=str(target),
             )
         store = ClauseStore.from_state(state["store"])
-        return KnowledgeBase._restored(
-            module, store, cast(int, state["next_id"]), limits, bool(state["builtins"])
-        )
+        return Restored(module, store, cast(int, state["next_id"]), bool(state["builtins"]))
