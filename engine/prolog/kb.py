@@ -50,12 +50,18 @@ The API at a glance (all on :class:`KnowledgeBase`):
 
 - ``KnowledgeBase(clauses, limits=Limits(...), builtins=False)``; ``add(clauses)`` in bulk (one
   Prolog call); ``remove(clauses)``; ``clauses()``; ``close()`` (or ``with``).
-- ``load_program(text, source=...)``: a ``.pl`` program read as data and added a piece at a time
-  (its diagnostics returned); ``extend(clauses)``: clauses from any iterable (a reader of
-  records, a generator) added a chunk at a time. Both keep what they add packed (a few bytes a
-  clause, :mod:`~peirce.engine.prolog.store`) and hold no more than a chunk of clause objects
-  at once: 100,000 facts from a file take about what ``swipl`` takes to consult them, twice at
-  most.
+- ``read_file(path)`` / ``read_program(text, source=...)``: a ``.pl`` program read as data
+  (directives reported, never run) by Prolog itself, straight into the knowledge base's module,
+  about as fast as ``swipl`` consults it (a million facts: ``peirce bench perf --only kb``);
+  Python keeps the text compressed and reads a clause again when a proof or a listing names
+  it. A :class:`~peirce.engine.prolog.source.LoadedProgram` says what it gave (clauses,
+  diagnostics); ``unload(program)`` takes it out. ``load_program(text)`` gives the diagnostics
+  alone. Bounded in the user's terms: ``Limits.program_bytes`` (the file's bytes) and
+  ``Limits.clauses``.
+- ``extend(clauses)``: clauses from any iterable (a reader of records, a generator) added a
+  chunk at a time, kept packed (a few bytes a clause, :mod:`~peirce.engine.prolog.store`).
+- ``save(path)`` and ``KnowledgeBase.load_saved(path)``: SWI-Prolog's quick-load form, checked
+  by SHA-256 (:mod:`~peirce.engine.prolog.saved`); a million facts load back in under a second.
 - ``prove(goal, extra=())`` -> :class:`Proof`; ``extra`` clauses hold during that query only,
   which is how a rule is checked by the deduction theorem (assume its skolemised body, prove its
   head) and how "what if" questions are asked without changing the knowledge base.
