@@ -180,7 +180,8 @@ class Console:
     # -- loading -------------------------------------------------------------------------------
 
     def load(self, path: str | Path) -> int:
-        """Load a ``.pl`` program or a ``.txt`` file of controlled English; clauses added.
+        """Load a ``.pl`` program, a ``.txt`` file of controlled English or an RDF graph
+        (``.nt`` N-Triples, ``.ttl`` Turtle: see :mod:`peirce.engine.rdf_facts`); clauses added.
 
         Loading a file again replaces the clauses it gave before (as ``consult/1`` does).
 
@@ -208,7 +209,12 @@ class Console:
             self._loaded[key] = clauses
             count = len(clauses)
         else:
-            program = self.kb.read_file(path, source=path.name)
+            if path.suffix in (".nt", ".ttl"):
+                from peirce.engine.rdf_facts import load_rdf
+
+                program = load_rdf(self.kb, path, source=path.name)
+            else:
+                program = self.kb.read_file(path, source=path.name)
             whole = program.text.text() if any(_is_error(d) for d in program.diagnostics) else ""
             for d in program.diagnostics:
                 self.say(d.render(whole) if _is_error(d) else d.render())

@@ -71,3 +71,18 @@ def test_turtle_and_bad_graphs(tmp_path: Path) -> None:
         assert kb.clauses() == []
         with pytest.raises(InputError, match="expected one of"):
             load_rdf(kb, bad, fmt="xml")
+
+
+def test_the_console_loads_a_graph(tmp_path: Path) -> None:
+    import io
+
+    from peirce.console import Console
+
+    path = tmp_path / "g.nt"
+    path.write_text(TRIPLES, encoding="utf-8")
+    out = io.StringIO()
+    with KnowledgeBase(builtins=True) as kb:
+        console = Console(kb, out=out)
+        assert console.load(path) == 9
+        console.handle("mammal(X).")
+    assert "X = tom" in out.getvalue() and "[g.nt:2]" in out.getvalue()

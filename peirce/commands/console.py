@@ -1,7 +1,8 @@
 """A Prolog query console over a knowledge base: answers with their proof trees.
 
-FILES are Prolog programs (``.pl``, read as data: directives are reported, never run) or texts
-in controlled English (``.txt``, translated to clauses). ``--swipl`` opens SWI-Prolog's own top
+FILES are Prolog programs (``.pl``, read as data: directives are reported, never run), texts
+in controlled English (``.txt``, translated to clauses) or RDF graphs (``.nt``, ``.ttl``: a
+triple ``s p o`` is the fact ``p(s, o)``). ``--swipl`` opens SWI-Prolog's own top
 level instead, on the same clauses written to a file by Prolog itself and read back as data (no
 hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
 """
@@ -24,7 +25,9 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", metavar="FILE", help=".pl programs or .txt texts")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help=".pl programs, .txt texts, .nt/.ttl graphs"
+    )
     parser.add_argument(
         "--swipl", action="store_true", help="open SWI-Prolog's own top level on the clauses"
     )
