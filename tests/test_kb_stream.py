@@ -154,7 +154,7 @@ def test_a_large_load_keeps_no_clause_objects() -> None:
     finally:
         tracemalloc.stop()
     assert _live_clauses() == before
-    # a few bytes a clause packed (as objects they took some hundreds)
+    # the text kept compressed, a few bytes a clause (as objects they took some hundreds)
     assert kept < 40 * n, kept
     goal = Literal("f", (Const(f"c{n - 1}"), Const(n - 1)))
     judged = kb.ask(goal)

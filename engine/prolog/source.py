@@ -148,12 +148,10 @@ class SourceText:
         from peirce.engine.prolog.text import advance
 
         i, at = divmod(offset, self.BLOCK)
-        if i >= len(self._blocks):
-            return (
-                (self._lines[-1] + self._block(len(self._blocks) - 1).count("\n"), 0)
-                if (self._blocks)
-                else (0, 0)
-            )
+        if not self._blocks:
+            return 0, 0
+        if i >= len(self._blocks):  # the very end of a text of whole blocks
+            i, at = len(self._blocks) - 1, self.BLOCK
         block = self._block(i)
         lines = self._lines[i] + block.count("\n", 0, at)
         line: list[str] = []
