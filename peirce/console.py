@@ -39,9 +39,8 @@ from pathlib import Path
 from typing import TextIO
 
 from peirce.config import console_history_path
-from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
+from peirce.engine.prolog import KnowledgeBase, LoadedProgram, parse_program, parse_query
 from peirce.engine.prolog.codec import BUILTINS
-from peirce.engine.prolog.source import LoadedProgram
 from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Severity, Verdict
