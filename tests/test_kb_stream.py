@@ -282,3 +282,34 @@ def test_read_chunks_on_random_programs() -> None:
         for chunk in (rng.randint(1, 20), rng.randint(20, 200)):
             clauses, diagnostics = _streamed(text, chunk)
             assert (_shape(clauses), diagnostics) == expected, (text, chunk)
+
+
+HOSTILE = """
+:- initialization(shell('touch RAN_INIT')).
+:- shell('touch RAN_DIRECTIVE').
+term_expansion(_, _) :- shell('touch RAN_TERM_EXPANSION').
+goal_expansion(_, _) :- shell('touch RAN_GOAL_EXPANSION').
+user:message_hook(_, _, _) :- shell('touch RAN_MESSAGE_HOOK').
+expand_query(_, _, _, _) :- shell('touch RAN_EXPAND_QUERY').
+portray(_) :- shell('touch RAN_PORTRAY').
+'$hidden'(x).
+fact(1). fact(2).
+?- shell('touch RAN_QUERY').
+bad( :- .
+fact(3).
+"""
+
+
+def test_a_program_read_straight_into_prolog_runs_nothing(tmp_path: Path) -> None:
+    os.chdir(tmp_path)
+    path = tmp_path / "hostile.pl"
+    path.write_text(HOSTILE * 3, encoding="utf-8")
+    with KnowledgeBase(builtins=True) as kb:
+        program = kb.read_file(path)
+        kb.read_program("fact(4).\n", source="more.pl")  # a later load meets no expansion
+        assert kb.ask(Literal("fact", (Const(3),))).verdict.value == "entailed"
+        assert kb.prove(Literal("fact", (Const(4),))).proof is not None
+        kinds = {d.code for d in program.diagnostics}
+        assert {"skipped", "syntax", "builtin"} <= kinds
+        assert program.count == len(parse_program(HOSTILE * 3).clauses) == 3 * 8
+    assert not list(tmp_path.glob("RAN_*"))
