@@ -313,3 +313,11 @@ def test_a_program_read_straight_into_prolog_runs_nothing(tmp_path: Path) -> Non
         assert {"skipped", "syntax", "builtin"} <= kinds
         assert program.count == len(parse_program(HOSTILE * 3).clauses) == 3 * 8
     assert not list(tmp_path.glob("RAN_*"))
+
+
+def test_extend_is_bounded_by_clauses() -> None:
+    with KnowledgeBase(limits=Limits(clauses=2_500)) as kb:
+        with pytest.raises(InputError, match="more than 2,500 clauses"):
+            kb.extend(Clause(Literal("f", (Const(i),))) for i in range(3_000))
+        assert kb.clauses() == []
+        assert kb.extend(Clause(Literal("f", (Const(i),))) for i in range(2_500)) == 2_500

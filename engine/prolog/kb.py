@@ -311,10 +311,9 @@ class KnowledgeBase:
         :mod:`~peirce.engine.prolog.store`), so that no more than a chunk of them is held as
         objects. How many were added.
 
-        All or nothing, as :meth:`add`: ``limits.input_bytes`` bounds the JSON of them all as
-        one call would be, and when it is passed, or a clause cannot be sent, or ``clauses``
-        raises, none of them stays. They cannot be removed by :meth:`remove` (which goes by the
-        objects given to :meth:`add`).
+        All or nothing: past ``limits.clauses`` clauses, or when a clause cannot be sent, or
+        ``clauses`` raises, none of them stays. They cannot be removed by :meth:`remove`
+        (which goes by the objects given to :meth:`add`).
         """
         with LOCK:
             loader = _Loader(self)
@@ -556,15 +555,13 @@ class KnowledgeBase:
 
 
 class _Loader:
-    """Chunks of clauses sent to a knowledge base and kept packed, all or nothing: the size of
-    them all as one call is counted as they go (past ``limits.input_bytes``, nothing more is
-    sent; :meth:`finish` raises), and :meth:`undo` takes back what was sent."""
+    """Chunks of clauses sent to a knowledge base and kept packed, all or nothing: past
+    ``limits.clauses`` clauses nothing more is sent (:meth:`finish` raises), and :meth:`undo`
+    takes back what was sent."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.since = kb._store.packs
-        self.envelope = text_size(json_text([kb.module, []]))
-        self.size = 0  # of them all as one call
         self.count = 0
         self.over = False
 
@@ -572,22 +569,23 @@ class _Loader:
         if not clauses:
             return
         kb = self.kb
+        self.count += len(clauses)
+        self.over = self.over or self.count > kb.limits.clauses
+        if self.over:
+            return
         payload, table = kb._encode(clauses)
         text = json_text([kb.module, payload])
         del payload
-        size = text_size(text)
-        self.size += size if not self.count else size - self.envelope + 1
-        self.count += len(clauses)
-        self.over = self.over or self.size > kb.limits.input_bytes
-        if not self.over:
-            api_text("add", text, limits=kb.limits)
-            trim()
-            kb._store.add_pack(next(iter(table)), clauses)
+        api_text("add", text, limits=kb.limits)
+        trim()
+        kb._store.add_pack(next(iter(table)), clauses)
 
     def finish(self) -> None:
         if self.over:
             self.undo()
-            check_input("", self.kb.limits, size=self.size)
+            raise InputError(
+                f"more than {self.kb.limits.clauses:,} clauses, the bound of Limits.clauses"
+            )
 
     def undo(self) -> None:
         """Take back the chunks sent (nothing when the knowledge base is closed)."""
