@@ -39,7 +39,8 @@
     [["f",2],[0],["g",1],"a"]); a proof is an array of its nodes in preorder, each its clause id
     (-1 for a built-in step), its goal (a term) and its number of children.
 */
-:- module(peirce_meta, [api/4, prove/10, ask_batch/8, call_json/7, swipl_console/0]).
+:- module(peirce_meta, [api/4, prove/10, ask_batch/8, call_json/7, swipl_console/0,
+                        load_text/8]).
 
 :- set_prolog_flag(optimise, true).  % arithmetic compiled inline (for this file only)
 
@@ -361,6 +362,21 @@ run(close, [M], 1) :-
            abolish(M:N/A)).
 run(parse_program, [Text], Items) :-
     parse_program(Text, Items).
+run(first_item, [Text], Item) :-
+    first_item(Text, Item).
+run(save, [M, Path, Saved], 1) :-
+    save_kb(M, Path, Saved).
+run(restore, [Qlf, Saved], Done) :-
+    restore_kb(Qlf, Saved, Done).
+run(close_saved, [M], 1) :-
+    run(close, [M], _),
+    (   module_property(M, file(F)) -> unload_file(F) ; true ).
+run(has_head, [M, [NV, [Lit]]], B) :-
+    length(Vs, NV),
+    dec_goal(Lit, Vs, G),
+    (   catch(\+ \+ call(M:G, _, _), error(existence_error(_, _), _), fail) -> B = 1 ; B = 0 ).
+run(unload, [M, From, To], 1) :-
+    unload_range(M, From, To).
 run(parse_query, [Text], Query) :-
     parse_query(Text, Query).
 run(load, [Name, Path], s(Module)) :-
@@ -1323,4 +1339,271 @@ call_json_(M, P, In, Inf, Secs, Out) :-
     ;   atom(R), R \== (!), R \== true
     ->  format(string(Out), "[\"limit\",\"~w\"]", [R])
     ;   atomics_to_string(['["ok",', J, ']'], Out)
+    ).
+
+%  ------------------------------------------------------------------------------------------
+%  Loading a program as data, straight into a knowledge base's module.
+%
+%  load_text(+M, +How, +Text, +Base, +Builtins, +MaxClauses, +MiB, -Out): the terms of Text (How
+%  = text) or of the file Text (How = file, read as UTF-8) are read
+%  one at a time (bounded_read/3: read_term/3 parses, nothing read is ever called) and each
+%  clause is asserted into M as its stored fact (see stored/4), its clause id Base plus the
+%  character offset where the clause starts.  So Python keeps no copy of the clauses: a clause
+%  is read again from the text, at the offset its id gives (first_item/2), when a proof or a
+%  listing names it.  Everything parse_program/2 says of a clause holds here too (the same
+%  clause_item/4 reads every term that is not a plain fact): directives and queries are
+%  reported, never run; a syntax error or an unsupported construct is reported and the rest
+%  read; a reserved relation is read as data and warned about.  A fact whose relation was seen
+%  before and whose arguments are atoms and small numbers (most of a large knowledge base) is
+%  stored without building its item.
+%
+%  Builtins is 1 when clause bodies may call the built-ins, 0 when a built-in's name is a
+%  relation like any other.  Past MaxClauses clauses, or on any error (the memory limit of
+%  MiB mebibytes on reading one term), every clause this load asserted is taken back.  Out is
+%  ["ok", [Count, Relations, Items]], Relations [[MangledName, Arity, Added], ...], Items the
+%  diagnostics as parse_program/2 gives them (no clause items; each warning once); or ["limit", Count] when there
+%  were more than MaxClauses clauses; or ["error", Message].
+
+load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
+    relation_counts(M, Before),
+    St = load(0, -, MaxClauses, Builtins),
+    retractall(load_item_(_, _)),
+    retractall(load_warned_(_)),
+    retractall(load_seen_(_, _)),
+    catch(with_memory(MiB, false, load_stream(How, M, Text, Base, St)), E, true),
+    findall(I, retract(load_item_(_, I)), Items),
+    retractall(load_warned_(_)),
+    (   var(E)
+    ->  arg(1, St, N),
+        relation_counts(M, After),
+        added_relations(After, Before, Rels),
+        write_json([s(ok), [N, Rels, Items]], Out)
+    ;   unload_range(M, Base, 1 << 62),     % (no clause has a later id yet)
+        (   E == peirce_too_many
+        ->  arg(1, St, N), write_json([s(limit), N], Out)
+        ;   error_reply(E, R), write_json(R, Out)
+        )
+    ).
+
+load_stream(How, M, Text, Base, St) :-
+    setup_call_cleanup(open_text(How, Text, S), load_terms(S, M, Base, St), close(S)).
+
+open_text(text, Text, S) :- open_string(Text, S).
+open_text(file, Path, S) :- open(Path, read, S, [encoding(utf8)]).
+
+load_terms(S, M, Base, St) :-
+    repeat,
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
+            Item0 = term(T, Vs, P) ),
+          error(syntax_error(What), Ctx),
+          Item0 = syntax(What, Ctx)),
+    (   Item0 = term(end_of_file, _, _)
+    ->  !
+    ;   load_item(Item0, S, M, Base, St),
+        fail
+    ).
+
+load_item(term(T, _, P), _, M, Base, St) :-
+    plain_fact(T, Fact0, Id),
+    !,
+    stream_position_data(char_count, P, B),
+    Id is Base + B,
+    counted(St),
+    assertz(M:Fact0).
+load_item(Item0, S, M, Base, St) :-
+    character_count(S, End),
+    item(Item0, End, Items, []),
+    arg(4, St, Builtins),
+    load_items(Items, M, Base, Builtins, St, Kept),
+    forall(member(I, Kept), keep_item(I)),
+    (   Item0 = term(T, _, _), callable(T), T \= (_ :- _), compound_name_arity(T, N, A),
+        \+ load_seen_(N, A)
+    ->  assertz(load_seen_(N, A))
+    ;   true
+    ).
+
+%   The diagnostics of a load, in order (asserted: a load may have many); a warning once per
+%   load (a relation SWI-Prolog reserves, defined by a hundred thousand facts, is said once).
+:- dynamic load_item_/2, load_warned_/1.
+
+keep_item(I) :-
+    (   I = [s(warning), _, _, _, _, s(W)|_]
+    ->  \+ load_warned_(W),
+        assertz(load_warned_(W))
+    ;   true
+    ),
+    !,
+    assertz(load_item_(x, I)).
+keep_item(_).
+
+counted(St) :-
+    arg(1, St, N0),
+    N is N0 + 1,
+    arg(3, St, Max),
+    (   N > Max -> nb_setarg(1, St, N0), throw(peirce_too_many) ; nb_setarg(1, St, N) ).
+
+%   The clause items are asserted (and dropped from the diagnostics), the others kept.
+load_items([], _, _, _, _, []).
+load_items([I|Is], M, Base, Builtins, St, Kept) :-
+    (   I = [s(clause), _, _, B, _, _, t(Head), Body]
+    ->  Id is Base + B,
+        counted(St),
+        load_clause(M, Head, Body, Builtins, Id),
+        Kept = Kept1
+    ;   Kept = [I|Kept1]
+    ),
+    load_items(Is, M, Base, Builtins, St, Kept1).
+
+load_clause(M, Head0, Body0, Builtins, Id) :-
+    data_term(Head0, H),
+    maplist(body_goal(Builtins), Body0, Gs),
+    declare(M, Gs),
+    stored(H, Id, Gs, Fact),
+    assertz(M:Fact).
+
+body_goal(Builtins, t(L0), G) :-
+    data_term(L0, L),
+    (   compound(L) -> compound_name_arguments(L, N, As) ; N = L, As = [] ),
+    (   sub_atom(N, 0, 2, _, 'b:')
+    ->  sub_atom(N, 2, _, 0, B),
+        (   Builtins == 1
+        ->  G0 =.. [B|As], G = '$b'(G0)
+        ;   atom_concat('p:', B, PN), G =.. [PN|As]
+        )
+    ;   G =.. [N|As]
+    ).
+
+%   data_term(+Term, -Data): Term as it is once it has been data (what a clause read by
+%   parse_program/2 becomes on its way through Python): a string is an atom, an infinite or
+%   undefined float the atom of its text, '[]' the empty list, the functor [] the atom '[]'.
+data_term(X, X) :- var(X), !.
+data_term(X, Y) :- string(X), !, atom_string(Y, X).
+data_term(X, Y) :- float(X), ( X =:= inf ; X =:= -inf ; X =\= X ), !, format(atom(Y), "~w", [X]).
+data_term('[]', Y) :- !, Y = [].
+data_term(X, X) :- atomic(X), !.
+data_term(X, Y) :-
+    compound_name_arguments(X, N0, As),
+    functor_text(N0, N),
+    maplist(data_term, As, Bs),
+    compound_name_arguments(Y, N, Bs).
+
+%   plain_fact(+Term, -Stored, -Id): Term is a fact of a relation seen before and found plain
+%   (not reserved, not a control construct, not a built-in), its arguments atoms and numbers
+%   that stay as they are on the way through Python; Stored its stored fact with clause id Id.
+plain_fact(T, Fact, Id) :-
+    callable(T),
+    compound_name_arity(T, N, A),  % fails for an atom: facts of arity 0 take the long way
+    plain_relation(N, A, MN),
+    T =.. [_|As],
+    plain_args(As),
+    stored(A, T, MN, Id, [], Fact).
+
+plain_args([]).
+plain_args([X|Xs]) :-
+    (   atom(X) -> X \== '[]'
+    ;   integer(X) -> X < 1 << 62, X > -(1 << 62)
+    ;   float(X) -> X =:= X, X =\= inf, X =\= -inf
+    ),
+    plain_args(Xs).
+
+:- dynamic plain_relation_/4, load_seen_/2.
+
+%   A relation SWI-Prolog reserves (a built-in of its own, a hook) is plain too once this load
+%   has read a clause of it the long way, which warned about it (see load_seen_/2).
+plain_relation(N, A, MN) :-
+    (   plain_relation_(N, A, MN0, Reserved)
+    ->  MN = MN0,
+        (   Reserved == true -> load_seen_(N, A) ; true )
+    ;   atom(N),
+        N \== (-),
+        \+ control_name(N, A),
+        \+ builtin(N, A),
+        \+ shaped(N, A),
+        atom_concat('p:', N, MN),
+        (   reserved(N, A, _) -> Reserved = true ; Reserved = false ),
+        assertz(plain_relation_(N, A, MN, Reserved)),
+        Reserved == false
+    ).
+
+control_name(N, A) :- functor(G, N, A), control(G, _), !.
+
+%   [[MangledName, Arity, Clauses], ...] of the relations of M (arity without the id and body).
+relation_counts(M, Counts) :-
+    findall(MN-A-C,
+            ( current_predicate(M:MN/A2),
+              functor(H, MN, A2),
+              \+ predicate_property(M:H, imported_from(_)),
+              predicate_property(M:H, number_of_clauses(C)),
+              A is A2 - 2 ),
+            Counts0),
+    msort(Counts0, Counts).
+
+added_relations(After, Before, Rels) :-
+    findall([s(MN), A, D],
+            ( member(MN-A-C, After),
+              ( memberchk(MN-A-C0, Before) -> true ; C0 = 0 ),
+              D is C - C0, D > 0 ),
+            Rels).
+
+%   unload_range(+M, +From, +To): every clause of M whose id is in From..To-1 goes.
+unload_range(M, From, To) :-
+    forall(( current_predicate(M:MN/A2),
+             functor(H, MN, A2),
+             \+ predicate_property(M:H, imported_from(_)),
+             A2 >= 2,
+             IdPos is A2 - 1 ),
+           forall(( clause(M:H, true, Ref), arg(IdPos, H, Id), integer(Id),
+                    Id >= From, Id < To ),
+                  erase(Ref))).
+
+%   first_item(+Text, -Item): the first item that reading Text gives (see parse_program/2):
+%   a clause read again from where a loaded program holds it.
+first_item(Text, Item) :-
+    setup_call_cleanup(open_string(Text, S), first_item_(S, Item), close(S)).
+
+first_item_(S, Item) :-
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
+            Item0 = term(T, Vs, P) ),
+          error(syntax_error(What), Ctx),
+          Item0 = syntax(What, Ctx)),
+    character_count(S, End),
+    (   Item0 = term(end_of_file, _, _)
+    ->  Item = []
+    ;   item(Item0, End, [Item|_], _)
+    ).
+
+%  ------------------------------------------------------------------------------------------
+%  Saving a knowledge base in SWI-Prolog's quick-load form (KnowledgeBase.save).
+%
+%  save_kb(+M, +Path, +Saved): the stored facts of M are written to Path as a module file of
+%  the module Saved (each relation declared dynamic, every fact written quoted, so that any
+%  atom reads back as the same atom), which qcompile/1 turns into Path's .qlf; the module it
+%  loads while compiling is unloaded again.  restore_kb(+Qlf, +Saved) loads that .qlf (Python
+%  has checked its SHA-256 against the one it wrote when saving: a .qlf runs its directives,
+%  and only the ones written here may run); the knowledge base then lives in module Saved.
+
+save_kb(M, Path, Saved) :-
+    setup_call_cleanup(open(Path, write, S, [encoding(utf8)]),
+                       write_kb(S, M, Saved),
+                       close(S)),
+    qcompile(Path),
+    unload_file(Path).
+
+write_kb(S, M, Saved) :-
+    format(S, ":- module(~q, []).~n", [Saved]),
+    forall(kb_predicate(M, _, N, A), format(S, ":- dynamic(~q).~n", [N/A])),
+    Opts = [quoted(true), numbervars(false), fullstop(true), nl(true)],
+    forall(( kb_predicate(M, H, _, _), clause(M:H, true) ), write_term(S, H, Opts)).
+
+kb_predicate(M, H, N, A) :-
+    current_predicate(M:N/A),
+    functor(H, N, A),
+    \+ predicate_property(M:H, imported_from(_)).
+
+%   Done is 0 when the knowledge base is loaded already (and open), else 1.
+restore_kb(Qlf, Saved, Done) :-
+    (   current_module(Saved), kb_predicate(Saved, H, _, _), clause(Saved:H, _)
+    ->  Done = 0
+    ;   load_files(Qlf, [if(true)]),
+        Done = 1
     ).

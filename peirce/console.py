@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import TextIO
 
 from peirce.config import console_history_path
-from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
+from peirce.engine.prolog import KnowledgeBase, LoadedProgram, parse_program, parse_query
 from peirce.engine.prolog.codec import BUILTINS
 from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
-from peirce.results import Severity, Verdict
+from peirce.results import Diagnostic, Severity, Verdict
 
 __all__ = ["Console", "describe_os_error", "format_term", "history_path"]
 
@@ -161,7 +161,8 @@ class Console:
         self.out = out if out is not None else sys.stdout
         self.answers = answers
         self._added = 0
-        self._loaded: dict[Path, tuple[Clause, ...]] = {}  # file -> the clauses it gave
+        # file -> the clauses it gave (a program read as text, or the clauses of a .txt)
+        self._loaded: dict[Path, LoadedProgram | tuple[Clause, ...]] = {}
         self._hinted = False  # the hint about a query's full stop was shown
         self._commands: dict[str, Callable[[str], None]] = {
             "help": self._help,
@@ -178,7 +179,8 @@ class Console:
     # -- loading -------------------------------------------------------------------------------
 
     def load(self, path: str | Path) -> int:
-        """Load a ``.pl`` program or a ``.txt`` file of controlled English; clauses added.
+        """Load a ``.pl`` program, a ``.txt`` file of controlled English or an RDF graph
+        (``.nt`` N-Triples, ``.ttl`` Turtle: see :mod:`peirce.engine.rdf_facts`); clauses added.
 
         Loading a file again replaces the clauses it gave before (as ``consult/1`` does).
 
@@ -187,10 +189,11 @@ class Console:
             InputError: it is not UTF-8 text (the message says where).
         """
         path = Path(path)
-        text = _read_text(path)
+        key = path.resolve()
         if path.suffix == ".txt":
             from peirce.translators import cnl
 
+            text = _read_text(path)
             tr = cnl.translate(text)
             for s in tr.untranslated:
                 where = f"{path}:{s.span.line}:{s.span.column}"
@@ -200,21 +203,38 @@ class Console:
                 for s in tr.sentences
                 for c in s.clauses
             )
+            again = self._unload(key)
+            self.kb.add(clauses)
+            self._loaded[key] = clauses
+            count = len(clauses)
         else:
-            program = parse_program(text, source=path.name)
+            if path.suffix in (".nt", ".ttl"):
+                from peirce.engine.rdf_facts import load_rdf
+
+                program = load_rdf(self.kb, path, source=path.name)
+            else:
+                program = self.kb.read_file(path, source=path.name)
+            whole = program.text.text() if any(_is_error(d) for d in program.diagnostics) else ""
             for d in program.diagnostics:
-                self.say(d.render(text) if d.severity is Severity.ERROR else d.render())
-            clauses = program.clauses
-        key = path.resolve()
-        again = ""
-        if key in self._loaded:
-            before = self._loaded.pop(key)
-            self.kb.remove(before)
-            again = f" (replacing the {len(before)} it gave before)"
-        self.kb.add(clauses)
-        self._loaded[key] = tuple(clauses)
-        self.say(f"{path}: {len(clauses)} clause{'s' * (len(clauses) != 1)} loaded{again}")
-        return len(clauses)
+                self.say(d.render(whole) if _is_error(d) else d.render())
+            del whole
+            again = self._unload(key)
+            self._loaded[key] = program
+            count = program.count
+        self.say(f"{path}: {count} clause{'s' * (count != 1)} loaded{again}")
+        return count
+
+    def _unload(self, key: Path) -> str:
+        """Take out what the file ``key`` gave before (when it was loaded before): a note that
+        says how many clauses went."""
+        before = self._loaded.pop(key, None)
+        if before is None:
+            return ""
+        if isinstance(before, LoadedProgram):
+            gone = self.kb.unload(before)
+        else:
+            gone = self.kb.remove(before)
+        return f" (replacing the {gone} it gave before)"
 
     # -- one input -----------------------------------------------------------------------------
 
@@ -386,6 +406,10 @@ def describe_os_error(exc: OSError) -> str:
     """An ``OSError`` as one line: which file and why (no ``[Errno N]``)."""
     why = exc.strerror or str(exc)
     return f"cannot read {exc.filename}: {why}" if exc.filename is not None else why
+
+
+def _is_error(d: Diagnostic) -> bool:
+    return d.severity is Severity.ERROR
 
 
 def _read_text(path: Path) -> str:

@@ -151,3 +151,19 @@ def test_the_qa_rows_say_whether_the_compiled_core_answered(
         said = [line for line in summary.lines if line.startswith("ground contexts")]
         assert said and said[0].startswith("ground contexts answered by the compiled") == compiled
         assert ("pure Python" in said[0]) != compiled
+
+
+@pytest.mark.slow
+def test_the_kb_row_loads_the_same_files_on_both_sides() -> None:
+    """The kb row at a small size: peirce proves the half of its questions that are stated facts
+    of the program every side loaded, and every key the issue names is reported."""
+    from peirce.evaluators.bench.perf_kb import kb_figures, kb_row
+
+    row = kb_row(400, 1)
+    assert row["proved"] == 1000 and row["triples"] == 449
+    _, figures = kb_figures(row)
+    for key in ("kb_load_ratio_1m", "kb_memory_ratio_1m", "kb_query_p99_ms_1m",
+                "rdf_load_triples_per_second", "rdf_load_ratio", "console_first_prompt_s_1m",
+                "kb_reload_s_1m"):  # fmt: skip
+        value = figures[key]
+        assert isinstance(value, float) and value > 0, key

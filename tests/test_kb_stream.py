@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from peirce.engine.prolog import KnowledgeBase, Limits, parse_program
 from peirce.engine.prolog.store import ClauseStore, pack, unpack
-from peirce.engine.prolog.text import program_size, read_chunks
+from peirce.engine.prolog.text import read_chunks
 from peirce.errors import InputError
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.span import Span
@@ -155,7 +154,7 @@ def test_a_large_load_keeps_no_clause_objects() -> None:
     finally:
         tracemalloc.stop()
     assert _live_clauses() == before
-    # a few bytes a clause packed (as objects they took some hundreds)
+    # the text kept compressed, a few bytes a clause (as objects they took some hundreds)
     assert kept < 40 * n, kept
     goal = Literal("f", (Const(f"c{n - 1}"), Const(n - 1)))
     judged = kb.ask(goal)
@@ -177,31 +176,37 @@ def _provable(kb: KnowledgeBase, goal: Literal) -> bool:
         kb.remove([probe])
 
 
-def test_input_bytes_bounds_the_whole_load_exactly() -> None:
+def test_a_program_is_bounded_by_its_bytes_and_clauses_all_or_nothing() -> None:
     text = _facts(12_000)
-    clauses = parse_program(text).clauses
-    bound = program_size(text) + 100  # the text passes, its clauses as one call do not
-    with KnowledgeBase(limits=Limits(input_bytes=bound)) as first:
-        with pytest.raises(InputError) as small:
-            first.add(clauses)
-        module = first.module
-    # the same message (the size of the clauses as one call) as add gives; the size counts the
-    # knowledge base's module name, whose length depends on how many were made before
-    with KnowledgeBase(limits=Limits(input_bytes=bound)) as kb:
-        with pytest.raises(InputError) as streamed:
-            kb.load_program(text)
-        shift = len(kb.module) - len(module)
-        sizes = [int(re.search(r"is ([\d,]+) bytes", str(e.value))[1].replace(",", ""))  # type: ignore[index]
-                 for e in (small, streamed)]  # fmt: skip
-        assert sizes[1] == sizes[0] + shift
-        assert re.sub(r"[\d,]+ bytes", "", str(streamed.value)) == re.sub(
-            r"[\d,]+ bytes", "", str(small.value)
-        )
-        assert kb.clauses() == [] and not kb.concludes(Literal("f", (Var("X"), Var("Y"))))
+    size = len(text.encode("utf-8"))
+    g = Clause(Literal("g", (Const("a"),)))
+    for limits, message in (
+        (Limits(program_bytes=size - 1), f"is {size:,} bytes, more than the bound of {size - 1:,}"),
+        (Limits(clauses=11_999), "more than 11,999 clauses"),
+    ):
+        with KnowledgeBase([g], limits=limits) as kb:
+            with pytest.raises(InputError, match=message):
+                kb.load_program(text)
+            assert [str(c) for c in kb.clauses()] == ["g(a)"]
+            assert not kb.concludes(Literal("f", (Var("X"), Var("Y"))))
+            assert not _provable(kb, Literal("f", (Const("c1"), Const(1))))
+    with KnowledgeBase(limits=Limits(program_bytes=size, clauses=12_000)) as kb:
+        assert kb.load_program(text) == ()
+        assert kb.ask(Literal("f", (Const("c11999"), Const(11_999)))).verdict.value == "entailed"
+
+
+def test_a_program_unloads_and_keeps_what_was_added_apart() -> None:
+    with KnowledgeBase() as kb:
+        kb.add([Clause(Literal("f", (Const("kept"), Const(0))))])
+        program = kb.read_program(_facts(50) + "h(X) :- f(X, 3).\n", source="a.pl")
+        assert program.count == 51
+        assert kb.prove(Literal("h", (Const("c3"),))).proof is not None
+        assert kb.has_head(Literal("h", (Const("zz"),)))
+        assert not kb.has_head(Literal("f", (Const("zz"), Const(1))))
+        assert kb.unload(program) == 51 and kb.unload(program) == 0
+        assert [str(c) for c in kb.clauses()] == ["f(kept, 0)"]
         assert not _provable(kb, Literal("f", (Const("c1"), Const(1))))
-        # and the text itself is bounded as one call sends it
-        with pytest.raises(InputError, match="the program"):
-            kb.load_program(_facts(20_000))
+        assert kb.ask(Literal("f", (Const("kept"), Const(0)))).verdict.value == "entailed"
 
 
 def test_extend_is_all_or_nothing() -> None:
@@ -277,3 +282,42 @@ def test_read_chunks_on_random_programs() -> None:
         for chunk in (rng.randint(1, 20), rng.randint(20, 200)):
             clauses, diagnostics = _streamed(text, chunk)
             assert (_shape(clauses), diagnostics) == expected, (text, chunk)
+
+
+HOSTILE = """
+:- initialization(shell('touch RAN_INIT')).
+:- shell('touch RAN_DIRECTIVE').
+term_expansion(_, _) :- shell('touch RAN_TERM_EXPANSION').
+goal_expansion(_, _) :- shell('touch RAN_GOAL_EXPANSION').
+user:message_hook(_, _, _) :- shell('touch RAN_MESSAGE_HOOK').
+expand_query(_, _, _, _) :- shell('touch RAN_EXPAND_QUERY').
+portray(_) :- shell('touch RAN_PORTRAY').
+'$hidden'(x).
+fact(1). fact(2).
+?- shell('touch RAN_QUERY').
+bad( :- .
+fact(3).
+"""
+
+
+def test_a_program_read_straight_into_prolog_runs_nothing(tmp_path: Path) -> None:
+    os.chdir(tmp_path)
+    path = tmp_path / "hostile.pl"
+    path.write_text(HOSTILE * 3, encoding="utf-8")
+    with KnowledgeBase(builtins=True) as kb:
+        program = kb.read_file(path)
+        kb.read_program("fact(4).\n", source="more.pl")  # a later load meets no expansion
+        assert kb.ask(Literal("fact", (Const(3),))).verdict.value == "entailed"
+        assert kb.prove(Literal("fact", (Const(4),))).proof is not None
+        kinds = {d.code for d in program.diagnostics}
+        assert {"skipped", "syntax", "builtin"} <= kinds
+        assert program.count == len(parse_program(HOSTILE * 3).clauses) == 3 * 8
+    assert not list(tmp_path.glob("RAN_*"))
+
+
+def test_extend_is_bounded_by_clauses() -> None:
+    with KnowledgeBase(limits=Limits(clauses=2_500)) as kb:
+        with pytest.raises(InputError, match="more than 2,500 clauses"):
+            kb.extend(Clause(Literal("f", (Const(i),))) for i in range(3_000))
+        assert kb.clauses() == []
+        assert kb.extend(Clause(Literal("f", (Const(i),))) for i in range(2_500)) == 2_500

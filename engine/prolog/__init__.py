@@ -12,8 +12,14 @@
   reused;
 - :mod:`~peirce.engine.prolog.proofs`: :class:`Proof`, one proof attempt, and the judgement
   (ENTAILED / REFUTED / UNKNOWN) made of the attempts at a goal and at its complement;
+- :mod:`~peirce.engine.prolog.source`: :class:`LoadedProgram`, a program a knowledge base read
+  as text (Prolog stored its clauses itself; its text kept compressed, a clause read again by
+  its id);
 - :mod:`~peirce.engine.prolog.store`: the clauses a knowledge base keeps on the Python side (the
-  objects given to ``add``; those it read or streamed packed per chunk, rebuilt when asked);
+  objects given to ``add``; those streamed packed per chunk, rebuilt when asked; the programs
+  read as text);
+- :mod:`~peirce.engine.prolog.saved`: knowledge bases saved as a ``.qlf`` (checked by SHA-256)
+  and loaded back;
 - :mod:`~peirce.engine.prolog.kb`: :class:`KnowledgeBase`, one Prolog module per knowledge base,
   proofs by the meta-interpreter of ``kb/meta.pl``;
 - :mod:`~peirce.engine.prolog.batch`: :func:`ask_many`, many questions in one Prolog call.
@@ -30,6 +36,7 @@ from peirce.engine.prolog.batch import ask_many
 from peirce.engine.prolog.kb import Answers, KnowledgeBase, Solution, unifiable
 from peirce.engine.prolog.proofs import Proof
 from peirce.engine.prolog.runtime import DEFAULT_LIMITS, Limits, call_json
+from peirce.engine.prolog.source import LoadedProgram
 from peirce.engine.prolog.text import (
     Program,
     export_program,
@@ -44,6 +51,7 @@ __all__ = [
     "Answers",
     "KnowledgeBase",
     "Limits",
+    "LoadedProgram",
     "Program",
     "Proof",
     "Solution",

@@ -50,12 +50,18 @@ The API at a glance (all on :class:`KnowledgeBase`):
 
 - ``KnowledgeBase(clauses, limits=Limits(...), builtins=False)``; ``add(clauses)`` in bulk (one
   Prolog call); ``remove(clauses)``; ``clauses()``; ``close()`` (or ``with``).
-- ``load_program(text, source=...)``: a ``.pl`` program read as data and added a piece at a time
-  (its diagnostics returned); ``extend(clauses)``: clauses from any iterable (a reader of
-  records, a generator) added a chunk at a time. Both keep what they add packed (a few bytes a
-  clause, :mod:`~peirce.engine.prolog.store`) and hold no more than a chunk of clause objects
-  at once: 100,000 facts from a file take about what ``swipl`` takes to consult them, twice at
-  most.
+- ``read_file(path)`` / ``read_program(text, source=...)``: a ``.pl`` program read as data
+  (directives reported, never run) by Prolog itself, straight into the knowledge base's module,
+  about as fast as ``swipl`` consults it (a million facts: ``peirce bench perf --only kb``);
+  Python keeps the text compressed and reads a clause again when a proof or a listing names
+  it. A :class:`~peirce.engine.prolog.source.LoadedProgram` says what it gave (clauses,
+  diagnostics); ``unload(program)`` takes it out. ``load_program(text)`` gives the diagnostics
+  alone. Bounded in the user's terms: ``Limits.program_bytes`` (the file's bytes) and
+  ``Limits.clauses``.
+- ``extend(clauses)``: clauses from any iterable (a reader of records, a generator) added a
+  chunk at a time, kept packed (a few bytes a clause, :mod:`~peirce.engine.prolog.store`).
+- ``save(path)`` and ``KnowledgeBase.load_saved(path)``: SWI-Prolog's quick-load form, checked
+  by SHA-256 (:mod:`~peirce.engine.prolog.saved`); a million facts load back in under a second.
 - ``prove(goal, extra=())`` -> :class:`Proof`; ``extra`` clauses hold during that query only,
   which is how a rule is checked by the deduction theorem (assume its skolemised body, prove its
   head) and how "what if" questions are asked without changing the knowledge base.
@@ -95,6 +101,7 @@ nothing), querying and lifetime share its clause table, and the unification it a
 from __future__ import annotations
 
 import itertools
+import os
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -108,7 +115,7 @@ from peirce.engine.prolog.codec import (
     encode_query,
     mangled,
 )
-from peirce.engine.prolog.pool import abandon_module, release_module, take_module
+from peirce.engine.prolog.pool import abandon_module, mark_saved, release_module, take_module
 from peirce.engine.prolog.proofs import (
     Proof,
     QueryReply,
@@ -125,12 +132,15 @@ from peirce.engine.prolog.runtime import (
     api_text,
     check_input,
     json_text,
+    load_text,
     text_size,
     trim,
 )
 from peirce.engine.prolog.runtime import prove as run_proofs
+from peirce.engine.prolog.source import LoadedProgram, SourceText, relations_of
 from peirce.engine.prolog.store import Chained, ClauseStore
-from peirce.engine.prolog.text import program_size, read_chunks
+from peirce.engine.prolog.text import read_items
+from peirce.errors import InputError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Judgement, ProofNode
@@ -206,6 +216,44 @@ class KnowledgeBase:
         self._finalizer = weakref.finalize(self, abandon_module, self._module)
         self.add(clauses)
 
+    @classmethod
+    def _restored(
+        cls, module: str, store: ClauseStore, next_id: int, limits: Limits, builtins: bool
+    ) -> KnowledgeBase:
+        """A knowledge base over a module loaded by :func:`~peirce.engine.prolog.saved.restore`."""
+        kb = cls.__new__(cls)
+        kb.limits, kb.builtins, kb._store = limits, builtins, store
+        kb._ids = itertools.count(next_id)
+        kb._module = module
+        mark_saved(module)
+        kb._finalizer = weakref.finalize(kb, abandon_module, module)
+        return kb
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the knowledge base to ``path`` (and ``path.qlf`` beside it, SWI-Prolog's
+        quick-load form), for :meth:`load_saved` (see :mod:`~peirce.engine.prolog.saved`)."""
+        from peirce.engine.prolog.saved import Restored, save
+
+        with LOCK:
+            saving = Restored(self.module, self._store, self._next_id(), self.builtins)
+            save(saving, path, self.limits)
+
+    @classmethod
+    def load_saved(
+        cls, path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS
+    ) -> KnowledgeBase:
+        """The knowledge base :meth:`save` wrote to ``path`` (its ``.qlf`` checked by SHA-256
+        before it is loaded; a million facts load in under a second)."""
+        from peirce.engine.prolog.saved import restore
+
+        got = restore(path, limits=limits)
+        return cls._restored(got.module, got.store, got.next_id, limits, got.builtins)
+
+    def _next_id(self) -> int:
+        n = next(self._ids)
+        self._ids = itertools.count(n)
+        return n
+
     # -- building ------------------------------------------------------------------------------
 
     @property
@@ -263,10 +311,9 @@ class KnowledgeBase:
         :mod:`~peirce.engine.prolog.store`), so that no more than a chunk of them is held as
         objects. How many were added.
 
-        All or nothing, as :meth:`add`: ``limits.input_bytes`` bounds the JSON of them all as
-        one call would be, and when it is passed, or a clause cannot be sent, or ``clauses``
-        raises, none of them stays. They cannot be removed by :meth:`remove` (which goes by the
-        objects given to :meth:`add`).
+        All or nothing: past ``limits.clauses`` clauses, or when a clause cannot be sent, or
+        ``clauses`` raises, none of them stays. They cannot be removed by :meth:`remove`
+        (which goes by the objects given to :meth:`add`).
         """
         with LOCK:
             loader = _Loader(self)
@@ -285,31 +332,78 @@ class KnowledgeBase:
         return loader.count
 
     def load_program(self, text: str, *, source: str = "") -> tuple[Diagnostic, ...]:
-        """Read ``text`` as a Prolog program (data, never run: see
-        :func:`~peirce.engine.prolog.text.parse_program`) and add its clauses, labelled
-        ``source:line``; the diagnostics (skipped directives, syntax errors, ...), sorted by
-        position, as :func:`~peirce.engine.prolog.text.parse_program` gives them.
+        """Read ``text`` as a Prolog program and add its clauses (see :meth:`read_program`);
+        the diagnostics."""
+        return self.read_program(text, source=source).diagnostics
 
-        The text is read, translated and sent to Prolog a piece at a time
-        (:func:`~peirce.engine.prolog.text.read_chunks`) and its clauses kept packed, as
-        :meth:`extend` keeps them. ``limits.input_bytes`` bounds the text, and the clauses
-        together, as one call would send them; past it, :class:`~peirce.errors.InputError` and
-        nothing is added.
+    def read_program(self, text: str, *, source: str = "") -> LoadedProgram:
+        """Read ``text`` as a Prolog program (data, never run: as
+        :func:`~peirce.engine.prolog.text.parse_program` reads it) and add its clauses,
+        labelled ``source:line``. Its diagnostics (skipped directives, syntax errors, ...),
+        sorted by position, are those :func:`~peirce.engine.prolog.text.parse_program` gives.
+
+        Prolog reads the text and stores the clauses itself (``load_text/8`` in
+        ``kb/meta.pl``), about as fast as ``swipl`` consults a file; Python keeps the text,
+        compressed, and reads a clause again when a proof or a listing names it (see
+        :mod:`~peirce.engine.prolog.source`). All or nothing: a text of more than
+        ``limits.program_bytes`` bytes, or of more than ``limits.clauses`` clauses, is an
+        :class:`~peirce.errors.InputError` and adds nothing. :meth:`unload` takes the
+        program out again.
         """
+        self._check_size(text_size(text))
+        return self._read(text, SourceText(text), source, file=False)
+
+    def read_file(
+        self, path: str | os.PathLike[str], *, source: str | None = None
+    ) -> LoadedProgram:
+        """:meth:`read_program` of a UTF-8 file, which Prolog reads itself (Python reads it a
+        megabyte at a time and keeps it compressed): the way to load a large one. ``source``
+        names it in labels (the file's name when not given).
+
+        Raises:
+            OSError: it cannot be read.
+            InputError: it is not UTF-8 (where, said), or past a bound of ``limits``.
+        """
+        self._check_size(os.path.getsize(path))
+        kept = SourceText.from_file(path)
+        name = os.path.basename(path) if source is None else source
+        return self._read(os.fspath(path), kept, name, file=True)
+
+    def _check_size(self, size: int) -> None:
+        if size > self.limits.program_bytes:
+            raise InputError(
+                f"the program is {size:,} bytes, more than the bound of "
+                f"{self.limits.program_bytes:,} bytes (Limits.program_bytes; "
+                "peirce console --max-program-bytes)"
+            )
+
+    def _read(self, text: str, kept: SourceText, source: str, *, file: bool) -> LoadedProgram:
         with LOCK:
-            check_input("", self.limits, "the program", size=program_size(text))
-            loader = _Loader(self)
+            first = next(self._ids)
+            self._ids = itertools.count(first + len(kept) + 1)
+            count, rows, items = cast(
+                list[JSON],
+                load_text(self.module, text, first, self.builtins, self.limits, file=file),
+            )
             found: list[Diagnostic] = []
-            try:
-                for clauses, diagnostics in read_chunks(text, source=source, limits=self.limits):
-                    loader.send(clauses)
-                    found.extend(diagnostics)
-                loader.finish()
-            except BaseException:
-                loader.undo()
-                raise
-        found.sort(key=lambda d: d.span.start if d.span else 0)
-        return tuple(found)
+            warnings: list[tuple[str, Diagnostic]] = []
+            read_items(cast(list[list[JSON]], items), source, [], found, warnings)
+            relations = relations_of(rows)
+            defined = {f"{name}/{arity}" for name, arity, _ in relations}
+            found.extend(d for rel, d in warnings if rel not in defined)
+            found.sort(key=lambda d: d.span.start if d.span else 0)
+            program = LoadedProgram(first, source, kept, relations, cast(int, count), tuple(found))
+            self._store.add_loaded(program)
+        return program
+
+    def unload(self, program: LoadedProgram) -> int:
+        """Take out the clauses of a program :meth:`read_program` added; how many went."""
+        with LOCK:
+            if program not in self._store.loaded:
+                return 0
+            api("unload", [self.module, program.first, program.last], limits=self.limits)
+            self._store.remove_loaded(program)
+        return program.count
 
     def remove(self, clauses: Iterable[Clause]) -> int:
         """Remove clauses that were added (the very objects given to :meth:`add`, so that two
@@ -409,6 +503,10 @@ class KnowledgeBase:
 
     def has_head(self, goal: Literal) -> bool:
         """Whether some clause's head unifies with ``goal``."""
+        if self._store.loaded_concludes(goal.key):  # Prolog holds every clause: it answers
+            query = encode_query([goal], False)[0]
+            with LOCK:
+                return api("has_head", [self.module, query], limits=self.limits) == 1
         return any(unifiable(goal, head) for head in self._store.heads(goal.key))
 
     def ask(self, goal: Literal, *, extra: Sequence[Clause] = ()) -> Judgement:
@@ -457,15 +555,13 @@ class KnowledgeBase:
 
 
 class _Loader:
-    """Chunks of clauses sent to a knowledge base and kept packed, all or nothing: the size of
-    them all as one call is counted as they go (past ``limits.input_bytes``, nothing more is
-    sent; :meth:`finish` raises), and :meth:`undo` takes back what was sent."""
+    """Chunks of clauses sent to a knowledge base and kept packed, all or nothing: past
+    ``limits.clauses`` clauses nothing more is sent (:meth:`finish` raises), and :meth:`undo`
+    takes back what was sent."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
         self.since = kb._store.packs
-        self.envelope = text_size(json_text([kb.module, []]))
-        self.size = 0  # of them all as one call
         self.count = 0
         self.over = False
 
@@ -473,22 +569,23 @@ class _Loader:
         if not clauses:
             return
         kb = self.kb
+        self.count += len(clauses)
+        self.over = self.over or self.count > kb.limits.clauses
+        if self.over:
+            return
         payload, table = kb._encode(clauses)
         text = json_text([kb.module, payload])
         del payload
-        size = text_size(text)
-        self.size += size if not self.count else size - self.envelope + 1
-        self.count += len(clauses)
-        self.over = self.over or self.size > kb.limits.input_bytes
-        if not self.over:
-            api_text("add", text, limits=kb.limits)
-            trim()
-            kb._store.add_pack(next(iter(table)), clauses)
+        api_text("add", text, limits=kb.limits)
+        trim()
+        kb._store.add_pack(next(iter(table)), clauses)
 
     def finish(self) -> None:
         if self.over:
             self.undo()
-            check_input("", self.kb.limits, size=self.size)
+            raise InputError(
+                f"more than {self.kb.limits.clauses:,} clauses, the bound of Limits.clauses"
+            )
 
     def undo(self) -> None:
         """Take back the chunks sent (nothing when the knowledge base is closed)."""

@@ -19,11 +19,12 @@ import itertools
 
 from peirce.engine.prolog.runtime import LOCK, api
 
-__all__ = ["abandon_module", "release_module", "take_module"]
+__all__ = ["abandon_module", "mark_saved", "release_module", "take_module"]
 
 _POOL: list[str] = []  # modules of closed knowledge bases, emptied and ready for reuse
 _ORPHANS: list[str] = []  # modules of knowledge bases collected without close()
 _COUNTER = itertools.count(1)
+_SAVED: set[str] = set()  # modules of saved knowledge bases loaded back: never reused
 
 
 def take_module() -> str:
@@ -35,8 +36,14 @@ def take_module() -> str:
 
 
 def release_module(module: str) -> None:
-    """Drop every clause of ``module`` and keep it for the next :func:`take_module`."""
+    """Drop every clause of ``module`` and keep it for the next :func:`take_module` (the module
+    of a saved knowledge base loaded back is not kept: its file is unloaded, so that it can be
+    loaded again)."""
     with LOCK:
+        if module in _SAVED:
+            _SAVED.discard(module)
+            api("close_saved", [module])
+            return
         api("close", [module])
         _POOL.append(module)
 
@@ -45,3 +52,8 @@ def abandon_module(module: str) -> None:
     """Mark ``module`` to be emptied at the next :func:`take_module` (for finalizers, which must
     not call into Prolog: this takes no lock)."""
     _ORPHANS.append(module)
+
+
+def mark_saved(module: str) -> None:
+    """``module`` holds a saved knowledge base loaded back (released, it is not reused)."""
+    _SAVED.add(module)

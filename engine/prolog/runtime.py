@@ -57,6 +57,7 @@ __all__ = [
     "call_json",
     "check_input",
     "json_text",
+    "load_text",
     "prove",
     "text_size",
     "trim",
@@ -78,12 +79,18 @@ class Limits:
         memory: mebibytes of Prolog stack (SWI-Prolog's ``stack_limit``), and as many of table
             space (``table_space``), for one call into Prolog; the atoms a query makes count
             against it too. A query that reaches it is not proved (``memory limit ...``).
-        input_bytes: the largest JSON text one call sends to Prolog (a knowledge base's clauses
-            added at once, a program to read, one question of a batch); more is an
-            :class:`~peirce.errors.InputError` that says the size and the bound.
+        input_bytes: the largest JSON text one call sends to Prolog (clause objects added at
+            once, one question of a batch); more is an :class:`~peirce.errors.InputError`
+            that says the size and the bound.
+        program_bytes: the largest program a knowledge base reads as text
+            (:meth:`~peirce.engine.prolog.kb.KnowledgeBase.load_program`), in bytes of the
+            text as UTF-8 (a file's size): 1 GiB, some tens of millions of facts.
+        clauses: the most clauses one program read as text may give (past it nothing of the
+            program stays): 50 million, some gigabytes of Prolog's memory.
 
-    >>> Limits(depth=3)
-    Limits(inferences=2000000, seconds=5.0, depth=3, memory=1024, input_bytes=8388608)
+    >>> Limits(depth=3)  # doctest: +NORMALIZE_WHITESPACE
+    Limits(inferences=2000000, seconds=5.0, depth=3, memory=1024, input_bytes=8388608,
+           program_bytes=1073741824, clauses=50000000)
     >>> Limits(seconds=0)
     Traceback (most recent call last):
       ...
@@ -95,9 +102,11 @@ class Limits:
     depth: int = 200
     memory: int = 1024
     input_bytes: int = 8 * 2**20
+    program_bytes: int = 2**30
+    clauses: int = 50_000_000
 
     def __post_init__(self) -> None:
-        for name in ("inferences", "depth", "memory", "input_bytes"):
+        for name in ("inferences", "depth", "memory", "input_bytes", "program_bytes", "clauses"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"Limits.{name} must be a positive integer, got {value!r}")
@@ -151,6 +160,7 @@ class _Runtime:
         self.prove = lib.predicate(b"prove", 10, b"peirce_meta")
         self.ask_batch = lib.predicate(b"ask_batch", 8, b"peirce_meta")
         self.call_json = lib.predicate(b"call_json", 7, b"peirce_meta")
+        self.load_text = lib.predicate(b"load_text", 8, b"peirce_meta")
         self.collect = lib.predicate(b"garbage_collect", 0, b"system")
         self.trim_stacks = lib.predicate(b"trim_stacks", 0, b"system")
         self.programs: dict[str, str] = {}
@@ -418,6 +428,38 @@ def prove(
             out=True,
         )
     return cast(list[JSON], _value(reply))
+
+
+def load_text(
+    module: str, text: str, base: int, builtins: bool, limits: Limits, *, file: bool = False
+) -> JSON:
+    """Read ``text`` (or the file ``text`` names, when ``file``) as a program straight into
+    ``module`` (``load_text/8`` of ``kb/meta.pl``), clause ids from ``base`` on:
+    ``[count, relations, diagnostics]``, or
+    :class:`~peirce.errors.InputError` when it has more than ``limits.clauses`` clauses
+    (nothing of it stays then)."""
+    with LOCK:
+        rt = runtime()
+        reply = rt.call(
+            rt.load_text,
+            module,
+            "file" if file else "text",
+            text,
+            base,
+            1 if builtins else 0,
+            limits.clauses,
+            limits.memory,
+            out=True,
+        )
+    status, value = cast(list[JSON], json.loads(reply))
+    if status == "limit":
+        raise InputError(
+            f"the program has more than {limits.clauses:,} clauses, the bound of "
+            "Limits.clauses (peirce console --max-clauses)"
+        )
+    if status != "ok":
+        raise BackendError(f"Prolog: {value}")
+    return value
 
 
 def ask_batch(module: str, items_text: str, limits: Limits) -> list[JSON]:

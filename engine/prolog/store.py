@@ -7,7 +7,10 @@ objects, so that they can be removed by identity. Clauses the knowledge base rea
 program streamed in, :meth:`~peirce.engine.prolog.kb.KnowledgeBase.load_program`) are kept
 *packed*: each chunk as one compressed byte string (``marshal`` of flat tuples, ``zlib``), a few
 bytes per clause instead of some hundreds in objects; a clause is rebuilt when a proof or a
-listing asks for it (the last chunks unpacked are kept unpacked).
+listing asks for it (the last chunks unpacked are kept unpacked). Programs read as text
+(:meth:`~peirce.engine.prolog.kb.KnowledgeBase.load_program`) are not even packed: Prolog read
+and stored them itself, and the store keeps their text (a
+:class:`~peirce.engine.prolog.source.LoadedProgram`), from which a clause is read again by its id.
 
 >>> from peirce.logic import Clause, Const, Literal, Var
 >>> store = ClauseStore()
@@ -24,8 +27,9 @@ import marshal
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
+from peirce.engine.prolog.source import LoadedProgram, SourceText
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.span import Span
 
@@ -150,6 +154,7 @@ class ClauseStore(Mapping[int, Clause]):
         self._relations: dict[Key, int] = {}  # clauses per relation
         self._heads: dict[Key, list[Literal]] = {}  # heads of the live clauses
         self._unpacked: dict[int, list[Clause]] = {}  # pack index -> clauses
+        self.loaded: list[LoadedProgram] = []  # programs read as text, in the order of their ids
 
     # -- adding and removing -------------------------------------------------------------------
 
@@ -203,6 +208,56 @@ class ClauseStore(Mapping[int, Clause]):
         self._unpacked = {i: cs for i, cs in self._unpacked.items() if i < since}
         return gone
 
+    def add_loaded(self, program: LoadedProgram) -> None:
+        """Keep a program read as text (its ids past every id so far)."""
+        self.loaded.append(program)
+        for key, n in program.relations.items():
+            self._relations[key] = self._relations.get(key, 0) + n
+
+    def remove_loaded(self, program: LoadedProgram) -> None:
+        """Forget a program read as text."""
+        self.loaded.remove(program)
+        for key, n in program.relations.items():
+            left = self._relations[key] - n
+            if left:
+                self._relations[key] = left
+            else:
+                del self._relations[key]
+
+    def state(self) -> tuple[object, ...]:
+        """Plain data (bytes, numbers, strings, tuples, lists) to rebuild the store from
+        (:meth:`from_state`)."""
+        live = sorted(self.live)
+        packs = [(p.first, p.count, p.blob, sorted(p.keys)) for p in self._packs]
+        loaded = [
+            (p.first, p.source, p.text.state(), sorted(p.relations.items()), p.count)
+            for p in self.loaded
+        ]
+        return live, pack([self.live[i] for i in live]), packs, loaded
+
+    @classmethod
+    def from_state(cls, state: tuple[object, ...]) -> ClauseStore:
+        """The store :meth:`state` describes."""
+        live, blob, packs, loaded = cast(tuple[list[int], bytes, list[Any], list[Any]], state)
+        store = cls()
+        for cid, clause in zip(live, unpack(blob), strict=True):
+            store.add_live(cid, clause)
+        for first, count, data, keys in packs:
+            store._packs.append(_Pack(first, count, data, frozenset(tuple(k) for k in keys)))
+            store._firsts.append(first)
+            for c in unpack(data):  # the clauses per relation, counted again
+                key = c.head.key
+                store._relations[key] = store._relations.get(key, 0) + 1
+        for first, source, text, relations, count in loaded:
+            rels = {tuple(k): n for k, n in relations}
+            program = LoadedProgram(first, source, SourceText.from_state(text), rels, count)
+            store.add_loaded(program)
+        return store
+
+    def loaded_concludes(self, key: Key) -> bool:
+        """Whether a program read as text has a clause of relation ``key``."""
+        return any(key in p.relations for p in self.loaded)
+
     @property
     def packs(self) -> int:
         """How many packed chunks there are."""
@@ -236,32 +291,46 @@ class ClauseStore(Mapping[int, Clause]):
             p = self._packs[i]
             if cid < p.first + p.count:
                 return self._chunk(i)[cid - p.first]
+        for program in self.loaded:
+            if program.holds(cid):
+                return program.clause(cid)
         raise KeyError(cid)
 
     def __len__(self) -> int:
-        return len(self.live) + sum(p.count for p in self._packs)
+        return (
+            len(self.live) + sum(p.count for p in self._packs) + sum(p.count for p in self.loaded)
+        )
+
+    def _parts(self) -> list[_Pack | LoadedProgram]:
+        """The packed chunks and the programs read as text, in the order of their ids."""
+        parts: list[_Pack | LoadedProgram] = [*self._packs, *self.loaded]
+        return sorted(parts, key=lambda p: p.first)
 
     def __iter__(self) -> Iterator[int]:
         """The ids, in the order the clauses were added (ids grow)."""
         live = sorted(self.live)
         k = 0
-        for p in self._packs:
+        for p in self._parts():
             while k < len(live) and live[k] < p.first:
                 yield live[k]
                 k += 1
-            yield from range(p.first, p.first + p.count)
+            if isinstance(p, _Pack):
+                yield from range(p.first, p.first + p.count)
+            else:
+                yield from p.ids()
         yield from live[k:]
 
     def clauses(self) -> list[Clause]:
-        """Every clause, in the order added (packed ones rebuilt)."""
+        """Every clause, in the order added (packed ones rebuilt, those read as text read
+        again)."""
         out: list[Clause] = []
         live = sorted(self.live)
         k = 0
-        for p in self._packs:
+        for p in self._parts():
             while k < len(live) and live[k] < p.first:
                 out.append(self.live[live[k]])
                 k += 1
-            out.extend(unpack(p.blob))
+            out.extend(unpack(p.blob) if isinstance(p, _Pack) else p.clauses())
         out.extend(self.live[cid] for cid in live[k:])
         return out
 
@@ -270,7 +339,8 @@ class ClauseStore(Mapping[int, Clause]):
         return key in self._relations
 
     def heads(self, key: Key) -> Iterator[Literal]:
-        """The heads of relation ``key`` (those of packed chunks that hold one rebuilt)."""
+        """The heads of relation ``key`` (those of packed chunks that hold one rebuilt; not
+        those of programs read as text: see :meth:`loaded_concludes`)."""
         yield from self._heads.get(key, ())
         for i, p in enumerate(self._packs):
             if key in p.keys:

@@ -113,7 +113,7 @@ def _names(pairs: JSON) -> dict[str, str]:
     return {f"_{var[0][0]}": name for var, name in cast(list[tuple[list[list[int]], str]], pairs)}
 
 
-def _read_items(  # noqa: PLR0917
+def read_items(  # noqa: PLR0917
     items: list[list[JSON]],
     source: str,
     clauses: list[Clause],
@@ -151,11 +151,11 @@ def _read_items(  # noqa: PLR0917
             diagnostics.append(Diagnostic("syntax", message, Severity.ERROR, span, source or None))
 
 
-def _advance(linepos: int, text: str) -> int:
+def advance(linepos: int, text: str) -> int:
     """SWI-Prolog's ``line_position`` after ``text`` (no newline in it) read from ``linepos``: a
     tab goes to the next multiple of 8, a carriage return to 0, a backspace one back.
 
-    >>> _advance(0, "ab"), _advance(3, "\\tx"), _advance(5, "a\\rbc")
+    >>> advance(0, "ab"), advance(3, "\\tx"), advance(5, "a\\rbc")
     (2, 9, 2)
     """
     if "\t" not in text and "\r" not in text and "\b" not in text:
@@ -172,7 +172,7 @@ def _advance(linepos: int, text: str) -> int:
     return linepos
 
 
-class _Columns:
+class Columns:
     """Columns in the whole text of positions on the first line of a piece of it, whose first
     character is at ``linepos``: a column read in the piece plus what the line before the piece
     adds at that offset (``linepos`` where the line has no tab; walked forward, so a piece costs
@@ -186,7 +186,7 @@ class _Columns:
         if offset < self.walked:
             self.walked, self.whole, self.alone = 0, self.start, 0
         step = self.piece[self.walked : offset]
-        self.whole, self.alone = _advance(self.whole, step), _advance(self.alone, step)
+        self.whole, self.alone = advance(self.whole, step), advance(self.alone, step)
         self.walked = offset
         return column + self.whole - self.alone
 
@@ -201,7 +201,7 @@ def parse_program(text: str, *, source: str = "") -> Program:
     clauses: list[Clause] = []
     diagnostics: list[Diagnostic] = []
     warnings: list[tuple[str, Diagnostic]] = []
-    _read_items(items, source, clauses, diagnostics, warnings)
+    read_items(items, source, clauses, diagnostics, warnings)
     defined = _relations(clauses)
     diagnostics.extend(d for rel, d in warnings if rel not in defined)
     diagnostics.sort(key=lambda d: d.span.start if d.span else 0)
@@ -270,17 +270,17 @@ def read_chunks(
             used = len(piece)
         clauses: list[Clause] = []
         diagnostics: list[Diagnostic] = []
-        at = (pos, lines, _Columns(piece, linepos).at)
-        _read_items(items, source, clauses, diagnostics, warnings, at)
+        at = (pos, lines, Columns(piece, linepos).at)
+        read_items(items, source, clauses, diagnostics, warnings, at)
         defined |= _relations(clauses)
         yield clauses, diagnostics
         read = piece[:used]
         newlines = read.count("\n")
         if newlines:
             lines += newlines
-            linepos = _advance(0, read[read.rindex("\n") + 1 :])
+            linepos = advance(0, read[read.rindex("\n") + 1 :])
         else:
-            linepos = _advance(linepos, read)
+            linepos = advance(linepos, read)
         pos += used
         size = chunk
     yield [], [d for rel, d in warnings if rel not in defined]

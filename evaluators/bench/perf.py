@@ -38,7 +38,9 @@ tests assert behaviour; this prints figures. The last line is one JSON object wi
 ``prontoqa_ratio``, ``proofwriter_ratio``, ``native_prontoqa_items_per_second``,
 ``check_proof_p50_ms``, ``check_proof_p99_ms``, ``cold_start_s``, ``memory_ratio_100k``,
 ``depth_exponent``, ``claimtrees50_ms``, ``arche_repair_ratio``, ``logicscore_ratio``,
-``score_ratio`` (those of the rows run: ``--only arche,logicscore,score`` runs three).
+``score_ratio`` (those of the rows run: ``--only arche,logicscore,score`` runs three), and the
+keys of the ``kb`` row (a million facts and triples beside ``swipl`` and rdflib:
+:mod:`~peirce.evaluators.bench.perf_kb`).
 """
 
 from __future__ import annotations
@@ -456,8 +458,8 @@ def cold_start_row(runs: int) -> dict[str, float]:
     }
 
 
-#: peirce's side of the memory row: the facts file loaded through the public path (read as data
-#: a piece at a time, sent to Prolog in chunks, kept packed), then one fact proved.
+#: peirce's side of the memory row: the facts file loaded through the public path (read by
+#: Prolog as data straight into the knowledge base), then one fact proved.
 MEMORY = """
 import sys
 from peirce.engine.prolog import KnowledgeBase, Limits
@@ -638,7 +640,7 @@ def _finite(x: float) -> float | None:
 
 #: What ``--only`` may name: the rows of this module and those of :mod:`perf_paths`.
 PATH_ROWS = tuple(ROWS)
-ALL_ROWS = ("qa", "check_proof", "cold_start", "memory", "curves", *PATH_ROWS)
+ALL_ROWS = ("qa", "check_proof", "cold_start", "memory", "curves", "kb", *PATH_ROWS)
 
 
 def _only(text: str | None) -> set[str]:
@@ -673,6 +675,13 @@ class Perf(Benchmark[None, PerfResults]):
         Option("--runs", int, default=300, minimum=10, help="check_proof runs for p50/p99"),
         Option("--max-size", int, default=100_000, minimum=10, help="largest KB / record count"),
         Option("--max-depth", int, default=10_000, minimum=10, help="deepest proof measured"),
+        Option(
+            "--kb-facts",
+            int,
+            default=1_000_000,
+            minimum=100,
+            help="facts (and triples) of the kb row (see perf_kb)",
+        ),
         Option("--quick", action="store_true", help="small sizes only (a smoke run)"),
         Option(
             "--only",
@@ -712,6 +721,12 @@ class Perf(Benchmark[None, PerfResults]):
             out.curves["kb_size"] = _ask_curve(_sizes(top), _kb_program)
             out.curves["depth"] = _ask_curve(_sizes(depth), _depth_program)
             out.curves["fanout"] = _ask_curve(_sizes(min(top, 10_000)), _fanout_program)
+        if "kb" in only:
+            from peirce.evaluators.bench.perf_kb import kb_row
+
+            out.rows["kb"] = kb_row(
+                10_000 if quick else settings.integer("kb_facts"), 1 if quick else 2
+            )
         out.extra = paths_apart(quick=quick, only=only & set(PATH_ROWS))
         out.seconds = time.perf_counter() - start
         return out
@@ -800,6 +815,12 @@ class Perf(Benchmark[None, PerfResults]):
                     "memory_ratio_above_start": _finite(mem["ratio_above_start"]),
                 }
             )
+        if kb := rows.get("kb"):
+            from peirce.evaluators.bench.perf_kb import kb_figures
+
+            kb_lines, kb_keys = kb_figures(kb)
+            lines.extend(kb_lines)
+            figures.update(kb_keys)
         for name, curve in curves.items():
             stop = f"; stopped {curve.stopped}" if curve.stopped else ""
             last = f"{curve.seconds[-1]:.4f} s" if curve.seconds else "-"

@@ -1,7 +1,8 @@
 """A Prolog query console over a knowledge base: answers with their proof trees.
 
-FILES are Prolog programs (``.pl``, read as data: directives are reported, never run) or texts
-in controlled English (``.txt``, translated to clauses). ``--swipl`` opens SWI-Prolog's own top
+FILES are Prolog programs (``.pl``, read as data: directives are reported, never run), texts
+in controlled English (``.txt``, translated to clauses) or RDF graphs (``.nt``, ``.ttl``: a
+triple ``s p o`` is the fact ``p(s, o)``). ``--swipl`` opens SWI-Prolog's own top
 level instead, on the same clauses written to a file by Prolog itself and read back as data (no
 hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
 """
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +25,9 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", metavar="FILE", help=".pl programs or .txt texts")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help=".pl programs, .txt texts, .nt/.ttl graphs"
+    )
     parser.add_argument(
         "--swipl", action="store_true", help="open SWI-Prolog's own top level on the clauses"
     )
@@ -31,18 +35,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--inferences", type=int, default=2_000_000, help="inference limit")
     parser.add_argument("--seconds", type=float, default=5.0, help="time limit per query")
     parser.add_argument("--depth", type=int, default=200, help="depth limit per proof")
+    parser.add_argument(
+        "--memory", type=int, default=1024, metavar="MIB", help="Prolog memory per query (MiB)"
+    )
+    parser.add_argument(
+        "--max-program-bytes",
+        type=int,
+        default=2**30,
+        metavar="BYTES",
+        help="largest .pl file read (default 1 GiB)",
+    )
+    parser.add_argument(
+        "--max-clauses",
+        type=int,
+        default=50_000_000,
+        metavar="N",
+        help="most clauses one .pl file may give (default 50 million)",
+    )
+    parser.add_argument(
+        "--max-input-bytes",
+        type=int,
+        default=8 * 2**20,
+        metavar="BYTES",
+        help="largest query or clauses sent to Prolog at once, as JSON (default 8 MiB)",
+    )
+    parser.add_argument(
+        "--save",
+        metavar="PATH",
+        help="after loading the files, save the knowledge base to PATH (and PATH.qlf)",
+    )
+    parser.add_argument(
+        "--restore",
+        metavar="PATH",
+        help="start from a knowledge base saved with --save (fast for millions of facts)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from peirce.console import Console, describe_os_error
     from peirce.engine.prolog import KnowledgeBase, Limits
-    from peirce.errors import InputError
+    from peirce.errors import ConfigError, InputError
 
     if args.answers < 1:
         print(f"peirce console: --answers must be at least 1, got {args.answers}", file=sys.stderr)
         return 2
-    limits = Limits(inferences=args.inferences, seconds=args.seconds, depth=args.depth)
-    with KnowledgeBase(limits=limits, builtins=True) as kb:
+    try:
+        limits = Limits(
+            inferences=args.inferences,
+            seconds=args.seconds,
+            depth=args.depth,
+            memory=args.memory,
+            input_bytes=args.max_input_bytes,
+            program_bytes=args.max_program_bytes,
+            clauses=args.max_clauses,
+        )
+    except ConfigError as exc:
+        print(f"peirce console: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.restore:
+            kb = KnowledgeBase.load_saved(args.restore, limits=limits)
+        else:
+            kb = KnowledgeBase(limits=limits, builtins=True)
+    except (OSError, InputError) as exc:
+        print(f"peirce console: {_os_text(exc, describe_os_error)}", file=sys.stderr)
+        return 2
+    with kb:
         console = Console(kb, answers=args.answers)
         for name in args.files:
             try:
@@ -53,9 +111,20 @@ def run(args: argparse.Namespace) -> int:
             except InputError as exc:
                 print(f"peirce console: {exc}", file=sys.stderr)
                 return 2
+        if args.save:
+            try:
+                kb.save(args.save)
+            except OSError as exc:
+                print(f"peirce console: {describe_os_error(exc)}", file=sys.stderr)
+                return 2
+            print(f"saved to {args.save} (restore with --restore {args.save})")
         if args.swipl:
             return _swipl(kb)
         return console.run()
+
+
+def _os_text(exc: Exception, describe: Callable[[OSError], str]) -> str:
+    return describe(exc) if isinstance(exc, OSError) else str(exc)
 
 
 def _swipl(kb: KnowledgeBase) -> int:

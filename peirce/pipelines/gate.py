@@ -215,7 +215,7 @@ def _clause_context(kind: str, given: Sequence[str], limits: Limits) -> ChainCon
             raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
         clauses = program.clauses
     else:
-        from peirce.translators.rdf_facts import read_rdf
+        from peirce.engine.rdf_facts import read_rdf
 
         clauses = read_rdf(text)
     if not clauses:

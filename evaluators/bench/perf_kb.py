@@ -1,0 +1,289 @@
+"""Knowledge bases at knowledge-graph size, beside SWI-Prolog and rdflib in the same run.
+
+The ``kb`` row of ``peirce bench perf`` (``--only kb``; ``--kb-facts N``, 10^6 by default)
+generates two files in a temporary folder:
+
+- a Prolog program of N facts (four relations of N/4 facts each, grouped by relation as a
+  program is written) and four rules (a recursive one, one with a built-in);
+- an N-Triples file of N triples (types, names, links between entities, typed literals) and a
+  chain of ``rdfs:subClassOf``.
+
+Each measurement runs in a fresh process (both sides alike; the sides take turns, the best of
+``runs`` counts), wall-clock time as a user waits for it (on a busy machine a wall-clock p99 or
+reload time counts the waits for a core too: the CPU times, ``kb_query_p99_cpu_ms_1m`` and
+``kb_reload_cpu_s_1m``, are reported beside them):
+
+- ``kb_load_ratio_1m``: ``KnowledgeBase.read_file`` of the program / ``consult/1`` of it by
+  ``swipl`` (each timed inside its process, Prolog started before the clock);
+- ``kb_memory_ratio_1m``: the peak resident memory of the process that loaded it (peirce: the
+  Python process, interpreter and imports included) / that of ``swipl`` after consulting it;
+- ``kb_query_p99_ms_1m``: p99 of ``KnowledgeBase.ask`` on 2,000 ground questions over the
+  loaded program, half of them stated facts, half not (each proof, or the reason, built);
+- ``console_first_prompt_s_1m``: ``peirce console FILE`` from its start to its end with
+  ``:quit`` as its input (its first prompt, then the quit), beside ``swipl FILE`` with
+  ``halt.`` (``console_first_prompt_ratio``);
+- ``kb_reload_s_1m``: ``KnowledgeBase.load_saved`` of the knowledge base saved by
+  ``KnowledgeBase.save`` (``.qlf``, its SHA-256 checked);
+- ``rdf_load_triples_per_second`` and ``rdf_load_ratio``: ``load_rdf`` of the N-Triples file
+  into a knowledge base (parsed by pyoxigraph, read by Prolog, ready for questions) / rdflib's
+  ``Graph.parse`` of it alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from peirce.errors import ConfigError
+
+__all__ = ["kb_row", "write_ntriples", "write_program"]
+
+_RULES = (
+    "ancestor(X, Y) :- parent(X, Y).\n"
+    "ancestor(X, Z) :- parent(X, Y), ancestor(Y, Z).\n"
+    "adult(X) :- age(X, A), A >= 18.\n"
+    "colleague(X, Y) :- works_at(X, C), works_at(Y, C), X \\== Y.\n"
+)
+
+
+def _parent(i: int, q: int) -> int:
+    return (i * 7919 + 13) % q
+
+
+def write_program(path: Path, n: int) -> None:
+    """N facts (``parent/2``, ``age/2``, ``works_at/2``, ``likes/2``; N/4 each) and four rules."""
+    q = max(1, n // 4)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("% generated: facts and a few rules\n")
+        f.writelines(f"parent(p{i}, p{_parent(i, q)}).\n" for i in range(q))
+        f.writelines(f"age(p{i}, {i % 90}).\n" for i in range(q))
+        f.writelines(f"works_at(p{i}, 'Company {i % 1000}').\n" for i in range(q))
+        f.writelines(f"likes(p{i}, item{(i * 31) % 5000}).\n" for i in range(q))
+        f.write(_RULES)
+
+
+def write_ntriples(path: Path, n: int) -> None:
+    """N triples about N/5 entities, and a chain of 49 ``rdfs:subClassOf``."""
+    ex = "http://example.org/"
+    xsd = "http://www.w3.org/2001/XMLSchema#integer"
+    rdf_type = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+    sub = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
+    m = max(1, n // 5)
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            s, k = f"<{ex}e{i % m}>", i % 5
+            if k == 0:
+                f.write(f"{s} <{rdf_type}> <{ex}Class{i % 50}> .\n")
+            elif k == 1:
+                f.write(f'{s} <{ex}name> "Entity number {i}" .\n')
+            elif k == 2:
+                f.write(f"{s} <{ex}knows> <{ex}e{(i * 13) % m}> .\n")
+            elif k == 3:
+                f.write(f'{s} <{ex}age> "{i % 90}"^^<{xsd}> .\n')
+            else:
+                f.write(f"{s} <{ex}worksFor> <{ex}Org{i % 1000}> .\n")
+        f.writelines(f"<{ex}Class{c}> <{sub}> <{ex}Class{c + 1}> .\n" for c in range(49))
+
+
+#: peirce's side: the program loaded, questions asked, the knowledge base saved.
+LOAD = """
+import json, random, resource, sys, time
+from peirce.engine.prolog import KnowledgeBase
+from peirce.engine.prolog.runtime import runtime
+from peirce.logic import Const, Literal
+path, n, saved = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+runtime()
+kb = KnowledgeBase(builtins=True)
+t0 = time.perf_counter()
+program = kb.read_file(path)
+load = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert program.count == n + 4 and not program.diagnostics, program.diagnostics[:3]
+q, rng, times, cpu, proved = max(1, n // 4), random.Random(7), [], [], 0
+for i in range(2000):
+    k = rng.randrange(q)
+    other = (k * 7919 + 13 + i % 2) % q
+    goal = Literal("parent", (Const(f"p{k}"), Const(f"p{other}")))
+    t, c = time.perf_counter(), time.process_time()
+    judged = kb.ask(goal)
+    times.append(time.perf_counter() - t)
+    cpu.append(time.process_time() - c)
+    proved += judged.verdict.value == "entailed"
+times.sort()
+cpu.sort()
+t0 = time.perf_counter()
+kb.save(saved)
+save = time.perf_counter() - t0
+print(json.dumps({"load": load, "peak_kib": peak, "p50": times[999], "p99": times[1979],
+                  "p99_cpu": cpu[1979], "proved": proved, "save": save}))
+"""
+
+#: A saved knowledge base loaded back, one question asked of it.
+RELOAD = """
+import json, sys, time
+from peirce.engine.prolog import KnowledgeBase
+from peirce.engine.prolog.runtime import runtime
+from peirce.logic import Const, Literal
+runtime()
+t0, c0 = time.perf_counter(), time.process_time()
+kb = KnowledgeBase.load_saved(sys.argv[1])
+reload, cpu = time.perf_counter() - t0, time.process_time() - c0
+assert kb.ask(Literal("age", (Const("p1"), Const(1)))).verdict.value == "entailed"
+print(json.dumps({"reload": reload, "reload_cpu": cpu}))
+"""
+
+#: The N-Triples file streamed into a knowledge base, a question asked of it.
+RDF = """
+import json, sys, time
+from peirce.engine.prolog import KnowledgeBase
+from peirce.engine.prolog.runtime import runtime
+from peirce.engine.rdf_facts import load_rdf
+from peirce.logic import Const, Literal
+runtime()
+kb = KnowledgeBase()
+t0 = time.perf_counter()
+graph = load_rdf(kb, sys.argv[1])
+seconds = time.perf_counter() - t0
+assert kb.ask(Literal("class49", (Const("e0"),))).verdict.value == "entailed"
+print(json.dumps({"seconds": seconds, "triples": graph.count}))
+"""
+
+#: rdflib's side: the parse alone.
+RDFLIB = """
+import json, sys, time
+from rdflib import Graph
+t0 = time.perf_counter()
+g = Graph()
+g.parse(sys.argv[1], format="nt")
+print(json.dumps({"seconds": time.perf_counter() - t0, "triples": len(g)}))
+"""
+
+_SWIPL_LOAD = (
+    "get_time(T0), consult('{path}'), get_time(T1), T is T1 - T0, format('{{\"load\": ~w}}~n', [T])"
+)
+
+
+def _peak_run(argv: Sequence[str], stdin: str = "") -> tuple[str, float, int]:
+    """Run ``argv`` with ``stdin`` as its input, from a small parent process: its standard
+    output, its wall-clock seconds and its peak resident memory in KiB (``wait4`` of that one
+    child, so both sides are measured alike)."""
+    code = (
+        "import os, subprocess, sys, time\n"
+        "t0 = time.perf_counter()\n"
+        "child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, "
+        "stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+        f"child.stdin.write({stdin!r}.encode())\n"
+        "child.stdin.close()\n"
+        "data = child.stdout.read()\n"
+        "_, status, usage = os.wait4(child.pid, 0)\n"
+        "seconds = time.perf_counter() - t0\n"
+        "if status:\n"
+        "    sys.exit(child.stderr.read().decode()[-800:])\n"
+        "sys.stdout.write(data.decode())\n"
+        "print(seconds, usage.ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=3600,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[0]} failed: {done.stderr.strip()[-800:]}")
+    *lines, last = done.stdout.strip().splitlines()
+    seconds, kib = last.split()
+    return "\n".join(lines), float(seconds), int(kib)
+
+
+def _last_json(text: str) -> dict[str, float]:
+    return dict(json.loads(text.strip().splitlines()[-1]))
+
+
+def kb_row(n: int, runs: int) -> dict[str, float]:
+    """The figures of the ``kb`` row for ``n`` facts and ``n`` triples (see the module's
+    docstring), each the best of ``runs``."""
+    swipl = shutil.which("swipl")
+    if swipl is None:
+        raise ConfigError("swipl is not on the PATH: the kb row compares with SWI-Prolog")
+    best: dict[str, float] = {}
+
+    def keep(key: str, value: float) -> None:
+        best[key] = min(best.get(key, math.inf), value)
+
+    with tempfile.TemporaryDirectory(prefix="peirce-kb-") as tmp:
+        program, triples = Path(tmp) / "kb.pl", Path(tmp) / "kb.nt"
+        saved = Path(tmp) / "kb.saved"
+        write_program(program, n)
+        write_ntriples(triples, n)
+        py = sys.executable
+        for _ in range(runs):
+            # (the peak of peirce's side is taken before it saves: qcompile holds a copy)
+            ours = _last_json(_peak_run([py, "-c", LOAD, str(program), str(n), str(saved)])[0])
+            keep("load", ours["load"])
+            keep("peak_mib", ours["peak_kib"] / 1024)
+            keep("p50_ms", ours["p50"] * 1e3)
+            keep("p99_ms", ours["p99"] * 1e3)
+            keep("p99_cpu_ms", ours["p99_cpu"] * 1e3)
+            keep("save", ours["save"])
+            best["proved"] = ours["proved"]
+            goal = _SWIPL_LOAD.format(path=str(program).replace("'", "\\'"))
+            out, _, peak = _peak_run([swipl, "-q", "-g", goal, "-t", "halt"])
+            keep("swipl_load", _last_json(out)["load"])
+            keep("swipl_peak_mib", peak / 1024)
+            back = _last_json(_peak_run([py, "-c", RELOAD, str(saved)])[0])
+            keep("reload", back["reload"])
+            keep("reload_cpu", back["reload_cpu"])
+            console = [py, "-m", "peirce", "console", str(program)]
+            keep("console", _peak_run(console, ":quit\n")[1])
+            keep("swipl_console", _peak_run([swipl, "-q", str(program)], "halt.\n")[1])
+            rdf = _last_json(_peak_run([py, "-c", RDF, str(triples)])[0])
+            keep("rdf", rdf["seconds"])
+            best["triples"] = rdf["triples"]
+            keep("rdflib", _last_json(_peak_run([py, "-c", RDFLIB, str(triples)])[0])["seconds"])
+    best["facts"] = n
+    return best
+
+
+def kb_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
+    """The summary lines and the JSON keys of the ``kb`` row."""
+    n = int(row["facts"])
+    lines = [
+        f"{n:,} facts: peirce loads them in {row['load']:.2f} s, swipl consults them in "
+        f"{row['swipl_load']:.2f} s: {row['load'] / row['swipl_load']:.2f}x; peak memory "
+        f"{row['peak_mib']:.0f} MiB beside swipl's {row['swipl_peak_mib']:.0f} MiB: "
+        f"{row['peak_mib'] / row['swipl_peak_mib']:.2f}x",
+        f"ground questions over them: p50 {row['p50_ms']:.3f} ms, p99 {row['p99_ms']:.3f} ms "
+        f"(in CPU time {row['p99_cpu_ms']:.3f} ms; {row['proved']:.0f} of 2000 proved); saved "
+        f"in {row['save']:.1f} s, loaded back in {row['reload']:.2f} s "
+        f"({row['reload_cpu']:.2f} s of CPU time)",
+        f"console: first prompt (and quit) in {row['console']:.2f} s, swipl's in "
+        f"{row['swipl_console']:.2f} s: {row['console'] / row['swipl_console']:.2f}x",
+        f"{row['triples']:,.0f} triples of N-Triples into a knowledge base in {row['rdf']:.2f} s "
+        f"({row['triples'] / row['rdf']:,.0f} triples/s); rdflib parses them in "
+        f"{row['rdflib']:.2f} s: {row['rdf'] / row['rdflib']:.2f}x",
+    ]
+    figures: dict[str, object] = {
+        "kb_facts": n,
+        "kb_load_ratio_1m": round(row["load"] / row["swipl_load"], 3),
+        "kb_load_s_1m": round(row["load"], 3),
+        "kb_swipl_consult_s_1m": round(row["swipl_load"], 3),
+        "kb_memory_ratio_1m": round(row["peak_mib"] / row["swipl_peak_mib"], 3),
+        "kb_query_p99_ms_1m": round(row["p99_ms"], 4),
+        "kb_query_p50_ms_1m": round(row["p50_ms"], 4),
+        "kb_query_p99_cpu_ms_1m": round(row["p99_cpu_ms"], 4),
+        "kb_reload_cpu_s_1m": round(row["reload_cpu"], 3),
+        "console_first_prompt_s_1m": round(row["console"], 3),
+        "console_first_prompt_ratio": round(row["console"] / row["swipl_console"], 3),
+        "kb_reload_s_1m": round(row["reload"], 3),
+        "kb_save_s_1m": round(row["save"], 3),
+        "rdf_load_triples_per_second": round(row["triples"] / row["rdf"], 1),
+        "rdf_load_ratio": round(row["rdf"] / row["rdflib"], 3),
+    }
+    return lines, figures
