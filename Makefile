@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch system venv bench clean
+.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -32,21 +32,22 @@ lint: venv
 
 # The import rule (see ARCHITECTURE.md), checked by import-linter on a copy of the package laid out
 # as it is installed (grimp walks folders and cannot follow the editable install's import hook).
-layers: venv
+layers: venv $(TESTSTAMP)
 	@rm -rf build/layers && mkdir -p build/layers && cp -r peirce build/layers/peirce
 	@for d in engine translators evaluators grammars kb; do cp -r $$d build/layers/peirce/$$d; done
 	cd build/layers && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --config $(CURDIR)/pyproject.toml
 
 # mypy reads the package through a tree of links laid out as it is installed (engine/ as
 # peirce/engine, ...), since it cannot follow the editable install's import hook.
-typecheck: venv
+typecheck: venv $(TESTSTAMP)
 	@rm -rf build/typecheck && mkdir -p build/typecheck/peirce
 	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/typecheck/peirce/; done
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
 	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache
 
-# The tests also run the batch on a local Ray node (127.0.0.1): the distributed extra is installed
-# for them (not for the demo).
+# The tests exercise every face: every extra is installed for them ('all': the server, the report,
+# the LLM client, OWL, Ray for the batch on a local node, MCP), and the type checks read them too.
+# The demo needs the core only.
 pytest: venv $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
 
@@ -111,8 +112,18 @@ $(STAMP): pyproject.toml setup.py engine/_ground.c
 	touch $(STAMP)
 
 $(TESTSTAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,distributed]'
+	$(BIN)/python -m pip install -q -e '.[dev,all]'
 	touch $(TESTSTAMP)
+
+# The documentation site (MkDocs Material, the API reference from the docstrings), built strictly:
+# a broken reference or a page missing from the navigation fails. Into build/site.
+DOCSTAMP := $(VENV)/.installed-docs
+$(DOCSTAMP): $(TESTSTAMP)
+	$(BIN)/python -m pip install -q -e '.[dev,all,docs]'
+	touch $(DOCSTAMP)
+
+docs: venv $(DOCSTAMP)
+	$(BIN)/mkdocs build --strict --site-dir build/site
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

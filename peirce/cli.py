@@ -47,6 +47,7 @@ __all__ = [
     "main",
     "plain",
     "plain_parser",
+    "split_examples",
     "watch_llm",
 ]
 
@@ -276,10 +277,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def split_examples(doc: str) -> tuple[str, str | None]:
+    """A command's docstring as its description and its Examples section (shown last).
+
+    >>> split_examples("Do it.\\n\\nExamples:\\n  peirce it\\n")
+    ('Do it.', 'Examples:\\n  peirce it')
+    """
+    head, sep, tail = doc.partition("\nExamples:\n")
+    if not sep:
+        return doc.strip(), None
+    return head.strip(), ("Examples:\n" + tail).rstrip()
+
+
 def _command_parser(name: str, module: object, help_text: str) -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=f"peirce {name}", description=getattr(module, "__doc__", None) or help_text
-    )
+    description, examples = split_examples(getattr(module, "__doc__", None) or help_text)
+    parser = _Parser(prog=f"peirce {name}", description=description, epilog=examples)
     module.add_arguments(parser)  # type: ignore[attr-defined]
     return parser
 
@@ -292,7 +304,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)
-        child = sub.add_parser(name, help=help_text, description=module.__doc__ or help_text)
+        description, examples = split_examples(module.__doc__ or help_text)
+        child = sub.add_parser(name, help=help_text, description=description, epilog=examples)
         module.add_arguments(child)
     return parser
 

@@ -4,6 +4,11 @@ FILES are Prolog programs (``.pl``, read as data: directives are reported, never
 in controlled English (``.txt``, translated to clauses). ``--swipl`` opens SWI-Prolog's own top
 level instead, on the same clauses written to a file by Prolog itself and read back as data (no
 hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
+
+Examples:
+  peirce console family.pl                     ?- ancestor(X, bob).
+  peirce console rules.txt facts.pl            controlled English and Prolog together
+  peirce console family.pl --swipl             SWI-Prolog's own top level, sandboxed
 """
 
 from __future__ import annotations

@@ -54,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import socket
 
     from peirce.mcp_server import MCPSettings, create_server
@@ -67,9 +68,8 @@ def run(args: argparse.Namespace) -> int:
         with socket.create_server((args.host, args.port)):
             pass
     except OSError as exc:
-        print(
-            f"peirce mcp: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr
-        )
+        why = os.strerror(exc.errno or 0)
+        print(f"peirce mcp: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
         return EXIT_USAGE
     print(f"peirce mcp: http://{args.host}:{args.port}/mcp", file=sys.stderr, flush=True)
     server.run("streamable-http", host=args.host, port=args.port)

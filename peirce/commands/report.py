@@ -6,6 +6,10 @@ claim, LogicScore and SCORE distributions, whichever the results hold), and a ta
 records, filterable by verdict, each expanding to its steps coloured by verdict with their
 reasons and proofs (RLT drawings inline). Everything is in the file: nothing is fetched when it
 is opened. Exit status: 0, or 2 when RESULTS cannot be read or the report cannot be written.
+
+Examples:
+  peirce check chains.jsonl --output results.jsonl
+  peirce report results.jsonl -o report.html
 """
 
 from __future__ import annotations

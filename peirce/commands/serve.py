@@ -3,7 +3,13 @@
 ``peirce serve`` listens on 127.0.0.1:8000 by default. Checks run in ``--workers`` processes, each
 with its own Prolog engine. ``--upstream`` (default ``OPENAI_BASE_URL``) is the model the
 OpenAI-compatible proxy forwards to; ``--token`` (or ``PEIRCE_SERVER_TOKEN``) requires a bearer
-token on every ``/v1/`` route. Exit status 2 for a bad option.
+token on every ``/v1/`` route. Needs the serve extra: pip install 'peirce[serve]'. Exit status 2
+for a bad option or a port that is in use (one line says so, before anything starts).
+
+Examples:
+  peirce serve                                 http://127.0.0.1:8000 (a page to try it at /)
+  peirce serve --port 8080 --workers 4 --token s3cret
+  curl -s localhost:8000/v1/verify -d '{"context": "Gwen is tall.", "reasoning": "Gwen is tall."}'
 """
 
 from __future__ import annotations
@@ -86,6 +92,16 @@ def run(args: argparse.Namespace) -> int:
         stream_chunk=args.stream_chunk,
         policy=policy,
     )
+    import os
+    import socket
+
+    try:  # a port in use is one clear line, before the app and its workers start
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        why = os.strerror(exc.errno or 0)
+        print(f"peirce serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     app = create_app(settings)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
