@@ -123,7 +123,10 @@ $(DOCSTAMP): $(TESTSTAMP)
 	touch $(DOCSTAMP)
 
 docs: venv $(DOCSTAMP)
-	$(BIN)/mkdocs build --strict --site-dir build/site
+	@rm -rf build/docs-src && mkdir -p build/docs-src/peirce
+	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/docs-src/peirce/; done
+	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/docs-src/peirce/$$d; done
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
