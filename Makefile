@@ -24,7 +24,7 @@ demo: venv
 	$(BIN)/peirce protocol check examples/pancake_late_heat.json --graph examples/pancakes.json; test $$? -eq 1
 	$(BIN)/peirce logicscore examples/answers.jsonl
 
-test: lint layers typecheck pytest
+test: lint layers typecheck pytest docs
 
 lint: venv
 	$(BIN)/ruff check .
@@ -46,8 +46,8 @@ typecheck: venv $(TESTSTAMP)
 	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache
 
 # The tests exercise every face: every extra is installed for them ('all': the server, the report,
-# the LLM client, OWL, Ray for the batch on a local node, MCP), and the type checks read them too.
-# The demo needs the core only.
+# the LLM client, OWL, Ray for the batch on a local node, MCP; and the docs site's tools), and the
+# type checks read them too. The demo needs the core only.
 pytest: venv $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
 
@@ -112,17 +112,13 @@ $(STAMP): pyproject.toml setup.py engine/_ground.c
 	touch $(STAMP)
 
 $(TESTSTAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,all]'
+	$(BIN)/python -m pip install -q -e '.[dev,all,docs]'
 	touch $(TESTSTAMP)
 
 # The documentation site (MkDocs Material, the API reference from the docstrings), built strictly:
-# a broken reference or a page missing from the navigation fails. Into build/site.
-DOCSTAMP := $(VENV)/.installed-docs
-$(DOCSTAMP): $(TESTSTAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,all,docs]'
-	touch $(DOCSTAMP)
-
-docs: venv $(DOCSTAMP)
+# a broken reference or a page missing from the navigation fails. Into build/site. (Every code
+# block of the docs runs in the tests: tests/test_docs_code.py.)
+docs: venv $(TESTSTAMP)
 	@rm -rf build/docs-src && mkdir -p build/docs-src/peirce
 	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/docs-src/peirce/; done
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/docs-src/peirce/$$d; done
