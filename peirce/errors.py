@@ -204,6 +204,7 @@ EXTRAS: dict[str, str] = {
     "spacy": "spacy",
     "ray": "distributed",
     "mcp": "mcp",
+    "pydantic": "mcp",
 }
 
 

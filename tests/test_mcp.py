@@ -145,3 +145,42 @@ def test_bad_input_is_an_error_result_saying_what(session: dict[str, Any]) -> No
     assert not_a_list.is_error and "steps" in not_a_list.content[0].text
     assert unknown_kb.is_error and "no knowledge base" in unknown_kb.content[0].text
     assert too_long.is_error and "100000" in too_long.content[0].text
+
+
+def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
+    """``peirce mcp --http``: the SDK's client over streamable HTTP on loopback."""
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = [sys.executable, "-m", "peirce", "mcp", "--http", "--port", str(port),
+            "--data-dir", str(tmp_path)]  # fmt: skip
+    server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    async def go() -> tuple[list[str], list[str]]:
+        url = f"http://127.0.0.1:{port}/mcp"
+        for _ in range(300):  # until it listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.1)
+        async with Client(url, read_timeout_seconds=120) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            record = CHAINS[1]
+            result = await client.call_tool(
+                "check_proof", {"context": record["context"], "steps": record["steps"]}
+            )
+            return names, [s["status"] for s in result.structured_content["steps"]]
+
+    try:
+        names, statuses = asyncio.run(go())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        assert server.stderr is not None
+        server.stderr.close()
+    assert tuple(names) == TOOLS
+    want = peirce.check_proof(CHAINS[1]["context"], CHAINS[1]["steps"])
+    assert statuses == [s.status.value for s in want.steps]
