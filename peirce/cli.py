@@ -88,7 +88,7 @@ EXIT_INTERRUPTED = 130
 _TOP_EXAMPLES = """\
 Examples:
   peirce demo                                  run on the bundled examples, offline
-  peirce check chains.jsonl --output out.jsonl check chains, one JSON line per record
+  peirce check chains.jsonl -O out.jsonl       check chains, one JSON line per record
   peirce ask --context "Max is a cat. Every cat is an animal." "Max is an animal."
   peirce COMMAND --help                        a command's options and examples
   peirce completion bash > ~/.local/share/bash-completion/completions/peirce
