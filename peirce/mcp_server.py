@@ -21,10 +21,11 @@ tool                    what
 
 Each registered knowledge base is also a resource, ``peirce://kbs/{kb_id}``. Input is bounded as
 the HTTP server bounds it (texts of at most 100,000 characters, at most 2,000 premises or steps,
-:class:`MCPSettings`), and each call in time (``request_timeout``; a call past it is an error
-result, and the next calls wait for the engine to finish its bounded search). Checks run one at
-a time on one thread, which keeps its warm Prolog engine. Input that cannot be read is an error
-result naming what was expected; a step that cannot be decided is a result (UNKNOWN, with why).
+1,000,000 characters in all), and each call in time (``request_timeout``; a call past it is an
+error result, and the next calls wait for the engine to finish its bounded search). Checks run
+one at a time on one thread, which keeps its warm Prolog engine. Input that cannot be read is an
+error result naming what was expected; a step that cannot be decided is a result (UNKNOWN, with
+why).
 """
 
 from __future__ import annotations
@@ -66,7 +67,21 @@ T = TypeVar("T")
 # the bounds of the HTTP server's requests (peirce.server.app, KnowledgeSource)
 MAX_TEXT = 100_000
 MAX_ITEMS = 2_000
+#: the most characters of text one call's arguments hold together (the server's --max-body)
+MAX_TOTAL = 1_000_000
 GATES_KEPT = 8
+
+
+def _size(value: object) -> int:
+    """Characters of text in ``value`` (strings in lists and mappings, keys included)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_size(k) + _size(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(_size(v) for v in value)
+    return 0
+
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Texts = Annotated[list[Text], Field(max_length=MAX_ITEMS)]
@@ -230,6 +245,8 @@ class _Engine:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         from mcp.server.mcpserver.exceptions import ToolError
 
+        if _size(args) > MAX_TOTAL:
+            raise ToolError(f"the arguments hold more than {MAX_TOTAL:,} characters of text")
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.pool, functools.partial(fn, *args))
         try:

@@ -197,9 +197,10 @@ def test_usage_errors_exit_2_with_one_line(tmp_path: Path) -> None:
     assert no_ray.returncode == 2, no_ray.stderr
     assert "pip install 'peirce[distributed]'" in no_ray.stderr
     assert len(no_ray.stderr.strip().splitlines()) == 1
-    for command in ("check", "ask", "prove", "serve", "mcp", "report", "completion"):
-        bad = _run(command, "--no-such-option")
-        assert bad.returncode == 2, command
+    for command in COMMANDS:  # every command: a bad option is a usage error
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--no-such-option"])
+        assert stop.value.code == 2, command
 
 
 def test_a_face_without_its_extra_names_the_install_command(tmp_path: Path) -> None:
@@ -239,14 +240,14 @@ def test_ctrl_c_ends_the_workers_exits_130_and_resume_goes_on(tmp_path: Path) ->
     examples = [json.loads(x) for x in (ROOT / "examples/chains.jsonl").read_text().splitlines()]
     records = tmp_path / "many.jsonl"
     with records.open("w") as f:
-        for i in range(6000):
+        for i in range(3000):
             f.write(json.dumps({**examples[i % len(examples)], "id": f"r{i}"}) + "\n")
     out = tmp_path / "out.jsonl"
     argv = [*PEIRCE, "check", str(records), "--output", str(out), "--workers", "2"]
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)  # fmt: skip
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20_000):
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 10_000):
         time.sleep(0.05)
     os.killpg(run.pid, signal.SIGINT)  # as the terminal sends Ctrl-C: to the whole group
     _, stderr = run.communicate(timeout=60)
@@ -258,10 +259,10 @@ def test_ctrl_c_ends_the_workers_exits_130_and_resume_goes_on(tmp_path: Path) ->
             os.killpg(run.pid, 0)
             time.sleep(0.05)
     done = [json.loads(line)["id"] for line in out.read_text().splitlines()]
-    assert 0 < len(done) < 6000
+    assert 0 < len(done) < 3000
     again = subprocess.run(
         [*argv, "--resume"], check=False, capture_output=True, text=True, timeout=300
     )
     assert again.returncode == 0, again.stderr
     ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
-    assert sorted(ids) == sorted(f"r{i}" for i in range(6000))  # nothing lost, nothing twice
+    assert sorted(ids) == sorted(f"r{i}" for i in range(3000))  # nothing lost, nothing twice

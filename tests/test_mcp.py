@@ -74,6 +74,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     calls.append(("check_proof", {"context": "Max is a cat.", "steps": "not a list"}))
     calls.append(("verify", {"reasoning": "Gwen is kind.", "kb": "kb-0000000000000000"}))
     calls.append(("check_proof", {"context": "x" * 100_001, "steps": []}))
+    calls.append(("check_proof", {"context": ["x" * 90_000] * 12, "steps": []}))
     calls.append(("kb_list", {}))
     return _session(tmp_path_factory.mktemp("kbs"), calls)
 
@@ -141,10 +142,11 @@ def test_kb_register_verify_and_the_resource(session: dict[str, Any]) -> None:
 
 def test_bad_input_is_an_error_result_saying_what(session: dict[str, Any]) -> None:
     start = len(CHAINS) + 8
-    not_a_list, unknown_kb, too_long = session["results"][start : start + 3]
+    not_a_list, unknown_kb, too_long, too_much = session["results"][start : start + 4]
     assert not_a_list.is_error and "steps" in not_a_list.content[0].text
     assert unknown_kb.is_error and "no knowledge base" in unknown_kb.content[0].text
     assert too_long.is_error and "100000" in too_long.content[0].text
+    assert too_much.is_error and "1,000,000 characters" in too_much.content[0].text
 
 
 def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:

@@ -59,18 +59,19 @@ def run(args: argparse.Namespace) -> int:
 
     from peirce.mcp_server import MCPSettings, create_server
 
+    if args.http:
+        try:  # a port in use is one clear line, before anything is started
+            with socket.create_server((args.host, args.port)):
+                pass
+        except OSError as exc:
+            why = os.strerror(exc.errno or 0)
+            print(f"peirce mcp: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+            return EXIT_USAGE
     settings = MCPSettings(data_dir=Path(args.data_dir), request_timeout=args.request_timeout)
     server = create_server(settings)
     if not args.http:
         server.run("stdio")
         return 0
-    try:  # a port in use is one clear line, before anything is started
-        with socket.create_server((args.host, args.port)):
-            pass
-    except OSError as exc:
-        why = os.strerror(exc.errno or 0)
-        print(f"peirce mcp: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
-        return EXIT_USAGE
     print(f"peirce mcp: http://{args.host}:{args.port}/mcp", file=sys.stderr, flush=True)
     server.run("streamable-http", host=args.host, port=args.port)
     return 0
