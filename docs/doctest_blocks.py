@@ -1,11 +1,25 @@
 """A griffe extension for the API reference: the docstrings' interactive examples (``>>>``
-lines and their output) shown as code, as the terminal shows them, not read as Markdown."""
+lines and their output) shown as code, as the terminal shows them, not read as Markdown; and
+their reST roles (:class:`~a.b.C`) shown as the code they name (`C`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from griffe import Extension
+
+_ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`(~?)([^`<]*?)(?:\s*<[^>]*>)?`")
+
+
+def roles(text: str) -> str:
+    """reST roles as inline code: the last part of the name when it starts with ``~``."""
+
+    def code(m: re.Match[str]) -> str:
+        name = m.group(2)
+        return f"`{name.rsplit('.', 1)[-1] if m.group(1) else name}`"
+
+    return _ROLE.sub(code, text)
 
 
 def fence(text: str) -> str:
@@ -35,3 +49,5 @@ class DoctestBlocks(Extension):
     def on_object(self, *, obj: Any, **kwargs: Any) -> None:
         if obj.docstring is not None and ">>>" in obj.docstring.value:
             obj.docstring.value = fence(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = roles(obj.docstring.value)
