@@ -53,7 +53,31 @@ class PeirceError(Exception):
     ... except PeirceError as exc:
     ...     print(f"{type(exc).__name__}: {exc}")
     ConfigError: Limits.seconds must be a positive finite number, got 0
+
+    Every error pickles and comes back equal, whatever its constructor takes (errors cross
+    process and Ray boundaries): it is rebuilt from its message and its attributes, without
+    calling its ``__init__`` again.
+
+    >>> import pickle
+    >>> err = MissingDependencyError("ray", extra="distributed", purpose="the batch on Ray")
+    >>> back = pickle.loads(pickle.dumps(err))
+    >>> str(back) == str(err), back.package, back.extra
+    (True, 'ray', 'distributed')
     """
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild(
+    cls: type[PeirceError], args: tuple[object, ...], state: dict[str, object]
+) -> PeirceError:
+    """An error as :meth:`PeirceError.__reduce__` saw it (its ``__init__`` is not called)."""
+    solid = OSError if issubclass(cls, OSError) else Exception  # TimeoutError is an OSError
+    err = solid.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
 
 
 class InputError(PeirceError, ValueError):

@@ -10,13 +10,14 @@ from contextlib import contextmanager
 import uvicorn
 
 from peirce.server.app import ServerSettings, create_app
+from peirce.server.http import server_config
 
 
 @contextmanager
 def serving(settings: ServerSettings) -> Iterator[str]:
     """The base URL of the app running with ``settings`` (stopped on exit)."""
     app = create_app(settings)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    config = server_config(app, "127.0.0.1", 0, header_timeout=settings.header_timeout)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -55,3 +55,27 @@ def test_the_page_shows_each_step_coloured_by_its_finding(tmp_path: Path) -> Non
     assert "refuted" in findings and "entailed" in findings
     assert _count(shot, RED) > 50 and _count(shot, GREEN) > 50
     assert errors == []
+
+
+def test_the_page_works_with_a_token(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    settings = ServerSettings(data_dir=tmp_path / "kbs", token="s3cret")
+    with serving(settings) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url + "/")
+            page.wait_for_function("document.getElementById('error').textContent.length > 0")
+            asked = page.inner_text("#error")
+            page.fill("#token", "s3cret")
+            page.dispatch_event("#token", "change")
+            page.wait_for_function("document.querySelectorAll('#example option').length > 1")
+            page.select_option("#example", label="A step the premises refute")
+            page.click("#verify")
+            page.wait_for_selector("#steps .step")
+            decision = page.inner_text("#decision")
+        finally:
+            browser.close()
+    assert "token" in asked
+    assert decision.startswith("BLOCK: step")

@@ -3,8 +3,10 @@
 ``peirce serve`` listens on 127.0.0.1:8000 by default. Checks run in ``--workers`` processes, each
 with its own Prolog engine. ``--upstream`` (default ``OPENAI_BASE_URL``) is the model the
 OpenAI-compatible proxy forwards to; ``--token`` (or ``PEIRCE_SERVER_TOKEN``) requires a bearer
-token on every ``/v1/`` route. Needs the serve extra: pip install 'peirce[serve]'. Exit status 2
-for a bad option or a port that is in use (one line says so, before anything starts).
+token on every ``/v1/`` route. A server that listens beyond this machine (``--host`` not a
+loopback address) needs a token, or ``--insecure`` to say that it is meant to run open (it says
+so at start). Needs the serve extra: pip install 'peirce[serve]'. Exit status 2 for a bad option
+or a port that is in use (one line says so, before anything starts).
 
 Examples:
   peirce serve                                 http://127.0.0.1:8000 (a page to try it at /)
@@ -19,6 +21,7 @@ import json
 from pathlib import Path
 
 from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
 
 __all__ = ["add_arguments", "run"]
 
@@ -60,6 +63,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="characters of complete sentences that trigger a check while streaming",
     )  # fmt: skip
     parser.add_argument("--policy", help="the default policy, as JSON")
+    parser.add_argument(
+        "--allowed-host", action="append", default=[], metavar="HOST",
+        help="a Host name the server answers to (default: loopback names, or any with a token)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--insecure", action="store_true",
+        help="listen beyond this machine without a token (anyone who reaches it may use it)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-upstream-bytes", type=integer_at_least(1), default=8_000_000, metavar="BYTES",
+        help="the largest upstream reply read",
+    )  # fmt: skip
+    parser.add_argument(
+        "--header-timeout", type=_positive, default=10.0, metavar="SECONDS",
+        help="seconds a client gets to send a request's headers, and its body",
+    )  # fmt: skip
+    parser.add_argument(
+        "--worker-requests", type=integer_at_least(1), default=MAX_REQUESTS, metavar="N",
+        help="requests a worker process serves before it is replaced",
+    )  # fmt: skip
+    parser.add_argument(
+        "--worker-memory", type=_positive, default=float(MAX_MEMORY_MB), metavar="MIB",
+        help="resident memory past which a worker process is replaced",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +104,23 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ConfigError) as exc:
         print(f"peirce serve: --policy: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    from peirce.server.app import is_loopback
+    from peirce.server.http import server_config
+
+    token = args.token or server_token()
+    if not token and not is_loopback(args.host):
+        if not args.insecure:
+            print(
+                f"peirce serve: --host {args.host} listens beyond this machine: give --token "
+                "(or PEIRCE_SERVER_TOKEN), or --insecure to run it open",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        print(
+            f"peirce serve: warning: listening on {args.host} with no token (--insecure): "
+            "anyone who reaches it may use it, and the upstream's key",
+            file=sys.stderr,
+        )
     llm = llm_settings()
     settings = ServerSettings(
         data_dir=Path(args.data_dir),
@@ -87,10 +131,15 @@ def run(args: argparse.Namespace) -> int:
         upstream_timeout=args.upstream_timeout,
         request_timeout=args.request_timeout,
         max_body=args.max_body,
-        token=args.token or server_token(),
+        token=token,
         cors_origins=tuple(args.cors_origin),
         stream_chunk=args.stream_chunk,
         policy=policy,
+        max_upstream_bytes=args.max_upstream_bytes,
+        allowed_hosts=tuple(args.allowed_host),
+        header_timeout=args.header_timeout,
+        worker_requests=args.worker_requests,
+        worker_memory_mb=args.worker_memory,
     )
     import os
     import socket
@@ -103,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"peirce serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
         return EXIT_USAGE
     app = create_app(settings)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = server_config(app, args.host, args.port, header_timeout=args.header_timeout)
     server = uvicorn.Server(config)
     print(f"peirce serve: http://{args.host}:{args.port} ({args.workers} workers)", flush=True)
     server.run()

@@ -7,6 +7,10 @@ failure worth retrying (429 and the other retryable statuses, 5xx, a timeout, a 
 a malformed body); a refusal (400, 401, 404, ...) raises :class:`~peirce.errors.LLMError` at once.
 Counting, backoff and caching are the client's (:class:`peirce.llm.LLMClient`).
 
+The timeout bounds the reply as a whole, not each read: the body is read piece by piece and cut
+once the timeout has passed since the request was sent, so an endpoint that sends its reply a
+byte at a time cannot hold a request (HTTP's own timeouts restart at every byte that arrives).
+
 >>> retry_after({"retry-after": "2"}), retry_after({"retry-after-ms": "250"}), retry_after({})
 (2.0, 0.25, None)
 """
@@ -14,19 +18,17 @@ Counting, backoff and caching are the client's (:class:`peirce.llm.LLMClient`).
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict, TypeGuard
+from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
 from peirce.errors import LLMError, MissingDependencyError
 from peirce.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
     import openai
-    from openai.types.chat import ChatCompletion
 
 __all__ = [
     "RETRY_STATUSES",
@@ -145,11 +147,24 @@ class Transport:
     ) -> RawReply | Transient:
         """One chat completion request; :class:`~peirce.errors.LLMError` when it is refused."""
         import openai
+        from openai.types.chat import ChatCompletion
 
         # the SDK's signature spells out every parameter; ours are built by the client
-        create: Callable[..., ChatCompletion] = self._client().chat.completions.create
+        create: Callable[..., contextlib.AbstractContextManager[Any]] = (
+            self._client().chat.completions.with_streaming_response.create
+        )
+        deadline = time.monotonic() + self.timeout
         try:
-            resp = create(model=model, messages=messages, **params)
+            with create(model=model, messages=messages, **params) as streamed:
+                body = bytearray()
+                try:
+                    for piece in streamed.iter_bytes():
+                        body += piece
+                        if time.monotonic() > deadline:
+                            return Transient(f"no whole reply within {self.timeout:g} s")
+                except Exception as exc:  # the connection broke off mid-body (httpx's errors)
+                    return Transient(f"the reply broke off: {exc!r}"[:300])
+            resp = ChatCompletion.model_validate_json(bytes(body))
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in RETRY_STATUSES or status >= 500:
@@ -159,7 +174,7 @@ class Transport:
             return Transient(f"no reply within {self.timeout:g} s")
         except openai.APIConnectionError as exc:
             return Transient(f"connection failed: {exc.__cause__ or exc}")
-        except (openai.APIResponseValidationError, json.JSONDecodeError) as exc:
+        except (openai.APIResponseValidationError, ValueError) as exc:
             return Transient(f"malformed response body: {exc}")
         choices: list[RawChoice] = [
             {"text": c.message.content or "", "finish_reason": c.finish_reason}

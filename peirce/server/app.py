@@ -59,8 +59,17 @@ from peirce.errors import ConfigError, InputError
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeSource, Policy
 from peirce.server import openapi
+from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
 from peirce.server.store import KBStore
-from peirce.server.workers import LLMSettings, Pool, prefix_findings, verify
+from peirce.server.workers import (
+    CheckFailed,
+    CheckTimeout,
+    LLMSettings,
+    Pool,
+    WorkerLost,
+    prefix_findings,
+    verify,
+)
 
 __all__ = ["ServerSettings", "create_app"]
 
@@ -84,6 +93,13 @@ class ServerSettings:
         cors_origins: origins allowed by CORS (empty: CORS off).
         stream_chunk: characters of complete sentences that trigger a check while streaming.
         policy: the default policy.
+        max_upstream_bytes: the largest upstream reply read, in bytes (a longer one is a 502).
+        max_choices: the most choices (``n``) a proxied request may ask for.
+        allowed_hosts: ``Host`` names the server answers to (with or without a port); empty:
+            the loopback names, unless a token is set (then any host: the token is the guard).
+        header_timeout: seconds a client gets to send a request's headers, and its body.
+        worker_requests: requests a worker process serves before it is replaced.
+        worker_memory_mb: resident MiB past which a worker process is replaced.
     """
 
     data_dir: Path = Path(".peirce/kbs")
@@ -98,17 +114,26 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     stream_chunk: int = 0
     policy: Policy = field(default_factory=Policy)
+    max_upstream_bytes: int = 8_000_000
+    max_choices: int = 8
+    allowed_hosts: tuple[str, ...] = ()
+    header_timeout: float = 10.0
+    worker_requests: int = MAX_REQUESTS
+    worker_memory_mb: float = MAX_MEMORY_MB
 
 
 class _HTTPError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, "status": status}}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"message": message, "status": status}}, status_code=status, headers=headers
+    )
 
 
 # ------------------------------------------------------------------------------------ metrics
@@ -167,9 +192,34 @@ class Metrics:
 
 
 # --------------------------------------------------------------------------------- middleware
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def _host_name(host: str) -> str:
+    """``host`` without its port (``[::1]:8000`` -> ``[::1]``, ``a.b:80`` -> ``a.b``)."""
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or address, without a port) is this machine only."""
+    name = host.strip("[]")
+    return name in ("localhost", "::1") or name.startswith("127.")
+
+
 class _Guard:
-    """Bounds the request body (413), checks the bearer token on ``/v1/`` (401) and counts
-    requests by route and status."""
+    """What every request passes before a route sees it:
+
+    - the ``Host`` header names this server (403 otherwise): a page whose name was rebound to
+      this machine's address (DNS rebinding) is refused, since it cannot name a loopback host;
+      checked unless a token guards the API (a page cannot know the token);
+    - an ``Origin`` header (sent by browsers) is this server's own or one allowed by CORS (403
+      otherwise), so no other site's page can drive the API, nor spend the upstream's key;
+    - the bearer token on ``/v1/`` (401);
+    - the request body is bounded in bytes (413) and in time (408).
+
+    It also counts requests by route and status."""
 
     def __init__(self, app: ASGIApp, settings: ServerSettings, metrics: Metrics) -> None:
         self.app = app
@@ -190,13 +240,11 @@ class _Guard:
             await send(message)
 
         try:
-            token = self.settings.token
-            if token and path.startswith("/v1/"):
-                given = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
-                if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                    await _error(401, "a bearer token is required")(scope, receive, send_counted)
-                    return
             headers = dict(scope["headers"])
+            refused = self._refused(scope, headers)
+            if refused is not None:
+                await refused(scope, receive, send_counted)
+                return
             length = headers.get(b"content-length")
             limit = self.settings.max_body
             if length is not None and (not length.isdigit() or int(length) > limit):
@@ -205,10 +253,21 @@ class _Guard:
                 )
                 return
             received = 0
+            body_deadline: float | None = time.monotonic() + self.settings.header_timeout
 
             async def bounded() -> Message:
-                nonlocal received
-                message = await receive()
+                nonlocal received, body_deadline
+                if body_deadline is None:  # the body is in: waiting for a disconnect
+                    return await receive()
+                left = body_deadline - time.monotonic()
+                try:
+                    message = await asyncio.wait_for(receive(), max(left, 0.001))
+                except TimeoutError:
+                    raise _HTTPError(
+                        408, "the request body did not arrive within the header timeout"
+                    ) from None
+                if message["type"] != "http.request" or not message.get("more_body", False):
+                    body_deadline = None
                 if message["type"] == "http.request":
                     received += len(message.get("body", b""))
                     if received > limit:
@@ -218,6 +277,35 @@ class _Guard:
             await self.app(scope, bounded, send_counted)
         finally:
             self.metrics.requests[(route, status_seen[0])] += 1
+
+    def _refused(self, scope: Scope, headers: dict[bytes, bytes]) -> JSONResponse | None:
+        """The error response for a request the guard refuses, or ``None``."""
+        settings = self.settings
+        path: str = scope["path"]
+        host = headers.get(b"host", b"").decode("latin-1")
+        name = _host_name(host).lower()
+        if settings.allowed_hosts:
+            allowed = {h.lower() for h in settings.allowed_hosts}
+            if host.lower() not in allowed and name not in allowed:
+                return _error(403, f"this server does not answer to the host {host[:100]!r}")
+        elif not settings.token and not is_loopback(name):
+            return _error(
+                403,
+                f"this server does not answer to the host {host[:100]!r} (a loopback name is "
+                "expected; see --allowed-host)",
+            )
+        origin = headers.get(b"origin")
+        if origin is not None and path.startswith("/v1/"):
+            text = origin.decode("latin-1")
+            own = text.split("://", 1)[-1].lower() == host.lower() and text.startswith("http")
+            if not own and text not in settings.cors_origins:
+                return _error(403, f"requests from the origin {text[:100]!r} are not allowed")
+        token = settings.token
+        if token and path.startswith("/v1/") and scope["method"] != "OPTIONS":
+            given = headers.get(b"authorization", b"").decode("latin-1")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return _error(401, "a bearer token is required")
+        return None
 
 
 def _route_name(path: str) -> str:
@@ -238,6 +326,12 @@ def _route_name(path: str) -> str:
 
 # ------------------------------------------------------------------------------------ helpers
 async def _json_body(request: Request) -> JSONObject:
+    """The request's JSON object. The body is read only when it is sent as
+    ``application/json`` (415 otherwise): a form or ``text/plain`` post, which any page may send
+    anywhere without asking, is never read, so no other site's page can drive the API."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise _HTTPError(415, "the request body must be sent as application/json")
     raw = await request.body()  # past the bound, the guard's receive raises a 413 here
     try:
         data = json.loads(raw)
@@ -245,6 +339,13 @@ async def _json_body(request: Request) -> JSONObject:
         raise _HTTPError(400, f"the body is not JSON: {exc}"[:300]) from None
     if not isinstance(data, dict):
         raise _HTTPError(400, "the body must be a JSON object")
+    try:  # "\ud800" is valid JSON but no text: refused here, not failed on later
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        where = exc.object[max(0, exc.start - 20) : exc.start]
+        raise _HTTPError(
+            400, f"the body has a lone surrogate (not text) after {where!r}"[:300]
+        ) from None
     return data
 
 
@@ -260,6 +361,15 @@ def _known(data: JSONObject, keys: frozenset[str]) -> None:
         raise _HTTPError(
             422, f"no field named {extra[0][:80]!r} (expected {', '.join(sorted(keys))})"
         )
+
+
+#: the longest reasoning the gate checks, in characters (``/v1/verify`` and the proxy alike)
+MAX_REASONING = 100_000
+
+
+def _refusal(reason: str) -> JSONObject:
+    """A decision that shows nothing, made without a check (the reply cannot be checked)."""
+    return {"action": "block", "reason": reason, "text": None, "verified": False, "steps": []}
 
 
 def _opt_text(data: JSONObject, key: str, limit: int = 100_000) -> str | None:
@@ -324,21 +434,35 @@ class _Server:
         except ConfigError as exc:
             raise _HTTPError(422, str(exc)) from None
 
-    async def check(self, ask: _Ask, reasoning: str) -> JSONObject:
+    async def run(self, fn: Callable[..., JSONObject], *args: object, timeout: float) -> JSONObject:
+        """``fn(*args)`` on the pool within ``timeout`` seconds; its failures as HTTP errors
+        (504 past the deadline, whose work is ended; 503 when its worker died)."""
         try:
-            result = await asyncio.wait_for(
-                self.pool.run(
-                    verify,
-                    ask.source.to_json(),
-                    reasoning,
-                    ask.question,
-                    ask.question_fol,
-                    ask.policy,
-                ),
-                self.settings.request_timeout,
+            return await self.pool.run(fn, *args, timeout=max(timeout, 0.0))
+        except CheckTimeout as exc:
+            raise _HTTPError(504, str(exc)) from None
+        except WorkerLost as exc:
+            raise _HTTPError(503, str(exc)) from None
+        except CheckFailed as exc:
+            raise _HTTPError(500, str(exc)[:300]) from None
+
+    async def check(self, ask: _Ask, reasoning: str, timeout: float | None = None) -> JSONObject:
+        """The gate's decision on ``reasoning`` (within ``timeout``, default the request
+        timeout)."""
+        if len(reasoning) > MAX_REASONING:
+            return _refusal(
+                f"the reasoning is longer than {MAX_REASONING:,} characters, the most the gate "
+                "checks"
             )
-        except TimeoutError:
-            raise _HTTPError(504, "the check took longer than the request timeout") from None
+        result = await self.run(
+            verify,
+            ask.source.to_json(),
+            reasoning,
+            ask.question,
+            ask.question_fol,
+            ask.policy,
+            timeout=self.settings.request_timeout if timeout is None else timeout,
+        )
         if "error" in result:
             status = result.get("status")
             raise _HTTPError(status if isinstance(status, int) else 400, str(result["error"]))
@@ -353,7 +477,7 @@ class _Server:
         t0 = time.perf_counter()
         data = await _json_body(request)
         _known(data, _VERIFY_KEYS)
-        reasoning = _opt_text(data, "reasoning")
+        reasoning = _opt_text(data, "reasoning", MAX_REASONING)
         if reasoning is None:
             raise _HTTPError(422, "'reasoning' (the text to check) is required")
         source = self.source_of(data)
@@ -396,7 +520,11 @@ class _Server:
         return JSONResponse({"ids": self.store.ids()})
 
     async def healthz(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok", "workers": self.settings.workers})
+        """200 when every worker is up; 503 while one is missing or being replaced."""
+        pool = self.pool.health()
+        ok = bool(pool.get("ok"))
+        body: JSONObject = {"status": "ok" if ok else "degraded", **pool}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     async def metrics_text(self, request: Request) -> Response:
         return PlainTextResponse(self.metrics.text(), media_type="text/plain; version=0.0.4")
@@ -417,7 +545,7 @@ class _Server:
         base = self.settings.upstream
         if not base:
             raise _HTTPError(503, "no upstream model is configured (peirce serve --upstream)")
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
         if self.settings.upstream_key:
             headers["Authorization"] = f"Bearer {self.settings.upstream_key}"
         elif not self.settings.token and request.headers.get("authorization"):
@@ -443,135 +571,355 @@ class _Server:
         question = _opt_text(extra, "question", 10_000)
         question_fol = _opt_text(extra, "question_fol", 10_000)
         ask = _Ask(source, question, question_fol, self.policy_of(extra))
+        n = data.get("n", 1)
+        most = self.settings.max_choices
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= most:
+            raise _HTTPError(422, f"'n' must be a whole number from 1 to {most}")
         if data.get("stream") is True:
+            if n != 1:
+                raise _HTTPError(422, "a streamed reply is verified as one choice: 'n' must be 1")
             return StreamingResponse(
                 self._stream(url, headers, data, ask),
                 media_type="text/event-stream",
                 headers={"Cache-Control": "no-cache", "X-Peirce-Stream": "verified"},
             )
-        assert self.http is not None
-        self.metrics.upstream_calls += 1
-        try:
-            reply = await self.http.post(
-                url, json=data, headers=headers, timeout=self.settings.upstream_timeout
-            )
-        except httpx.TimeoutException:
-            raise _HTTPError(504, "the upstream model did not answer in time") from None
-        except httpx.HTTPError as exc:
-            raise _HTTPError(502, f"the upstream model cannot be reached: {exc!r}"[:300]) from None
-        if reply.status_code != 200:
-            kind = reply.headers.get("content-type", "application/json")
-            return Response(reply.content, status_code=reply.status_code, media_type=kind)
-        try:
-            body = reply.json()
-            choice = body["choices"][0]
-            text = choice["message"]["content"] or ""
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise _HTTPError(502, "the upstream reply is not a chat completion") from None
-        result = await self.check(ask, str(text))
-        action = str(result["action"])
-        if action == "block":
-            choice["message"]["content"] = f"[blocked by peirce: {result['reason']}]"
-            choice["finish_reason"] = "content_filter"
-        elif result.get("text") is not None:
-            choice["message"]["content"] = result["text"]
-        body["peirce"] = result
+        raw = await self._post(url, headers, data)
+        body, texts = _completion(raw, n)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.request_timeout
+        results = [await self.check(ask, text, deadline - loop.time()) for text in texts]
+        choices = body["choices"]
+        assert isinstance(choices, list)
+        for choice, result in zip(choices, results, strict=True):
+            assert isinstance(choice, dict)
+            _show(choice, result)
+        body["peirce"] = results[0]
         self.metrics.observe("/v1/chat/completions", time.perf_counter() - t0)
-        verified = str(result["verified"]).lower()
+        action = max((str(r["action"]) for r in results), key=_SEVERITY.index)
+        verified = str(all(r.get("verified") is True for r in results)).lower()
         return JSONResponse(
             body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified}
         )
 
-    async def _prefix_blocked(self, ask: _Ask, prefix: str) -> JSONObject | None:
-        """Why the reasoning so far must not be released (the block to send), or ``None``."""
-        verdict = await asyncio.wait_for(
-            self.pool.run(prefix_findings, ask.source.to_json(), prefix, ask.question, ask.policy),
-            self.settings.request_timeout,
+    async def _post(self, url: str, headers: dict[str, str], data: JSONObject) -> bytes:
+        """The upstream's body, read within ``upstream_timeout`` seconds in all
+        (connecting, sending and every byte of the reply) and ``max_upstream_bytes`` bytes; a
+        status that is not 2xx is an error here (its body, untrusted text, is never passed on)."""
+        assert self.http is not None
+        self.metrics.upstream_calls += 1
+        limit = self.settings.max_upstream_bytes
+        timeout = self.settings.upstream_timeout
+        try:
+            async with (
+                asyncio.timeout(timeout),
+                self.http.stream("POST", url, json=data, headers=headers, timeout=timeout) as reply,
+            ):
+                if not 200 <= reply.status_code < 300:
+                    raise _upstream_status(reply.status_code, reply.headers)
+                if reply.headers.get("content-encoding", "identity").lower() != "identity":
+                    raise _HTTPError(502, "the upstream reply is compressed, which was not asked")
+                parts: list[bytes] = []
+                size = 0
+                async for piece in reply.aiter_raw():
+                    size += len(piece)
+                    if size > limit:
+                        raise _HTTPError(502, f"the upstream reply is larger than {limit:,} bytes")
+                    parts.append(piece)
+                return b"".join(parts)
+        except (httpx.TimeoutException, TimeoutError):
+            raise _HTTPError(504, "the upstream model did not answer in time") from None
+        except httpx.HTTPError as exc:
+            raise _HTTPError(502, f"the upstream model cannot be reached: {exc!r}"[:300]) from None
+
+    async def _prefix_verdict(
+        self, ask: _Ask, prefix: str, timeout: float
+    ) -> tuple[int, JSONObject | None]:
+        """How much of the reasoning so far may be released (its steps neither blocked nor
+        marked by the policy), and why it must stop (the block to send), or ``None``."""
+        verdict = await self.run(
+            prefix_findings,
+            ask.source.to_json(),
+            prefix,
+            ask.question,
+            ask.policy,
+            timeout=timeout,
         )
-        if not (verdict.get("error") or verdict.get("blocked")):
-            return None
-        reason = str(verdict.get("error") or _blocked_reason(verdict["blocked"]))
-        return {"action": "block", "reason": reason, "step": verdict.get("blocked")}
+        if verdict.get("error") or verdict.get("blocked"):
+            reason = str(verdict.get("error") or _blocked_reason(verdict["blocked"]))
+            return 0, {"action": "block", "reason": reason, "step": verdict.get("blocked")}
+        safe = verdict.get("safe_end")
+        return (safe if isinstance(safe, int) else 0), None
+
+    async def _upstream_text(
+        self, url: str, headers: dict[str, str], data: JSONObject, meta: JSONObject
+    ) -> AsyncIterator[str]:
+        """The streamed reply's text, piece by piece, bounded in bytes, in characters and in
+        time: the upstream gets ``upstream_timeout`` seconds in all, counted while it is waited
+        for (not while the caller checks what it has). Raises :class:`_StreamEnd` with the
+        reason the stream cannot go on."""
+        assert self.http is not None
+        loop = asyncio.get_running_loop()
+        limit = self.settings.max_upstream_bytes
+        timeout = self.settings.upstream_timeout
+        deadline = loop.time() + timeout
+        self.metrics.upstream_calls += 1
+        async with self.http.stream("POST", url, json=data, headers=headers, timeout=timeout) as r:
+            if not 200 <= r.status_code < 300:
+                raise _StreamEnd(_upstream_status(r.status_code, r.headers).message)
+            lines = r.aiter_lines()
+            size = 0
+            length = 0
+            while True:
+                try:
+                    line = await asyncio.wait_for(anext(lines), deadline - loop.time())
+                except StopAsyncIteration:
+                    return
+                size += len(line) + 1
+                if size > limit:
+                    raise _StreamEnd(f"the upstream reply is larger than {limit:,} bytes")
+                if not line.startswith("data:"):
+                    continue
+                payload = line[5:].strip()
+                if payload == "[DONE]":
+                    return
+                piece = _delta(payload, meta)
+                if piece is None:
+                    raise _StreamEnd(
+                        "the upstream sent a chunk that is not a chat completion chunk: "
+                        + repr(payload[:120])
+                    )
+                length += len(piece)
+                if length > MAX_REASONING:
+                    raise _StreamEnd(
+                        f"the reply is longer than {MAX_REASONING:,} characters, the most the "
+                        "gate checks"
+                    )
+                paused = loop.time()
+                yield piece
+                deadline += loop.time() - paused
+
+    async def _rest(
+        self, ask: _Ask, text: str, released: int, timeout: float
+    ) -> tuple[str | None, JSONObject]:
+        """The whole streamed reply decided: the text still to release and the decision, or
+        ``None`` and the block (the decision blocks, or what it shows does not continue what
+        was released, which then fails closed)."""
+        final = await self.check(ask, text, timeout)
+        shown = final.get("text")
+        if final["action"] == "block":
+            return None, final
+        if not isinstance(shown, str) or not shown.startswith(text[:released]):
+            why = "the decided text does not continue the text already released"
+            return None, {**final, "action": "block", "reason": why}
+        return shown[released:], final
+
+    async def _advance(self, ask: _Ask, text: str, at: _Progress) -> str:
+        """The text of a stream that may now be released (often none): its prefix is checked
+        once enough new sentences have come. Raises :class:`_StreamEnd` when a step blocks."""
+        boundary = _last_boundary(text, at.released)
+        if at.hold or boundary - at.checked_at < at.every:
+            return ""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            safe, stop = await self._prefix_verdict(ask, text[:boundary], at.budget / 2 - at.spent)
+        except _HTTPError as exc:  # a prefix past its time only stops early release
+            if exc.status != 504:
+                raise
+            safe, stop = at.released, None
+        at.spent += loop.time() - started
+        at.hold = at.spent >= at.budget / 2  # the rest of the time is the final check's
+        at.checked_at = boundary
+        if stop is not None:
+            raise _StreamEnd(str(stop["reason"]), stop)
+        if safe <= at.released:
+            return ""
+        out = text[at.released : safe]
+        at.released = safe
+        return out
 
     async def _stream(
         self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask
     ) -> AsyncIterator[bytes]:
-        assert self.http is not None
+        """The verified stream. Text is released early only up to the end of the last step
+        that the final decision cannot change (neither blocked nor marked), and never under a
+        policy that may repair (a repair replaces the reply); the rest comes once the whole
+        reply is decided, as the non-streamed proxy would show it. Whatever fails, the stream
+        ends with a closing chunk that says why, then ``[DONE]``.
+
+        The checks of one stream share ``request_timeout`` seconds: the checks of its prefixes
+        (which only release text early) stop once they have used half, and the final check has
+        the rest."""
         text = ""
-        released = 0
-        checked_at = 0
         meta: JSONObject = {}
-
-        def chunk(delta: JSONObject, finish: str | None, extra: JSONObject | None = None) -> bytes:
-            obj: JSONObject = {
-                "id": str(meta.get("id", "chatcmpl-peirce")),
-                "object": "chat.completion.chunk",
-                "created": meta.get("created", int(time.time())),
-                "model": meta.get("model", data.get("model")),
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-            }
-            if extra is not None:
-                obj["peirce"] = extra
-            return f"data: {json.dumps(obj)}\n\n".encode()
-
-        def end(reason: str, extra: JSONObject) -> list[bytes]:
-            note = f"\n[stopped by peirce: {reason}]"
-            return [chunk({"content": note}, "content_filter", extra), b"data: [DONE]\n\n"]
-
-        self.metrics.upstream_calls += 1
+        why: str | None = None
+        closing: JSONObject | None = None
+        budget = self.settings.request_timeout
+        at = _Progress(Policy.from_json(ask.policy).repair, self.settings.stream_chunk, budget)
         try:
-            async with self.http.stream(
-                "POST", url, json=data, headers=headers, timeout=self.settings.upstream_timeout
-            ) as reply:
-                if reply.status_code != 200:
-                    body = (await reply.aread())[:500].decode("utf-8", "replace")
-                    for b in end(f"the upstream answered {reply.status_code}: {body}", {}):
-                        yield b
-                    return
-                yield chunk({"role": "assistant", "content": ""}, None)
-                async for line in reply.aiter_lines():
-                    if not line.startswith("data:"):
-                        continue
-                    payload = line[5:].strip()
-                    if payload == "[DONE]":
-                        break
-                    piece = _delta(payload, meta)
-                    if piece is None:
-                        why = "the upstream sent a chunk that is not a chat completion chunk: "
-                        why += repr(payload[:120])
-                        for b in end(why, {"action": "block", "reason": why}):
-                            yield b
-                        return
-                    text += piece
-                    boundary = _last_boundary(text, released)
-                    if boundary <= released or boundary - checked_at < self.settings.stream_chunk:
-                        continue
-                    stop = await self._prefix_blocked(ask, text[:boundary])
-                    checked_at = boundary
-                    if stop is not None:
-                        self.metrics.actions["block"] += 1
-                        for b in end(str(stop["reason"]), stop):
-                            yield b
-                        return
-                    yield chunk({"content": text[released:boundary]}, None)
-                    released = boundary
+            yield _chunk(meta, data, {"role": "assistant", "content": ""}, None)
+            async for piece in self._upstream_text(url, headers, data, meta):
+                text += piece
+                ready = await self._advance(ask, text, at)
+                if ready:
+                    yield _chunk(meta, data, {"content": ready}, None)
+            rest, final = await self._rest(ask, text, at.released, budget - at.spent)
+            if rest is None:
+                raise _StreamEnd(str(final["reason"]), final)
+            if rest:
+                yield _chunk(meta, data, {"content": rest}, None)
+            yield _chunk(meta, data, {}, "stop", final)
+        except _StreamEnd as exc:
+            why, closing = str(exc), exc.closing
         except (httpx.TimeoutException, TimeoutError):
-            for b in end("the upstream model did not answer in time", {"action": "block"}):
-                yield b
-            return
+            why = "the upstream model did not answer in time"
         except httpx.HTTPError as exc:
-            for b in end(
-                f"the upstream model cannot be reached: {exc!r}"[:300], {"action": "block"}
-            ):
-                yield b
-            return
-        result = await self.check(ask, text)
-        if result["action"] == "block":
-            for b in end(str(result["reason"]), result):
-                yield b
-            return
-        yield chunk({"content": text[released:]}, "stop", result)
+            why = f"the upstream model cannot be reached: {exc!r}"[:300]
+        except _HTTPError as exc:  # the check failed: past its deadline, its worker lost, ...
+            why = exc.message
+        except Exception as exc:  # a bug: said in the stream, which still ends properly
+            why = f"the check failed: {type(exc).__name__}: {exc}"[:300]
+        if why is not None:
+            self.metrics.actions["block"] += 1
+            note: JSONObject = {"content": f"\n[stopped by peirce: {why}]"}
+            closing = closing if closing is not None else {"action": "block", "reason": why}
+            yield _chunk(meta, data, note, "content_filter", closing)
         yield b"data: [DONE]\n\n"
+
+
+@dataclass(slots=True)
+class _Progress:
+    """How far a stream has got: what it released, where its prefix was last checked, and
+    the time its prefix checks used of ``budget`` (``hold``: release nothing more early)."""
+
+    hold: bool
+    every: int
+    budget: float
+    released: int = 0
+    checked_at: int = 0
+    spent: float = 0.0
+
+
+class _StreamEnd(Exception):
+    """Why a streamed reply cannot go on (said in the stream's closing chunk, with the
+    decision or block in ``closing``)."""
+
+    def __init__(self, why: str, closing: JSONObject | None = None) -> None:
+        super().__init__(why)
+        self.closing = closing
+
+
+def _chunk(
+    meta: JSONObject,
+    data: JSONObject,
+    delta: JSONObject,
+    finish: str | None,
+    extra: JSONObject | None = None,
+) -> bytes:
+    """One server-sent event in OpenAI's chunk format (``extra``: the gate's ``peirce``
+    field)."""
+    obj: JSONObject = {
+        "id": str(meta.get("id", "chatcmpl-peirce"))[:200],
+        "object": "chat.completion.chunk",
+        "created": meta.get("created", int(time.time())),
+        "model": str(meta.get("model", data.get("model")))[:200],
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    if extra is not None:
+        obj["peirce"] = extra
+    return f"data: {json.dumps(obj)}\n\n".encode()
+
+
+#: actions from the least to the most restrictive
+_SEVERITY = ("pass", "annotate", "repair", "block")
+_FINISH = frozenset({"stop", "length", "content_filter"})
+
+
+def _upstream_status(status: int, headers: httpx.Headers) -> _HTTPError:
+    """The error for an upstream status that is not 2xx: the same status for a 4xx (with its
+    ``Retry-After``), 502 otherwise; the upstream's own text is not passed on."""
+    if 400 <= status < 500:
+        retry = headers.get("retry-after", "")
+        extra = {"Retry-After": retry} if retry.isdigit() else {}
+        return _HTTPError(status, f"the upstream model refused the request ({status})", extra)
+    return _HTTPError(502, f"the upstream model answered {status}")
+
+
+def _text_of(content: JSON) -> str | None:
+    """A message's content as text (a string, or a list of text parts), or ``None``."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text") if isinstance(p, dict) else None for p in content]
+        if all(isinstance(p, str) for p in parts):
+            return "".join(str(p) for p in parts)
+    return None
+
+
+def _completion(raw: bytes, n: int) -> tuple[JSONObject, list[str]]:
+    """A chat completion rebuilt from what may be shown, and the text of each choice.
+
+    Only what the gate verifies leaves: per choice its index, ``role``, the ``content`` (to be
+    replaced by what the decision shows) and a known finish reason; the reply's id, creation
+    time, model and token counts (non-negative whole numbers). Everything else a reply may
+    carry (tool calls, ``refusal``, ``reasoning_content``, log-probabilities, audio, other
+    fields) is removed: it would reach the client unverified. Choices past ``n`` are dropped."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _HTTPError(502, "the upstream reply is not JSON") from None
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not isinstance(choices, list) or not choices:
+        raise _HTTPError(502, "the upstream reply is not a chat completion (no choices)")
+    clean: JSONObject = {}
+    for key in ("id", "object", "created", "model", "system_fingerprint"):
+        value = body.get(key)
+        short_text = isinstance(value, str) and len(value) <= 200
+        if short_text or (isinstance(value, int) and not isinstance(value, bool)):
+            clean[key] = value
+    usage = body.get("usage")
+    if isinstance(usage, dict):
+        counts: JSONObject = {}
+        for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9:
+                counts[key] = value
+        clean["usage"] = counts
+    out: list[JSON] = []
+    texts: list[str] = []
+    for i, choice in enumerate(choices[:n]):
+        message = choice.get("message") if isinstance(choice, dict) else None
+        text = _text_of(message.get("content")) if isinstance(message, dict) else None
+        if text is None:
+            raise _HTTPError(502, f"the upstream reply's choice {i} is not a chat message")
+        assert isinstance(choice, dict)
+        finish = choice.get("finish_reason")
+        out.append(
+            {
+                "index": i,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": finish if finish in _FINISH else "stop",
+            }
+        )
+        texts.append(text)
+    clean["choices"] = out
+    return clean, texts
+
+
+def _show(choice: JSONObject, result: JSONObject) -> None:
+    """Put in ``choice`` what the decision shows: the verified, annotated or repaired text, or
+    the reason it is blocked (a decision that shows no text is a block)."""
+    shown = result.get("text")
+    message = choice["message"]
+    assert isinstance(message, dict)
+    if result.get("action") == "block" or not isinstance(shown, str):
+        message["content"] = f"[blocked by peirce: {result.get('reason')}]"
+        choice["finish_reason"] = "content_filter"
+    else:
+        message["content"] = shown
+    choice["peirce"] = result
 
 
 def _delta(payload: str, meta: JSONObject) -> str | None:
@@ -617,7 +965,13 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
     settings = settings or ServerSettings()
     llm = LLMSettings(settings.upstream, settings.upstream_key, settings.model)
     own_pool = pool is None
-    server = _Server(settings, pool or Pool(settings.workers, llm), KBStore(settings.data_dir))
+    pool = pool or Pool(
+        settings.workers,
+        llm,
+        max_requests=settings.worker_requests,
+        max_memory_mb=settings.worker_memory_mb,
+    )
+    server = _Server(settings, pool, KBStore(settings.data_dir))
 
     def wrap(
         fn: Callable[[Request], Awaitable[Response]],
@@ -626,7 +980,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
             try:
                 return await fn(request)
             except _HTTPError as exc:
-                return _error(exc.status, exc.message)
+                return _error(exc.status, exc.message, exc.headers)
 
         return handler
 
@@ -658,6 +1012,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server.http = httpx.AsyncClient()
         try:
+            await server.pool.start()
             yield
         finally:
             await server.http.aclose()

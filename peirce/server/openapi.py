@@ -140,7 +140,7 @@ SCHEMA: dict[str, Any] = {
                 "requestBody": {"required": True, "content": _json("VerifyRequest")},
                 "responses": {
                     "200": {"description": "the decision", "content": _json("Decision")},
-                    **_errors(400, 401, 404, 413, 422, 504),
+                    **_errors(400, 401, 403, 404, 408, 413, 415, 422, 503, 504),
                 },
             }
         },
@@ -153,7 +153,7 @@ SCHEMA: dict[str, Any] = {
                         "description": "registered",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_errors(400, 401, 413, 422, 504),
+                    **_errors(400, 401, 403, 408, 413, 415, 422, 503, 504),
                 },
             },
             "get": {
@@ -163,7 +163,7 @@ SCHEMA: dict[str, Any] = {
                         "description": "ids",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_errors(401),
+                    **_errors(401, 403),
                 },
             },
         },
@@ -175,18 +175,22 @@ SCHEMA: dict[str, Any] = {
                 ],
                 "responses": {
                     "200": {"description": "it", "content": _json("KnowledgeBase")},
-                    **_errors(401, 404),
+                    **_errors(401, 403, 404),
                 },
             }
         },
         "/healthz": {
             "get": {
-                "summary": "Liveness",
+                "summary": "Liveness: 503 while a worker is missing or being replaced",
                 "responses": {
                     "200": {
                         "description": "ok",
                         "content": {"application/json": {"schema": {"type": "object"}}},
-                    }
+                    },
+                    "503": {
+                        "description": "degraded",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
                 },
             }
         },
