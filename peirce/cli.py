@@ -349,6 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(module_name)
         args = _command_parser(name, module, help_text).parse_args(argv[1:])
     except ImportError as exc:
+        if missing_extra(exc) is None:  # not an extra left out: a fault to see in full
+            raise
         return _failed(name, exc)
     except KeyboardInterrupt:
         print(f"peirce {name}: interrupted", file=sys.stderr)
