@@ -186,3 +186,19 @@ def test_streamable_http_serves_the_same_tools(tmp_path: Path) -> None:
     assert tuple(names) == TOOLS
     want = peirce.check_proof(CHAINS[1]["context"], CHAINS[1]["steps"])
     assert statuses == [s.status.value for s in want.steps]
+
+
+def test_a_call_past_the_request_timeout_is_an_error_result(tmp_path: Path) -> None:
+    async def go() -> Any:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "peirce", "mcp", "--data-dir", str(tmp_path), "--request-timeout", "1e-6"],
+        )
+        async with Client(params, read_timeout_seconds=120) as client:
+            record = CHAINS[0]
+            return await client.call_tool(
+                "check_proof", {"context": record["context"], "steps": record["steps"]}
+            )
+
+    result = asyncio.run(go())
+    assert result.is_error and "took longer than 1e-06 s" in result.content[0].text
