@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch system venv bench clean
+.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -61,7 +61,7 @@ FUZZ_TESTS ?= tests/fuzz tests/test_server_schema.py
 FUZZ_STATS ?=
 FUZZ_EXAMPLES ?= 100000
 FUZZ_SEED ?=
-fuzz: venv
+fuzz: venv $(TESTSTAMP)
 	PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
 
 # The compiled core (engine/_ground.c) under AddressSanitizer and UndefinedBehaviorSanitizer: built
@@ -82,11 +82,21 @@ sanitize: venv
 
 # Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
 # increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
-bench-load: venv
+bench-load: venv $(TESTSTAMP)
 	$(BIN)/python bench/gate_load.py
 
-bench-batch: venv
+bench-batch: venv $(TESTSTAMP)
 	$(BIN)/python bench/batch_scale.py
+
+# kill -9 of one of two replicas on one PostgreSQL under load, 10 times: every decision a client
+# received must be in the log, every knowledge base version whole (the tests run it once).
+kill-trials: venv $(TESTSTAMP)
+	PEIRCE_KILL_TRIALS=10 $(BIN)/python -m pytest -q tests/test_replicas.py -k kill
+
+# Two replicas against one on one PostgreSQL (a temporary server of the system's packages unless
+# DATABASE is given): latency at fixed rates, saturated throughput, decisions logged, audit cost.
+bench-replicas: venv $(TESTSTAMP)
+	$(BIN)/python bench/gate_load.py --replicas 2 --workers 1 $(if $(DATABASE),--database $(DATABASE))
 
 # System packages, each installed only when its command is absent.
 system:
@@ -96,6 +106,7 @@ system:
 	command -v java  >/dev/null 2>&1 || missing="$$missing default-jre-headless"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v cc    >/dev/null 2>&1 || missing="$$missing gcc"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \

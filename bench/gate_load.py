@@ -5,6 +5,7 @@ loopback upstream.
 Usage::
 
     python bench/gate_load.py [--workers 2] [--rates 25,50,100,200] [--seconds 5]
+    python bench/gate_load.py --replicas 2 [--database postgresql://...] [--workers 1]
 
 It starts ``peirce serve`` (a child process, 127.0.0.1, a free port), registers a knowledge base,
 and for each rate sends requests on an open-loop schedule (one every 1/rate s, whether or not the
@@ -12,6 +13,13 @@ previous answered) for ``--seconds``; it stops by itself. Every response is chec
 the expected action). Printed: p50 / p99 / max latency and achieved throughput per rate, the
 first rate whose p99 passes 50 ms, and the same through the proxy; the baseline beside it is
 ``/healthz`` at the same rates (the HTTP stack alone). The last line is one JSON object.
+
+With ``--replicas N`` it starts one replica, then N, on one database (``--database``; by default a
+PostgreSQL server of the system's packages started for the run in a temporary folder), the
+client sending requests to the replicas in turn (as a load balancer would). For each: ``/v1/verify``
+at the fixed rates (p50 / p99), the most it serves with 16 requests in flight (``saturated``),
+decisions logged per second (rows the database gained over the run's time), and the audit write's
+own time per request (``timings.audit`` of each decision: what recording adds to a response).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -191,8 +200,14 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rates", default="25,50,100,200")
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--replicas", type=int, default=0, help="compare 1 and N replicas")
+    ap.add_argument("--database", help="the replicas' database URL (default: a temporary one)")
+    ap.add_argument("--conflicts", type=int, default=1000,
+                    help="concurrent conflicting updates sent through the replicas")  # fmt: skip
     args = ap.parse_args()
     rates = [float(r) for r in args.rates.split(",")]
+    if args.replicas or args.database:
+        return replicas_main(args, rates)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp, LoopbackServer(oracle=lambda m, p: CHAIN) as up:
@@ -261,6 +276,230 @@ def main() -> int:
         "verify_p99_exceeds_50ms_at_rate": knee_v,
         "proxy_p99_exceeds_50ms_at_rate": knee_p,
     }
+    print(json.dumps(figures, sort_keys=True))
+    return 0
+
+
+# ------------------------------------------------------------------------------------ replicas
+def _start_serve(args: argparse.Namespace, database: str, tmp: Path) -> tuple[object, str]:
+    port = _free_port()
+    env = dict(os.environ)
+    env.pop("OPENAI_API_KEY", None)
+    cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port),
+           "--workers", str(args.workers), "--database", database,
+           "--data-dir", str(tmp / "kbs")]  # fmt: skip
+    log = open(tmp / f"serve-{port}.log", "wb")  # noqa: SIM115 - the child keeps it
+    proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise RuntimeError("peirce serve did not start: " + log.name)
+        time.sleep(0.2)
+
+
+async def _fixed_rate(
+    one: Callable[[], Awaitable[bool]], rate: float, seconds: float
+) -> dict[str, object]:
+    """``one()`` on an open-loop schedule of ``rate`` a second for ``seconds``."""
+    latencies: list[float] = []
+    errors = 0
+    n = max(1, int(rate * seconds))
+    start = time.perf_counter()
+
+    async def timed(i: int) -> None:
+        nonlocal errors
+        delay = start + i / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        t0 = time.perf_counter()
+        ok = await one()
+        latencies.append((time.perf_counter() - t0) * 1000)
+        errors += not ok
+
+    await asyncio.gather(*(timed(i) for i in range(n)))
+    wall = time.perf_counter() - start
+    return {
+        "rate": rate,
+        "requests": n,
+        "errors": errors,
+        "throughput": n / wall,
+        "p50_ms": statistics.median(latencies),
+        "p99_ms": _percentile(latencies, 0.99),
+    }
+
+
+async def _balanced(
+    bases: list[str], kb_id: str, rates: list[float], seconds: float, count: Callable[[], int]
+) -> dict[str, object]:
+    """``/v1/verify`` through the replicas in turn: at each fixed rate, then saturated (16 in
+    flight, with the decisions the database gained meanwhile, by ``count``); and each decision's
+    audit write time."""
+    limits = httpx.Limits(max_connections=512, max_keepalive_connections=512)
+    body = {"kb": kb_id, "reasoning": CHAIN, "question": "Bob is c20."}
+    audit_ms: list[float] = []
+    turn = [0]
+
+    def url() -> str:
+        turn[0] += 1
+        return f"{bases[turn[0] % len(bases)]}/v1/verify"
+
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+
+        async def one() -> bool:
+            try:
+                r = await client.post(url(), json=body)
+            except httpx.HTTPError:
+                return False
+            if r.status_code != 200:
+                return False
+            d = r.json()
+            audit_ms.append(float(d["timings"]["audit"]))
+            return d["action"] == "pass"
+
+        await asyncio.gather(*(one() for _ in range(8 * len(bases))))  # warm every worker
+        audit_ms.clear()
+        fixed = [await _fixed_rate(one, rate, seconds) for rate in rates]
+        done = 0
+        stop = time.perf_counter() + seconds
+
+        async def worker() -> None:
+            nonlocal done
+            while time.perf_counter() < stop:
+                ok = await one()  # (done += await one() would read done before the wait)
+                done += ok
+
+        before = await asyncio.to_thread(count)
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(16)))
+        wall = time.perf_counter() - start
+        logged = await asyncio.to_thread(count) - before
+    return {
+        "verify": fixed,
+        "saturated_per_s": done / wall,
+        "decisions_per_s": logged / wall,
+        "audit_ms_p50": statistics.median(audit_ms) if audit_ms else None,
+        "audit_ms_p99": _percentile(audit_ms, 0.99),
+    }
+
+
+async def _conflicts(bases: list[str], writes: int) -> dict[str, object]:
+    """``writes`` updates of one knowledge base, 32 at a time through the replicas in turn, each
+    from the version its writer read (``If-Match``): each must be applied or refused (412), and
+    the versions written must be exactly the ones applied (no lost update)."""
+    async with httpx.AsyncClient(timeout=120) as client:
+        r = await client.post(f"{bases[0]}/v1/kbs", json={"premises": ["Start is red."]})
+        kb_id = r.json()["id"]
+        gate = asyncio.Semaphore(32)
+        applied: dict[int, str] = {}
+        statuses: dict[int, int] = {}
+
+        async def write(i: int) -> None:
+            base = bases[i % len(bases)]
+            async with gate:
+                etag = (await client.get(f"{base}/v1/kbs/{kb_id}")).headers["etag"]
+                text = f"Writer{i} is red."
+                r = await client.put(f"{base}/v1/kbs/{kb_id}", json={"premises": [text]},
+                                     headers={"If-Match": etag})  # fmt: skip
+            statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
+            if r.status_code == 200:
+                applied[int(r.json()["version"])] = text
+
+        await asyncio.gather(*(write(i) for i in range(writes)))
+        versions = (await client.get(f"{bases[-1]}/v1/kbs/{kb_id}/versions")).json()["versions"]
+        lost = 0
+        for version, text in applied.items():
+            got = (await client.get(f"{bases[0]}/v1/kbs/{kb_id}/versions/{version}")).json()
+            lost += got["premises"] != [text]
+    written = len(versions) - 1
+    return {"writes": writes, "statuses": {str(k): v for k, v in sorted(statuses.items())},
+            "applied": len(applied), "versions_written": written,
+            "lost_updates": lost + abs(written - len(applied))}  # fmt: skip
+
+
+def _decision_count(database: str) -> int:
+    import sqlalchemy as sa
+
+    from peirce.server.db.store import database_url
+
+    engine = sa.create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return int(conn.scalar(sa.text("SELECT count(*) FROM decisions")) or 0)
+    finally:
+        engine.dispose()
+
+
+def _replica_runs(
+    args: argparse.Namespace, rates: list[float], database: str, tmp: Path
+) -> list[dict[str, object]]:
+    from peirce.server.db.store import database_url, upgrade
+
+    upgrade(database_url(database))
+    runs = []
+    for n in sorted({1, max(1, args.replicas)}):
+        procs, bases = [], []
+        try:
+            for _ in range(n):
+                proc, base = _start_serve(args, database, tmp)
+                procs.append(proc)
+                bases.append(base)
+            r = httpx.post(f"{bases[0]}/v1/kbs", json={"premises": PREMISES}, timeout=60)
+            kb_id = r.json()["id"]
+            run = asyncio.run(
+                _balanced(bases, kb_id, rates, args.seconds, lambda: _decision_count(database))
+            )
+            run["replicas"] = n
+            if n == args.replicas and args.conflicts:
+                run["conflicts"] = asyncio.run(_conflicts(bases, args.conflicts))
+            runs.append(run)
+        finally:
+            for proc in procs:
+                proc.terminate()  # type: ignore[attr-defined]
+                proc.wait(timeout=30)  # type: ignore[attr-defined]
+    return runs
+
+
+def replicas_main(args: argparse.Namespace, rates: list[float]) -> int:
+    import contextlib
+
+    from peirce.server.db.ephemeral import temporary_postgres
+
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        database = args.database or stack.enter_context(temporary_postgres(durable=True))
+        runs = _replica_runs(args, rates, database, Path(tmp))
+    kind = database.split(":", 1)[0]
+    print(f"peirce serve replicas on one {kind} database, {args.workers} workers each, a 20-step "
+          f"chain, {args.seconds:g} s per rate, on {os.cpu_count()} cores")  # fmt: skip
+    for run in runs:
+        for row in run["verify"]:  # type: ignore[attr-defined]
+            print(f"  {run['replicas']} replica(s) {row['rate']:>6.0f}/s  p50 {row['p50_ms']:7.2f}"
+                  f" ms  p99 {row['p99_ms']:7.2f} ms  throughput {row['throughput']:6.1f}/s  "
+                  f"errors {row['errors']}")  # fmt: skip
+        print(
+            f"  {run['replicas']} replica(s) saturated (16 in flight): "
+            f"{run['saturated_per_s']:.1f}/s, decisions logged {run['decisions_per_s']:.1f}/s; "
+            f"audit write p50 {run['audit_ms_p50']:.3f} ms, p99 {run['audit_ms_p99']:.3f} ms"
+        )
+    for run in runs:
+        c = run.get("conflicts")
+        if isinstance(c, dict):
+            print(
+                f"  {c['writes']} concurrent conflicting updates through {run['replicas']} "
+                f"replica(s): {c['applied']} applied, statuses {c['statuses']}, "
+                f"{c['versions_written']} versions written, {c['lost_updates']} lost"
+            )
+    ratio = None
+    if len(runs) > 1:
+        ratio = float(runs[-1]["saturated_per_s"]) / float(runs[0]["saturated_per_s"])  # type: ignore[arg-type]
+        print(f"  {runs[-1]['replicas']} replicas serve {ratio:.2f}x one replica's throughput")
+    figures = {"database": kind, "workers": args.workers, "seconds_per_rate": args.seconds,
+               "cores": os.cpu_count(), "runs": runs, "throughput_ratio": ratio}  # fmt: skip
     print(json.dumps(figures, sort_keys=True))
     return 0
 

@@ -47,6 +47,7 @@ import z3
 from peirce.constraints import Constraint, ConstraintProblem, Expr, ListOf, Op, OptionCheck
 from peirce.engine.constraint_builtins import Z3Term
 from peirce.engine.constraint_terms import Terms
+from peirce.engine.z3_limits import Z3_MEMORY_MB, Z3_TIMEOUT_MS
 from peirce.errors import ConfigError
 from peirce.programs import FailureKind, OptionResult, ProgramError, ProgramIssue, ProgramOutcome
 
@@ -63,8 +64,8 @@ class SolverLimits:
         max_terms: the most sub-terms building the problem may create.
     """
 
-    timeout_ms: int = 10_000
-    memory_mb: int = 2_048
+    timeout_ms: int = Z3_TIMEOUT_MS
+    memory_mb: int = Z3_MEMORY_MB
     max_terms: int = 200_000
 
     def __post_init__(self) -> None:

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, cast
 
+from peirce.engine.z3_limits import Z3_MEMORY_MB, Z3_TIMEOUT_MS
 from peirce.errors import ConfigError
 from peirce.fol import (
     Atom,
@@ -101,8 +102,8 @@ class SolverLimits:
     peirce.errors.ConfigError: SolverLimits.memory_mb must be a positive integer, got 0
     """
 
-    seconds: float = 10.0
-    memory_mb: int = 2048
+    seconds: float = Z3_TIMEOUT_MS / 1000
+    memory_mb: int = Z3_MEMORY_MB
     max_facts: int = 400
 
     def __post_init__(self) -> None:

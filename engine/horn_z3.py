@@ -33,6 +33,7 @@ from typing import Any
 
 import z3
 
+from peirce.engine.z3_limits import Z3_MEMORY_MB, Z3_TIMEOUT_MS
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 
 __all__ = ["HornCheck", "check_horn"]
@@ -176,8 +177,8 @@ def check_horn(
     clauses: Sequence[Clause],
     query: Literal,
     *,
-    timeout_ms: int = 10_000,
-    memory_mb: int = 1_024,
+    timeout_ms: int = Z3_TIMEOUT_MS,
+    memory_mb: int = Z3_MEMORY_MB,
     max_ground: int = 200_000,
 ) -> HornCheck:
     """Decide ``query`` from ``clauses`` in Z3, under the strong and the classical reading."""

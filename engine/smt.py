@@ -42,6 +42,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 from peirce import serde
+from peirce.engine.z3_limits import RLT_STEP_TIMEOUT_MS
 from peirce.errors import ConfigError
 from peirce.rlt import RLT
 
@@ -64,7 +65,7 @@ __all__ = [
     "rlt_steps",
 ]
 
-DEFAULT_TIMEOUT_MS = 5000
+DEFAULT_TIMEOUT_MS = RLT_STEP_TIMEOUT_MS
 
 
 @dataclass(frozen=True, slots=True)

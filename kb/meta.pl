@@ -1198,8 +1198,19 @@ list_conj([G|Gs], (G, C)) :- list_conj(Gs, C).
 %  refuses it with the reason.  So even a hook the reserved list missed could not make the top
 %  level run code: the knowledge base defines nothing in module user, and what a query runs is
 %  checked after every expansion.  halt/0, halt/1 and listing/0,1 are allowed as well.
+%
+%  library(sandbox) takes printing for safe (print_message/2, message_to_string/2 and the
+%  messages of uncaught errors), but a message term may carry its own format string, and two
+%  directives of format/2 run code: ~@ calls its argument and ~W calls the portray_goal/1 of
+%  its options.  So before the top level starts, both directives are redefined for the whole
+%  process (format_predicate/2 goes before the built-in directives, for every caller of
+%  format): ~@ writes the goal it was given, quoted, instead of calling it, and ~W writes its
+%  term with only the options that call no code.  What a query or a file says is never run by
+%  printing it, however the message reaches format.
 
 swipl_console :-
+    format_predicate(0'@, peirce_meta:goal_not_run(_, _)),
+    format_predicate(0'W, peirce_meta:write_without_code(_, _, _)),
     current_prolog_flag(argv, Argv),
     last(Argv, File),
     load_kb(File),
@@ -1254,6 +1265,35 @@ top_command_(listing).
 top_command_(listing(Spec)) :- ground(Spec), Spec \= _:_.
 
 checked(G) :- call(G).
+
+goal_not_run(_, Goal) :-
+    write('{~@ not run: '),
+    write_term(Goal, [quoted(true), max_depth(12)]),
+    write('}').
+
+write_without_code(_, Term, Options) :-
+    (   is_list(Options)
+    ->  include(option_without_code, Options, Safe)
+    ;   Safe = [quoted(true)]
+    ),
+    write_term(Term, Safe).
+
+%  The write_term/2 options that call no code (portray_goal/1 calls its closure, and
+%  attributes(portray) the hooks of an attribute's module).
+option_without_code(Option) :-
+    compound(Option),
+    compound_name_arity(Option, Name, 1),
+    write_option(Name),
+    \+ Option = attributes(portray).
+
+write_option(quoted).          write_option(ignore_ops).      write_option(dotlists).
+write_option(brace_terms).     write_option(no_lists).        write_option(max_depth).
+write_option(numbervars).      write_option(portray).         write_option(portrayed).
+write_option(spacing).         write_option(character_escapes).
+write_option(character_escapes_unicode).                      write_option(cycles).
+write_option(attributes).      write_option(variable_names).  write_option(partial).
+write_option(fullstop).        write_option(nl).              write_option(priority).
+write_option(module).          write_option(quote_non_ascii). write_option(back_quotes).
 
 %  ------------------------------------------------------------------------------------------
 %  Trusted programs: call_json(+Module, +Pred, +InJSON, +Inferences, +Seconds, +MiB, -OutJSON)

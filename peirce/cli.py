@@ -67,6 +67,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "decide first-order problems: entailed, refuted or contingent, with evidence",
     ),
     "serve": ("peirce.commands.serve", "serve the verify-before-display gate over HTTP"),
+    "db": ("peirce.commands.db", "upgrade or check the server's database schema"),
+    "audit": ("peirce.commands.audit", "export or prune the server's audit log of decisions"),
     "report": ("peirce.commands.report", "write a self-contained HTML report of a batch's results"),
     "mcp": (
         "peirce.commands.mcp",
@@ -119,16 +121,23 @@ def _dead_llms() -> list[str]:
         counts = stats.as_dict()
         all_failed = getattr(stats, "all_failed", None)
         if all_failed is None:  # counters without the verdict: work it out
-            asked = counts.get("requests", 0) + counts.get("failures", 0)
-            all_failed = bool(asked) and not counts.get("calls", 0) + counts.get("cache_hits", 0)
+            from peirce.llm.protocol import all_calls_failed
+
+            all_failed = all_calls_failed(counts)
         if not all_failed:
             continue
         at = getattr(client, "base_url", None)
         why = getattr(stats, "last_failure", None)
+        failed, unusable = counts.get("failures", 0), counts.get("unusable", 0)
         dead.append(
             f"every LLM call failed: model {client.model!r}"
             + (f" at {at}" if at else "")
-            + f" answered none of {counts.get('failures', 0)} call(s)"
+            + f" answered none of {failed + unusable} call(s)"
+            + (
+                f" usably ({unusable} replies not valid JSON, off the schema or cut)"
+                if unusable
+                else ""
+            )
             + (f" (last: {why})" if why else "")
             + "; the verdicts that needed it are UNKNOWN"
         )

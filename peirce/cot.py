@@ -13,6 +13,7 @@ original text. A claim is one of:
   direct information about whether Bob is red");
 - ``answer``: the chain's final answer ("ANSWER: False"), a status claim about the goal;
 - ``goal``: what the chain sets out to decide ("We want to evaluate if Bob is red"), not a claim;
+- ``hedge``: a statement said only to be possible ("it could be quiet"), which asserts nothing;
 - ``unread``: a claim the translator could not read, with the reason.
 
 The pipeline (:func:`peirce.pipelines.chains.check_chain`) judges each claim against a context
@@ -27,7 +28,7 @@ and answers with a :class:`ChainReport`.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from peirce.results import Answer, ProofNode
 from peirce.span import Span
@@ -42,6 +43,7 @@ __all__ = [
     "ClaimKind",
     "ClaimStatus",
     "StepCheck",
+    "settle_citations",
 ]
 
 
@@ -49,7 +51,7 @@ class ClaimKind(enum.StrEnum):
     """What a claim of a chain says (see the module docstring).
 
     >>> [k.value for k in ClaimKind]
-    ['statement', 'status', 'unprovable', 'not_stated', 'answer', 'goal', 'unread']
+    ['statement', 'status', 'unprovable', 'not_stated', 'answer', 'goal', 'hedge', 'unread']
     """
 
     STATEMENT = "statement"
@@ -58,6 +60,7 @@ class ClaimKind(enum.StrEnum):
     NOT_STATED = "not_stated"
     ANSWER = "answer"
     GOAL = "goal"
+    HEDGE = "hedge"
     UNREAD = "unread"
 
 
@@ -193,9 +196,10 @@ class ClaimStatus(enum.StrEnum):
     - ``propagated``: a statement that follows only through an earlier claim that was not valid.
     - ``unknown``: not read, or not decided (a limit, or context sentences not translated).
     - ``goal``: not a claim (what the chain sets out to decide).
+    - ``hedged``: not asserted ("it could be quiet", "she might be a student"): no verdict.
 
     >>> [s.flagged for s in ClaimStatus]
-    [False, True, True, True, False, False]
+    [False, True, True, True, False, False, False]
     """
 
     VALID = "valid"
@@ -204,6 +208,7 @@ class ClaimStatus(enum.StrEnum):
     PROPAGATED = "propagated"
     UNKNOWN = "unknown"
     GOAL = "goal"
+    HEDGED = "hedged"
 
     @property
     def flagged(self) -> bool:
@@ -214,6 +219,7 @@ class ClaimStatus(enum.StrEnum):
 #: the order in which a step takes the status of its worst claim
 _SEVERITY = {
     ClaimStatus.GOAL: 0,
+    ClaimStatus.HEDGED: 0,
     ClaimStatus.VALID: 1,
     ClaimStatus.UNKNOWN: 2,
     ClaimStatus.PROPAGATED: 3,
@@ -327,3 +333,20 @@ class ChainReport:
                     f"{s.step.index:>3} {c.status.value:<11} {c.claim.text!r}: {c.reason}{cite}"
                 )
         return "\n".join(lines)
+
+
+def settle_citations(checks: tuple[ClaimCheck, ...]) -> tuple[ClaimCheck, ...]:
+    """A citation shared by several claims of a step ("According to premise 9, since Erin is
+    young, Erin is white") is right when it supports one of them."""
+    good = {
+        cite.span
+        for c in checks
+        if c.status is ClaimStatus.VALID and c.citation_error is None
+        for cite in c.claim.citations
+    }
+    return tuple(
+        replace(c, citation_error=None)
+        if c.citation_error and any(cite.span in good for cite in c.claim.citations)
+        else c
+        for c in checks
+    )

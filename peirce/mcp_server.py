@@ -15,7 +15,7 @@ tool                    what
 ``verify``              ``reasoning`` with ``kb``, ``context`` or ``knowledge_base``,
                         ``question``, ``question_fol``, ``policy``: the gate's decision
 ``kb_register``         ``kind``, ``premises``, ``sentences``, ``name``: a knowledge base kept
-                        on disk (shared with ``peirce serve --data-dir``); its id
+                        in the server's database (shared with ``peirce serve``); its id
 ``kb_list``             the ids of the registered knowledge bases
 ======================  =========================================================================
 
@@ -96,12 +96,15 @@ class MCPSettings:
     """How ``peirce mcp`` runs.
 
     Attributes:
-        data_dir: where registered knowledge bases are kept (as ``peirce serve --data-dir``).
+        data_dir: where the SQLite database of knowledge bases is kept (as ``peirce serve
+            --data-dir``).
+        database: a database URL instead (``postgresql://...``), as ``peirce serve --database``.
         request_timeout: seconds a call gets.
         solver_seconds: seconds Z3 gets for one ``prove`` problem.
     """
 
     data_dir: Path = Path(".peirce/kbs")
+    database: str | None = None
     request_timeout: float = 30.0
     solver_seconds: float = 10.0
 
@@ -116,10 +119,10 @@ class Tools:
     """What each tool does, synchronously (the server runs them on its one engine thread)."""
 
     def __init__(self, settings: MCPSettings) -> None:
-        from peirce.server.store import KBStore
+        from peirce.server.db.store import Store, StoreSettings
 
         self.settings = settings
-        self.store = KBStore(settings.data_dir)
+        self.store = Store.open(StoreSettings(database=settings.database), settings.data_dir)
         self._gates: OrderedDict[str, Gate] = OrderedDict()
 
     def check_chain(self, context: str | list[str], chain: str, question: str | None) -> JSONObject:
@@ -183,7 +186,7 @@ class Tools:
             found = self.store.get(kb)
             if found is None:
                 raise InputError(f"no knowledge base {kb[:80]!r}", expected="an id from kb_list")
-            return found
+            return found.source
         if context is not None:
             premises: JSON = context if isinstance(context, str) else list(context)
             return KnowledgeSource.from_json({"kind": "text", "premises": premises})
@@ -220,7 +223,8 @@ class Tools:
         from peirce.pipelines.gate import KnowledgeSource
 
         source = KnowledgeSource.from_json(data)
-        return {"id": self.store.put(source), "kind": source.kind, "name": source.name}
+        row = self.store.create_kb(source, "mcp")
+        return {"id": row.kb_id, "version": row.version, "kind": source.kind, "name": source.name}
 
     def kb_list(self) -> JSONObject:
         return {"kbs": list(self.store.ids())}
@@ -232,6 +236,7 @@ class Tools:
     def close(self) -> None:
         while self._gates:
             self._gates.popitem()[1].close()
+        self.store.close()
 
 
 class _Engine:
@@ -255,6 +260,12 @@ class _Engine:
             raise ToolError(f"the check took longer than {self.timeout:g} s") from None
         except PeirceError as exc:  # input that cannot be read, a bad policy: say what
             raise ToolError(f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:
+            from peirce.server.db.store import StoreError
+
+            if isinstance(exc, StoreError):  # a quota reached, a database that is down
+                raise ToolError(f"{type(exc).__name__}: {exc}") from None
+            raise
 
 
 def _version() -> str:

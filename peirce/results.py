@@ -423,7 +423,8 @@ red(bob) (from 'Bob is red.') and ¬red(bob) (from 'Bob is not red.')
 
     @property
     def all_valid(self) -> bool:
-        return all(s.status is StepStatus.VALID for s in self.steps)
+        """True when the chain has a step and every step is valid (no steps show nothing)."""
+        return bool(self.steps) and all(s.status is StepStatus.VALID for s in self.steps)
 
     @property
     def consistent(self) -> bool:

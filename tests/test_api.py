@@ -49,7 +49,8 @@ def test_error_is_caught_where_made_and_propagated_after() -> None:
             "Max is sour.",
         ],
     )
-    assert statuses(report) == ["valid", "unsupported", "valid", "propagated", "propagated"]
+    # Max is sour also follows through step 2, but the context refutes it: refuted outranks
+    assert statuses(report) == ["valid", "unsupported", "valid", "propagated", "refuted"]
     assert "Impuses are numpuses." in report.steps[3].reason
 
 

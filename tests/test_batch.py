@@ -140,8 +140,8 @@ def test_two_workers_give_what_one_gives(
     if ordered:
         assert [r["id"] for r in b] == [r["id"] for r in a]
     assert sorted(a, key=lambda r: r["index"]) == sorted(b, key=lambda r: r["index"])
-    assert b[[r["id"] for r in b].index("6")]["verdict"] == "error"
-    assert "line 6, column" in str(next(r for r in b if r["id"] == "6")["error"])
+    assert b[[r["id"] for r in b].index("#6")]["verdict"] == "error"
+    assert "line 6, column" in str(next(r for r in b if r["id"] == "#6")["error"])
 
 
 def test_summary_lists_verdicts_and_failures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,4 +184,4 @@ def test_a_killed_run_resumed_loses_and_duplicates_nothing(tmp_path: Path) -> No
     done = subprocess.run([*argv, "--resume"], cwd=ROOT, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr
     ids = [r["id"] for r in _lines(out)]
-    assert sorted(ids, key=int) == [str(k) for k in range(1, n + 1)]
+    assert sorted(ids, key=lambda i: int(i[1:])) == [f"#{k}" for k in range(1, n + 1)]

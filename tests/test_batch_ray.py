@@ -82,8 +82,8 @@ def test_ray_gives_the_lines_the_local_runner_gives_and_resumes(
     a = [json.loads(x) for x in local.read_text("utf-8").splitlines()]
     b = [json.loads(x) for x in remote.read_text("utf-8").splitlines()]
     assert sorted(a, key=lambda r: r["index"]) == sorted(b, key=lambda r: r["index"])
-    assert "line 5, column" in next(r for r in b if r["id"] == "5")["error"]
-    assert "line 8, column 11" in next(r for r in b if r["id"] == "8")["error"]
+    assert "line 5, column" in next(r for r in b if r["id"] == "#5")["error"]
+    assert "line 8, column 11" in next(r for r in b if r["id"] == "#8")["error"]
     # cut the output short (a torn last line too), then resume on Ray
     kept = remote.read_text("utf-8").splitlines(keepends=True)[:10]
     remote.write_text("".join(kept) + kept[0][:20], "utf-8")

@@ -87,7 +87,7 @@ def test_a_premise_that_concludes_the_claim_directly_supports_it() -> None:
 
 def test_unread_claims_and_untranslated_premises_are_unknown_not_errors() -> None:
     report = check_chain(
-        [*PREMISES, "Owls hoot at the moon on Sundays."], "The fox is loud. Owls may hoot."
+        [*PREMISES, "Owls hoot at the moon on Sundays."], "The fox is loud. Owls hoot at the moon."
     )
     assert statuses(report) == [["unknown"], ["unknown"]]
     assert not report.flagged

@@ -81,7 +81,7 @@ def test_check_non_utf8_line_points_at_the_byte_and_the_rest_goes_on(tmp_path: P
     bad.write_bytes(good + b'{"context": "Max is a w\xffmpus.", "steps": []}\n' + good)
     out = peirce("check", str(bad))
     assert out.returncode == 1
-    assert "record 2: error" in out.stdout
+    assert "record #2: error" in out.stdout
     assert "line 2, column 24: byte 0xff is not UTF-8" in out.stdout
     assert out.stdout.count("1/1 steps valid") == 2
 
@@ -126,3 +126,24 @@ def test_examples_run() -> None:
         )
         assert out.returncode == 0, f"{script.name}: {out.stderr}"
         assert out.stdout.strip(), f"{script.name} printed nothing"
+
+
+def test_check_calls_no_chain_without_steps_valid(tmp_path: Path) -> None:
+    """A record whose ``steps`` is empty has nothing checked: an error in its place (exit 1),
+    never ``valid``; through the API, a report of no steps is not all valid."""
+    from peirce import check_proof
+    from peirce.commands.check import verdict
+
+    src = tmp_path / "empty.jsonl"
+    src.write_text(
+        '{"id": "none", "context": "Max is a wumpus.", "steps": []}\n'
+        '{"id": "one", "context": "Max is a wumpus.", "steps": ["Max is a wumpus."]}\n'
+    )
+    out = peirce("check", str(src), "--json")
+    assert out.returncode == 1
+    records = {r["id"]: r for r in map(json.loads, out.stdout.splitlines()) if "id" in r}
+    assert records["none"]["verdict"] == "error"
+    assert "'steps' is empty" in records["none"]["error"]
+    assert records["one"]["verdict"] == "valid"
+    report = check_proof("Max is a wumpus.", [])
+    assert not report.all_valid and verdict(report) == "unknown"

@@ -86,7 +86,7 @@ def test_a_bad_record_is_reported_in_place_and_the_batch_goes_on(
     out = capsys.readouterr().out
     rows = [json.loads(line) for line in out.splitlines() if not line.startswith('{"summary"')]
     key = GOOD[command][2]
-    assert [str(r[key]) for r in rows] == ["first", "2", "third"]
+    assert [str(r[key]) for r in rows] == ["first", "#2" if key == "id" else "2", "third"]
     assert rows[0].get("error") is None and rows[2].get("error") is None
     assert f"line 2, column {column}: " in rows[1]["error"]
 
@@ -98,7 +98,7 @@ def test_a_bad_element_of_a_json_list_spoils_only_itself(
     assert main(_batch(command, FAULTS["long-int"][0], tmp_path, array=True)) == 1
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if '"summary"' not in x]
     key = GOOD[command][2]
-    assert [str(r[key]) for r in rows] == ["first", "2", "third"]
+    assert [str(r[key]) for r in rows] == ["first", "#2" if key == "id" else "2", "third"]
     assert "line 2, column 20: an integer of" in rows[1]["error"]
 
 

@@ -165,3 +165,132 @@ def _session(path: Path, lines: list[str]) -> str:
         console.load(path)
         console.run(io.StringIO("\n".join(lines) + "\n"))
     return out.getvalue()
+
+
+#: Ways to have SWI-Prolog's printing run a goal (issue 28, item 8): library(sandbox) takes
+#: print_message/2, message_to_string/2 and the printing of an uncaught error for safe, and a
+#: message may carry its own format string, whose ~@ calls its argument and whose ~W calls the
+#: portray_goal/1 of its options. GOAL is replaced by a goal that would leave a marker file.
+PRINTING_RUNS_CODE = [
+    'throw(format("~@", [GOAL])).',
+    'print_message(error, format("~@", [GOAL])).',
+    'print_message(warning, format("~@", [GOAL])).',
+    'print_message(informational, format("~@", [GOAL])).',
+    'print_message(error, format("~a~@", [x, GOAL])).',
+    'print_message(error, format("~@", GOAL)).',
+    'format("~@", [GOAL]).',
+    'format(atom(A), "~@", [GOAL]).',
+    'format(user_error, "~@", [GOAL]).',
+    'message_to_string(format("~@", [GOAL]), S).',
+    'message_to_codes(format("~@", [GOAL]), _, C).',
+    'print_message_lines(user_error, "", ["~@"-[GOAL]]).',
+    'with_output_to(string(S), print_message(error, format("~@", [GOAL]))).',
+    'print_message(error, format("~@", [print_message(error, format("~@", [GOAL]))])).',
+    'catch(throw(format("~@", [GOAL])), E, print_message(error, E)).',
+    'throw(error(format("~@", [GOAL]), _)).',
+    'throw(error(type_error(a, b), context(f/1, format("~@", [GOAL])))).',
+    "atom_codes(F, [0'~, 0'@]), print_message(error, format(F, [GOAL])).",
+    'freeze(X, print_message(error, format("~@", [GOAL]))), X = 1.',
+    'assertion(print_message(error, format("~@", [GOAL]))).',
+    'assertion(format("~@", [GOAL])).',
+    'debug(d, "~@", [GOAL]).',
+    'format("~W", [x, [portray_goal([_, _]>>GOAL), portray(true)]]).',
+    'print_message(error, format("~W", [x, [portray_goal([_, _]>>GOAL), portray(true)]])).',
+    'message_to_string(format("~W", [x, [portray_goal([_, _]>>GOAL)]]), S).',
+    "term_string(S, x, [portray_goal([_, _]>>GOAL), portray(true)]).",
+    "write_term(x, [portray_goal([_, _]>>GOAL), portray(true)]).",
+    "print(x, [portray_goal([_, _]>>GOAL), portray(true)]).",
+    'format_predicate(0\'@, call(_, _)), format("~@", [GOAL]).',
+]
+
+#: Goals that would each leave the file MARK behind, by a shell, a pipe, a process or a file.
+MARKING_GOALS = [
+    "shell('touch MARK')",
+    "open(pipe('touch MARK'), write, _)",
+    "process_create(path(touch), ['MARK'], [])",
+    "tell('MARK')",
+]
+
+
+@needs_swipl
+def test_printing_a_message_runs_no_goal_in_the_swipl_console(tmp_path: Path) -> None:
+    """Every way found to make printing call a goal, with every marking goal: no marker file
+    appears, the ~@ goals are written instead of run, and the session goes on to answer the
+    last query (so nothing ended it early)."""
+    kb = tmp_path / "kb.pl"
+    kb.write_text("p(a).\n")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    lines = []
+    for i, query in enumerate(PRINTING_RUNS_CODE):
+        for j, goal in enumerate(MARKING_GOALS):
+            lines.append(query.replace("GOAL", goal.replace("MARK", str(marks / f"ran-{i}-{j}"))))
+    lines.append("p(X).")
+    run = subprocess.run(
+        [sys.executable, "-m", "peirce.cli", "console", "--swipl", str(kb)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_env(tmp_path),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in marks.iterdir()) == []
+    assert run.stdout.rstrip().endswith("X = a."), run.stdout[-500:]
+    written = run.stdout + run.stderr
+    assert written.count("{~@ not run: shell('touch ") >= 10, written
+    assert written.count("{~@ not run: tell('") >= 10, written
+
+
+@needs_swipl
+def test_the_swipl_console_still_formats_what_runs_no_code(tmp_path: Path) -> None:
+    """Only the two directives that call code changed: ~W keeps the options that call none,
+    and every other directive formats as before."""
+    kb = tmp_path / "kb.pl"
+    kb.write_text("p(a).\n")
+    queries = [
+        "format(atom(A), \"~W|~a|~d|~q\", [f('X', \"s\"), [quoted(true)], b, 42, 'Y']).",
+        'format(atom(B), "~W", [[1, 2, 3, 4], [max_depth(3), portray_goal(nope)]]).',
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "peirce.cli", "console", "--swipl", str(kb)],
+        input="\n".join(queries) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(tmp_path),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "A = 'f(\\'X\\',\"s\")|b|42|\\'Y\\''." in run.stdout, run.stdout
+    assert "B = '[1,2|...]'." in run.stdout, run.stdout
+
+
+@needs_swipl
+def test_a_break_level_reached_through_the_tracer_is_checked_as_well(tmp_path: Path) -> None:
+    """A failed assertion opens the tracer, whose ``b`` command starts a nested top level: what
+    it runs is checked as the first level's queries are, and printing runs no goal there."""
+    kb = tmp_path / "kb.pl"
+    kb.write_text("p(a).\n")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    lines = ["assertion(fail).", "b"]
+    for k, goal in enumerate(MARKING_GOALS):
+        marking = goal.replace("MARK", str(marks / f"ran-{k}"))
+        lines += [f"{marking}.", f'print_message(error, format("~@", [{marking}])).']
+    lines.append("p(X).")
+    run = subprocess.run(
+        [sys.executable, "-m", "peirce.cli", "console", "--swipl", str(kb)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(tmp_path),
+        check=False,
+    )
+    written = run.stdout + run.stderr
+    assert "Assertion failed" in written and "X = a." in written  # it reached the break level
+    assert written.count("No permission to call sandboxed") >= 3, written
+    assert written.count("{~@ not run: ") == len(MARKING_GOALS), written
+    assert list(marks.iterdir()) == []

@@ -51,7 +51,7 @@ def test_prove_prints_cores_scenarios_and_errors(
     good = tmp_path / "good.json"
     good.write_text(json.dumps([{"premises-FOL": ["P(a)"], "conclusion-FOL": "P(a)"}]))
     status, out, _ = _run(capsys, "prove", str(good))
-    assert (status, out.splitlines()[0]) == (0, "record 1: entailed")
+    assert (status, out.splitlines()[0]) == (0, "record #1: entailed")
 
 
 def test_prove_json_one_object_per_record(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,10 +82,10 @@ def test_prove_bad_records_keep_the_batch_going(
     )
     status, out, _ = _run(capsys, "prove", str(batch))
     assert status == 1
-    assert "record 1: entailed" in out
-    assert "record 2: error" in out and "line 2, column" in out
-    assert "record 3: error" in out and "'premises-FOL' must be a list of strings" in out
-    assert "record 4: refuted" in out
+    assert "record #1: entailed" in out
+    assert "record #2: error" in out and "line 2, column" in out
+    assert "record #3: error" in out and "'premises-FOL' must be a list of strings" in out
+    assert "record #4: refuted" in out
 
 
 def test_bench_folio_last_line_is_the_figures(

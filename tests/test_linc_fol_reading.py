@@ -130,3 +130,17 @@ def test_numbers_compared_as_numbers() -> None:
     assert _answer(deposit, "Deposit(flat) = 2000", "2000 > 1500", "Rents(tom, flat)") is (
         Answer.FALSE
     )
+
+
+def test_quantifiers_scope_as_nltk_scopes_them() -> None:
+    from peirce.translators.linc_fol import read_translation
+
+    text = (
+        "TEXT:\tEvery fox is red or something.\nFOL:\tall x. Fox(x) -> Red(x)\n"
+        "TEXT:\tAl is a fox.\nFOL:\tFox(Al)\nTEXT:\tAl is red.\nFOL:\tRed(Al)\n"
+    )
+    r = read_translation(text)
+    # NLTK: the quantifier takes Fox(x) only; the free x of Red(x) is Prover9's universal one
+    assert str(r.premises[0]) == "∀x ((∀x Fox(x)) → Red(x))"
+    kept = read_translation(text.replace("all x. Fox(x) -> Red(x)", "all x. (Fox(x) -> Red(x))"))
+    assert str(kept.premises[0]) == "∀x (Fox(x) → Red(x))"

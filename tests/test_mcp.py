@@ -131,7 +131,7 @@ def test_kb_register_verify_and_the_resource(session: dict[str, Any]) -> None:
     start = len(CHAINS) + 6
     registered, decision = session["results"][start : start + 2]
     kb_id = registered.structured_content["id"]
-    assert kb_id == peirce.KnowledgeSource("text", (GWEN,)).id
+    assert registered.structured_content["version"] == 1
     assert decision.structured_content["action"] == "block"
     with peirce.Gate.from_text(GWEN) as gate:
         want = gate.check("Gwen is kind.\nANSWER: False", question="Gwen is kind.")

@@ -13,7 +13,7 @@ pytest.importorskip("matplotlib")
 
 from peirce.report import plots
 
-TEMPLATE = Path(plots.__file__).parent / "templates" / "report.html.j2"
+TEMPLATES = Path(plots.__file__).parent / "templates"
 
 
 def _texts(svg: str) -> list[str]:
@@ -27,7 +27,7 @@ def _set(js: str, name: str) -> set[str]:
 
 
 def test_tones_and_colours_are_the_tables() -> None:
-    page = TEMPLATE.read_text("utf-8")
+    page = "\n".join(p.read_text("utf-8") for p in sorted(TEMPLATES.iterdir()) if p.is_file())
     assert _set(page, "GOOD") == plots.GOOD
     assert _set(page, "BAD") == plots.BAD
     assert _set(page, "OPEN") == plots.OPEN

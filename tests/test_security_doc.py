@@ -36,3 +36,27 @@ def test_every_test_security_md_names_exists() -> None:
         if name is not None and not defined:
             missing.append(f"{path}::{name}")
     assert not missing, missing
+
+
+def _row(text: str, what: str) -> str:
+    rows = [line for line in text.splitlines() if line.startswith(f"| {what} |")]
+    assert len(rows) == 1, what
+    return rows[0]
+
+
+def test_the_limits_of_z3_are_stated_as_the_code_has_them() -> None:
+    """The "a Z3 call" row of the limits table states the values of ``peirce.engine.z3_limits``
+    and no other time or memory (``tests/test_z3_limits.py`` holds every path to them)."""
+    from peirce.engine import z3_limits
+
+    row = _row((ROOT / "SECURITY.md").read_text(encoding="utf-8"), "a Z3 call")
+    stated = {(int(n.replace(",", "")), unit) for n, unit in re.findall(r"([\d,]+) (ms|MB)", row)}
+    code = {
+        (z3_limits.Z3_TIMEOUT_MS, "ms"),
+        (z3_limits.Z3_MEMORY_MB, "MB"),
+        (z3_limits.RLT_STEP_TIMEOUT_MS, "ms"),
+    }
+    assert stated == code
+    for name in z3_limits.__all__:
+        assert f"`{name}`" in row, name
+    assert "`engine/z3_limits.py`" in row

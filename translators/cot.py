@@ -25,9 +25,14 @@ with the reason, never guessed.
 
 A claim outside what the front end reads stays ``unread``, with the reason:
 
->>> c = read_chain("Bob might be kind.").claims[0]
+>>> c = read_chain("Bob sings to the kind cat.").claims[0]
 >>> c.kind.value, c.reason
-('unread', "line 1, column 11: unexpected word 'be' (expected 'it', 'something', 'the', a name)")
+('unread', "line 1, column 11: unexpected word 'to' (expected 'it', 'something', 'the', a name)")
+
+A hedge asserts nothing: it is read as such, and never judged an error:
+
+>>> read_chain("Bob might be kind.").claims[0].kind.value
+'hedge'
 
 References:
     Wei et al., "Chain-of-Thought Prompting Elicits Reasoning in Large Language Models",

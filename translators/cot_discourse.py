@@ -30,7 +30,7 @@ starts in the chain), so every claim has its span in the original text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from peirce.cot import ChainClaim, Citation, ClaimKind
 from peirce.results import Answer
@@ -226,6 +226,14 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
     return [(piece, False)]
 
 
+_HEDGE = re.compile(
+    r"\b(?:could|might|may)\s+(?!not\b|n't)(?:also\s+|still\s+|well\s+)?(?:be|have|[a-z]+)\b"
+    r"|\b(?:it\s+is\s+possible\s+that|possibly|perhaps|maybe)\b",
+    re.IGNORECASE,
+)
+_SOMEONE_WHO = re.compile(r"^\s*some(?:one|thing)\s+(?:who|that|which)\b", re.IGNORECASE)
+
+
 class StepReader:
     """Reads the steps of one chain, in order (a pronoun may refer to an earlier step).
 
@@ -236,6 +244,7 @@ class StepReader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.subject: str | None = None
+        self.cited: tuple[int, str] | None = None  # the premise cited last, for "the one before"
 
     # -- claims ------------------------------------------------------------------------------
 
@@ -248,7 +257,19 @@ class StepReader:
     def _statement(
         self, piece: Piece, derived: bool, cites: tuple[Citation, ...]
     ) -> list[ChainClaim]:
+        if _HEDGE.search(piece.s):  # "it could be quiet": a possibility, not asserted
+            if _other_referent(piece.s, self.subject):
+                self.subject = None
+            return [self._claim(piece, ClaimKind.HEDGE, derived=derived, citations=cites)]
         reading = read_statement(piece.s, self.subject)
+        if reading.cnl and derived and self.subject and _SOMEONE_WHO.match(piece.s):
+            # "the cow is kind, so someone who is nice sees the bear": said of the cow just
+            # named (the rule applied to it), not a rule about everyone
+            who = self.subject[:1].lower() + self.subject[1:]
+            cnl = re.sub(r"^If some(?:one|thing)\b", f"If {who}", reading.cnl)
+            cnl = re.sub(r"\bthen (?:they|it)\b", f"then {who}", cnl)
+            if cnl != reading.cnl:
+                reading = replace(reading, cnl=cnl)
         if reading.cnl is None:
             if _other_referent(piece.s, self.subject):  # a later "it" may mean what this names
                 self.subject = None
@@ -315,10 +336,24 @@ class StepReader:
         return piece, cites
 
     def _citation(self, piece: Piece, m: re.Match[str]) -> Citation:
-        found = P.cited(m.group())
         span = Span.at(self.source, piece.at + m.start(), piece.at + m.end())
         text = self.source[span.start : span.end].strip()
+        relative = P.RELATIVE_CITATION.match(m.group())
+        if relative is not None:  # "the premise before that": counted from the last one cited
+            word = (relative.group("noun") or relative.group("noun2")).lower()
+            noun = word if word in ("rule", "fact") else "premise"
+            way = (relative.group("dir") or relative.group("dir2")).lower()
+            step = -1 if way in ("before", "previous", "preceding") else 1
+            last = self.cited if self.cited and self.cited[1] == noun else None
+            number = last[0] + step if last is not None and last[0] > 0 else None
+            if number is None or number < 1:
+                return Citation((), text, span)
+            self.cited = (number, noun)
+            return Citation((number,), text, span, () if noun == "premise" else (noun,))
+        found = P.cited(m.group())
         counts = tuple(c for _, c in found)
+        if len(found) == 1 and found[0][0] > 0:
+            self.cited = found[0]
         return Citation(
             tuple(n for n, _ in found), text, span, () if set(counts) <= {"premise"} else counts
         )
@@ -338,13 +373,14 @@ class StepReader:
             m = (
                 P.FILLER.match(piece.s)
                 or P.LEAD_CITATION.match(piece.s)
+                or P.LEAD_RELATIVE.match(piece.s)
                 or P.CONSEQUENCE.match(piece.s)
                 or (None if _claim_form(piece.s) else P.SOURCE.match(piece.s))
             )
             if m and m.end() > 0:
                 if m.re is P.CONSEQUENCE:
                     derived = True
-                if m.re is P.LEAD_CITATION:
+                if m.re is P.LEAD_CITATION or m.re is P.LEAD_RELATIVE:
                     cites.append(self._citation(piece, m))
                 piece = piece.cut(m.end())
                 continue

@@ -211,6 +211,8 @@ _THAT_ARE = re.compile(
 )
 _PRONOUN = re.compile(r"^(?:he|she|it|they)\b(?!['’])", re.IGNORECASE)
 _RULE_START = re.compile(r"^(?:if|all|every|each|no|some\w*|any\w*)\b", re.IGNORECASE)
+#: "it" / "them" after a verb (an object), not as the subject that starts a clause
+_OBJECT_IT = re.compile(r"(\b[a-z]+s |\bnot [a-z]+ )(?:it|them)\b(?!['’])")
 _REFLEXIVE = re.compile(r"\b(?:itself|himself|herself|themselves)\b", re.IGNORECASE)
 _SPLITS = (", and ", " and ", ", but ", ", ", " but ")
 #: A statement longer than this is not read (no claim of a chain is this long; reading a
@@ -350,12 +352,17 @@ def _third(stem: str) -> str:
 
 def _active(t: str) -> str:
     """ "The tiger is eaten by the squirrel" -> "The squirrel eats the tiger"; "the cow visited
-    the mouse" -> "the cow visits the mouse"."""
-    m = re.match(rf"^({_NP}) (?:is|are) (not )?([a-z]+) by ({_NP})$", t)
+    the mouse" -> "the cow visits the mouse"; "the bear is needed by the bald eagle and the lion"
+    -> "the bald eagle needs the bear and the lion needs the bear"."""
+    m = re.match(rf"^({_NP}) (?:is|are) (not )?([a-z]+) by ({_NP}(?:(?:,|,? and) {_NP})*)$", t)
     stem = verb_stem(m.group(3)) if m else None
     if m and stem:
         neg = "does not " + stem if m.group(2) else _third(stem)
-        return f"{m.group(4)} {neg} {m.group(1)[:1].lower()}{m.group(1)[1:]}"
+        patient = f"{m.group(1)[:1].lower()}{m.group(1)[1:]}"
+        # "the bear is needed by the bald eagle and the lion": each agent needs the bear (the
+        # agents are cut at the commas and "and"s, so a name of two words stays whole)
+        agents = [a for a in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(4)) if a]
+        return " and ".join(f"{a} {neg} {patient}" for a in agents)
 
     def present(m: re.Match[str]) -> str:
         stem = verb_stem(m.group(1))
@@ -528,6 +535,11 @@ def _read_parts(text: str, subject: str | None, depth: int) -> Reading | None:
             options = [right]
             if own is not None:
                 options.append(f"{own} {right}")
+            thing = re.match(rf"^{_NP} (?:does not )?[a-z]+ ({_NP})\.$", first.cnl)
+            if thing is not None:
+                # "the bear chases the squirrel but does not see it": an object pronoun cannot
+                # be the subject (that would be "itself"); it is the nearest other entity named
+                options = [_OBJECT_IT.sub(f"\\1{thing.group(1).lower()}", o) for o in options]
             verb = re.match(rf"^(.*\b[a-z]+s)\s+{_NP}$", left)
             if verb:
                 options.append(f"{verb.group(1)} {right}")

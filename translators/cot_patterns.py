@@ -167,6 +167,21 @@ LEAD_CITATION = re.compile(
          \s*(?:that\s+|:\s*|,\s*)?)""",
     _F,
 )
+#: a premise named by its place next to the one cited before: "the premise before that",
+#: "the next rule", "the previous premise"
+RELATIVE_CITATION = re.compile(
+    r"""(?:.*?\b)?the\s+(?:(?P<dir>previous|preceding|next|following)\s+(?P<noun>premise|rule|fact)
+        |(?P<noun2>premise|rule|fact|one)\s+(?P<dir2>before|after)\s+(?:that|it|this))""",
+    _F,
+)
+#: a clause opened by such a premise: "The premise before that says", "From the next rule,"
+LEAD_RELATIVE = re.compile(
+    r"""^(?:(?:and\s+|also\s+|then\s+)?(?:from|according\s+to|by|using|based\s+on|in)\s+)?
+        the\s+(?:(?:previous|preceding|next|following)\s+(?:premise|rule|fact)
+        |(?:premise|rule|fact|one)\s+(?:before|after)\s+(?:that|it|this))
+        \s*(?:,\s*|(?:also\s+)?(?:states?|says?|tells?\s+us|shows?|gives?\s+us)\s*(?:that\s+|:\s*|,\s*)?)""",
+    _F,
+)
 #: a citation that closes a clause: ", according to premise 3", "by premise 4"
 TRAIL_CITATION = re.compile(
     rf"\s*,?\s*(?:according\s+to|by|from|as\s+(?:stated|given)\s+in|per|as\s+per|in|using)\s+{_REF_A}"

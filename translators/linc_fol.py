@@ -13,7 +13,11 @@ where they say what a formula means (each is a warning):
   quantified over its formula, as Prover9 reads free variables (``Female(x) | Male(x)`` is
   ``∀x (Female(x) ∨ Male(x))``);
 - a predicate used with two numbers of arguments is two predicates (``Wedding/1`` and
-  ``Wedding/2``), as Prover9 tells symbols by name and arity.
+  ``Wedding/2``), as Prover9 tells symbols by name and arity;
+- a quantifier scopes as NLTK's parser scopes it: over the one formula after its dot (an atom,
+  a negation, a parenthesised formula or another quantifier), not over the connectives after
+  that (NLTK ranks quantifiers above ``&``, ``|``, ``->``): ``all x. Cat(x) -> Pet(x)`` is
+  ``(all x. Cat(x)) -> Pet(x)``, whose free ``x`` Prover9 then reads as universal.
 
 Names that are a predicate and a constant at once (``Dog(x)`` beside ``Eats(x, Dog)``), function
 terms (uninterpreted functions), lists (one term built from the members, as Prover9 builds
@@ -57,7 +61,7 @@ from peirce.logic import Compound, Const, Var
 from peirce.results import Severity
 from peirce.translators.fol import read_problem
 
-__all__ = ["Translation", "read_translation"]
+__all__ = ["Translation", "nltk_scope", "read_translation"]
 
 _LINE = re.compile(r"^\s*(TEXT|FOL)\s*:\s*(.*?)\s*$", re.IGNORECASE)
 
@@ -109,7 +113,8 @@ def read_translation(text: str) -> Translation:
     if len(pairs) < 2:
         why = "no 'FOL:' line" if not pairs else "one formula only"
         return Translation(None, (), (f"{why}: expected TEXT:/FOL: pairs, the conclusion last",))
-    reading = read_problem([b for _, b in pairs[:-1]], pairs[-1][1], split_arities=True)
+    formulas_text = [nltk_scope(b) for _, b in pairs]
+    reading = read_problem(formulas_text[:-1], formulas_text[-1], split_arities=True)
     sentences = tuple(s for s, _ in pairs[:-1])
     errors = tuple(
         f"{d.location}: {d.message}" for d in reading.diagnostics if d.severity is Severity.ERROR
@@ -134,6 +139,87 @@ def read_translation(text: str) -> Translation:
         ]
     problem = Problem(tuple(formulas[:-1]), formulas[-1], p.premise_texts, p.conclusion_text)
     return Translation(problem, sentences, (), tuple(warnings))
+
+
+#: NLTK's quantifier words (it reads them in lower case only), their variables and the dot
+_QUANTIFIER = re.compile(r"(?<![\w.])(?:all|forall|exists|exist|some)\s+((?:[a-z]\w*\s*)+?)\s*\.")
+_NAME = re.compile(r"\s*(?:\"[^\"]*\"|'[^']*'|[\w$]+)")
+
+
+def nltk_scope(text: str) -> str:
+    """``text`` with each quantifier and the formula NLTK's parser gives it put in parentheses.
+
+    >>> nltk_scope("all x. Cat(x) -> Pet(x)")
+    '(all x. Cat(x)) -> Pet(x)'
+    >>> nltk_scope("all x. (Cat(x) -> exists y. Owns(y, x) & Kind(y))")
+    '(all x. (Cat(x) -> (exists y. Owns(y, x)) & Kind(y)))'
+    >>> nltk_scope("-exists x. -Cat(x) | Dog(a)")
+    '-(exists x. -Cat(x)) | Dog(a)'
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        m = _QUANTIFIER.match(text, i) if _starts_formula(text, i) else None
+        if m is None:
+            out.append(text[i])
+            i += 1
+            continue
+        end = _unit(text, m.end())
+        if end is None:  # not NLTK's shape: leave it to the reader
+            return text
+        out.append(f"({text[i : m.end()]} {nltk_scope(text[m.end() : end].strip())})")
+        i = end
+    return "".join(out)
+
+
+def _starts_formula(text: str, i: int) -> bool:
+    before = text[:i].rstrip()
+    return not before or before[-1] in "(.-~¬&|>=,"
+
+
+def _unit(text: str, i: int) -> int | None:
+    """Where the formula NLTK's quantifier at ``i`` takes ends (``None``: unbalanced)."""
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text):
+        return None
+    if text[i] in "-~¬":
+        return _unit(text, i + 1)
+    if text.startswith("not ", i):
+        return _unit(text, i + 4)
+    if text[i] == "(":
+        return _closing(text, i)
+    q = _QUANTIFIER.match(text, i)
+    if q is not None:
+        return _unit(text, q.end())
+    name = _NAME.match(text, i)
+    if name is None:
+        return None
+    end = name.end()
+    j = end
+    while j < len(text) and text[j] == " ":
+        j += 1
+    if j < len(text) and text[j] == "(":
+        close = _closing(text, j)
+        if close is None:
+            return None
+        end = close
+    eq = re.match(r"\s*(?:!=|=)(?!=|>)", text[end:])
+    if eq is not None:  # NLTK ranks = above the quantifier: "all x. x = a" is one formula
+        return _unit(text, end + eq.end())
+    return end
+
+
+def _closing(text: str, i: int) -> int | None:
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return None
 
 
 def _close(f: Formula) -> tuple[Formula, list[str]]:

@@ -342,6 +342,8 @@ def swipl_top_level(swipl: str, program: str | os.PathLike[str]) -> Iterator[lis
     such as ``expand_query/4``, built-ins, directives are reported and left out), and every query
     the top level runs is checked by ``library(sandbox)`` after expansion, so no ``shell/1``,
     ``process_create/3`` or file access is reachable. No init file and no packs are loaded.
+    Printing runs no code either: the ``~@`` and ``~W`` directives of ``format/2``, which
+    ``library(sandbox)`` lets a message carry, are redefined so that neither calls a goal.
     """
     import importlib.resources
 

@@ -20,6 +20,12 @@ conditions). LINC's prompt lists the premises one per line, unnumbered, in the o
 ``premises``; the models count them from 1, facts and rules together, and premise ``n`` here is
 the ``n``-th line ("rule n" and "fact n" may also count rules or facts only).
 
+Items that carry their premises as first-order formulas (FOLIO's ``folio_fol``: ``premises`` and
+``conclusion``) are judged against them by default: every claim read into the formulas'
+vocabulary and posed to Z3, the answer against the conclusion's formula
+(:mod:`peirce.pipelines.chains_fol`); ``--context english`` judges them against the English
+premises instead.
+
 ProofWriter's labels follow the open world without contrapositives; items where a classical
 reading (rules read contrapositively too) answers otherwise are counted and reported apart.
 
@@ -63,6 +69,8 @@ class LincItem:
     conclusion: str
     label: Answer
     chains: tuple[tuple[str, str], ...]  # (model, chain)
+    formulas: tuple[str, ...] = ()
+    conclusion_fol: str | None = None
 
     @classmethod
     def from_record(cls, rec: JSONObject, model: str | None) -> LincItem:
@@ -76,12 +84,22 @@ class LincItem:
             if model is None or name == model
             for chain in text_list(cot, name)
         )
+        formulas: tuple[str, ...] = ()
+        conclusion_fol = None
+        fol = rec.get("folio_fol")
+        if fol is not None:
+            if not isinstance(fol, dict):
+                raise InputError("'folio_fol' must hold 'premises' (formulas) and 'conclusion'")
+            formulas = text_list(fol, "premises")
+            conclusion_fol = text_field(fol, "conclusion")
         return cls(
             str(rec.get("id", "?")),
             text_list(rec, "premises"),
             text_field(rec, "conclusion"),
             label,
             chains,
+            formulas,
+            conclusion_fol,
         )
 
 
@@ -127,9 +145,21 @@ class ChainOutcome:
     contrapositive: bool
 
 
-def outcome(item: LincItem, model: str, chain: str, contrapositive: bool) -> ChainOutcome:
-    """Check one chain of ``item`` and sum up the result."""
-    report = check_chain(item.premises, chain, question=item.conclusion)
+def outcome(
+    item: LincItem, model: str, chain: str, contrapositive: bool, *, formulas: bool = False
+) -> ChainOutcome:
+    """Check one chain of ``item`` and sum up the result (against the item's formulas when
+    ``formulas`` and it has them, else against its English premises)."""
+    if formulas and item.formulas:
+        report = check_chain(
+            item.premises,
+            chain,
+            question=item.conclusion,
+            formulas=item.formulas,
+            question_fol=item.conclusion_fol,
+        )
+    else:
+        report = check_chain(item.premises, chain, question=item.conclusion)
     steps = [s for s in report.steps if not s.step.scaffold]
     statuses = Counter(s.status.value for s in steps)
     flag, located, reasoning = _first_flag(report)
@@ -237,6 +267,13 @@ class LincCot(Benchmark[list[LincItem], LincCotResults]):
         Option("--data", required=True, help="LINC items with recorded chains (JSONL)"),
         Option("--model", help="only the chains of this model (e.g. gpt-4-0613)"),
         Option("--limit", int, minimum=1, help="only the first N items"),
+        Option(
+            "--context",
+            choices=("formulas", "english"),
+            default="formulas",
+            help="judge chains against the items' first-order formulas (FOLIO's folio_fol, "
+            "when given) or against their English premises",
+        ),
     )
 
     def load(self, settings: Settings) -> list[LincItem]:
@@ -261,7 +298,10 @@ class LincCot(Benchmark[list[LincItem], LincCotResults]):
             if apart:
                 contrapositive.append(item.id)
             start = time.perf_counter()
-            outcomes += [outcome(item, model, chain, apart) for model, chain in item.chains]
+            use = settings.text("context") == "formulas"
+            outcomes += [
+                outcome(item, model, chain, apart, formulas=use) for model, chain in item.chains
+            ]
             seconds += time.perf_counter() - start
         return LincCotResults(outcomes, seconds, contrapositive)
 

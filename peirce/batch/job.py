@@ -106,17 +106,22 @@ class Result:
 
 
 def record_id(value: JSON, index: int, keys: tuple[str, ...]) -> str:
-    """The record's own id (the first of ``keys`` it has), else its index; always a string.
+    """The record's id, always a string: its own (the first of ``keys`` it has), else ``#N``
+    for the N-th record. No record's own id can be taken for another's number: an id of its own
+    that starts with ``#`` gets one more ``#`` in front (``"#3"`` is written ``"##3"``), so
+    ``#`` and digits only ever name a record without an id (``--resume`` skips by id).
 
-    >>> record_id({"id": 7}, 3, ("id",)), record_id([1], 3, ("id",))
-    ('7', '3')
+    >>> keys = ("id",)
+    >>> record_id({"id": 7}, 3, keys), record_id([1], 3, keys), record_id({"id": "#3"}, 5, keys)
+    ('7', '#3', '##3')
     """
     if isinstance(value, dict):
         for key in keys:
             found = value.get(key)
             if found is not None and not isinstance(found, (dict, list)):
-                return str(found)
-    return str(index)
+                own = str(found)
+                return "#" + own if own.startswith("#") else own
+    return f"#{index}"
 
 
 def _dump(out: Mapping[str, Any]) -> str:

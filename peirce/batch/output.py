@@ -4,6 +4,11 @@ Each line is handed to the kernel in one ``write`` on a file opened for appendin
 record is done, so a run killed at any moment leaves whole lines (at most the last one torn, by a
 write cut short). :meth:`Sink.open` with ``resume`` reads the ids already written and cuts a torn
 last line off, so the run goes on where it stopped: nothing lost, nothing written twice.
+
+The file is locked (``flock``, exclusive) while a run writes it, from before the ids are read
+until it is closed: a second run on the same output, resumed or not, stops at once with a clear
+error instead of writing every record a second time. The lock is the kernel's: it goes with the
+process, however it ends.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["Sink"]
+from peirce.errors import ConfigError
+
+__all__ = ["Sink", "same_file"]
 
 
 class Sink:
@@ -26,10 +33,16 @@ class Sink:
 
     @classmethod
     def open(cls, path: str | Path, *, resume: bool = False) -> Sink:
-        """Open ``path`` for appending (created when missing); with ``resume``, read the ids of
-        its whole lines and cut off a torn last line. ``OSError`` when it cannot be written."""
-        done = _recover(Path(path)) if resume else set()
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        """Open ``path`` for appending (created when missing) and lock it; with ``resume``, read
+        the ids of its whole lines and cut off a torn last line. ``OSError`` when it cannot be
+        written, :class:`~peirce.errors.ConfigError` when another run holds it."""
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            _lock(fd, path)
+            done = _recover(Path(path)) if resume else set()
+        except BaseException:
+            os.close(fd)
+            raise
         return cls(path, fd, done)
 
     def write(self, line: str) -> None:
@@ -49,6 +62,33 @@ class Sink:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _lock(fd: int, path: str | Path) -> None:
+    """Hold ``fd``'s file for this run alone, or say who holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system: no lock to take
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ConfigError(
+            f"{path} is being written by another run (it is locked): wait for that run to end "
+            "and --resume, or write to another file"
+        ) from None
+
+
+def same_file(stream: object, path: str | Path) -> bool:
+    """Whether the open ``stream`` (a file, or standard input redirected from one) is the file
+    at ``path`` (through any link); False when either is not a file on disk."""
+    try:
+        fileno = stream.fileno  # type: ignore[attr-defined]
+        here = os.fstat(fileno())
+        there = os.stat(path)
+    except (AttributeError, OSError, ValueError):
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def _recover(path: Path) -> set[str]:

@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from peirce.batch.job import Item, Job, Result, handle, record_id
-from peirce.batch.output import Sink
+from peirce.batch.output import Sink, same_file
 from peirce.batch.stream import open_input, stream_records
 from peirce.batch.summary import Summary, merge_stats
 from peirce.batch.workers import RECYCLE, WorkerPool
+from peirce.errors import ConfigError
 
 __all__ = ["add_batch_arguments", "batch_requested", "run_batch"]
 
@@ -108,8 +109,6 @@ def batch_requested(args: argparse.Namespace) -> bool:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    from peirce.errors import ConfigError
-
     if args.resume and not args.output:
         raise ConfigError("--resume needs --output FILE (the results to resume)")
     if args.ray and args.file == "-":
@@ -217,8 +216,9 @@ def _drive(
 
 
 def _all_llm_failed(summary: Summary) -> bool:
-    llm = summary.llm
-    return llm["failures"] > 0 and llm["calls"] + llm["cache_hits"] == 0
+    from peirce.llm.protocol import all_calls_failed
+
+    return all_calls_failed(summary.llm)
 
 
 def run_batch(
@@ -237,6 +237,13 @@ def run_batch(
     stdout = out if out is not None else sys.stdout
     summary = Summary(job.command, source, args.output, args.workers, args.ray)
     stream = open_input(path)  # a file that cannot be read fails here, before any output
+    if args.output and same_file(stream, args.output):
+        if stream is not getattr(sys.stdin, "buffer", None):
+            stream.close()
+        raise ConfigError(
+            f"--output {args.output} is the input itself: the results would be appended to the "
+            "records being read (write them to another file)"
+        )
     sink = Sink.open(args.output, resume=args.resume) if args.output else None
     started = time.perf_counter()
     bar = _progress(path)
@@ -288,7 +295,8 @@ def run_batch(
     if (args.workers > 1 or args.ray) and _all_llm_failed(summary):
         sys.stderr.write(
             f"peirce {job.command}: every LLM call failed in the workers "
-            f"({summary.llm['failures']} call(s)); the verdicts that needed it are UNKNOWN\n"
+            f"({summary.llm['failures']} failed, {summary.llm.get('unusable', 0)} answered with "
+            "nothing usable); the verdicts that needed it are UNKNOWN\n"
         )
         return 3, summary
     return (1 if summary.failed else 0), summary

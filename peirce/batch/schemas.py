@@ -31,7 +31,13 @@ _ARR = {"type": "array"}
 ENVELOPE: dict[str, Any] = {
     "schema_version": {"type": "string", "const": SCHEMA_VERSION},
     "command": _STR,
-    "id": {"type": "string", "description": "the record's own id, else its 1-based index"},
+    "id": {
+        "type": "string",
+        "description": (
+            "the record's own id (one starting with '#' gets another '#'), "
+            "else '#' and its 1-based index"
+        ),
+    },
     "index": {"type": "integer", "minimum": 1, "description": "line (JSONL) or element number"},
     "verdict": {"type": "string", "description": "'error' when the record failed"},
     "error": _OPT_STR,
@@ -50,6 +56,7 @@ _COMMANDS: dict[str, tuple[list[str], dict[str, Any], list[str]]] = {
                 "properties": {
                     "steps": {
                         "type": "array",
+                        "minItems": 1,
                         "items": {
                             "type": "object",
                             "required": ["index", "text", "status"],

@@ -12,7 +12,8 @@ __all__ = ["Summary", "merge_stats"]
 
 #: At most this many failed records are kept, with their reasons, in the summary.
 MAX_FAILURES = 100
-_LLM_KEYS = ("calls", "cache_hits", "requests", "failures", "prompt_tokens", "completion_tokens")
+_LLM_KEYS = ("calls", "cache_hits", "requests", "failures", "unusable", "usage_rejected",
+             "prompt_tokens", "completion_tokens")  # fmt: skip
 
 
 def merge_stats(parts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -103,6 +104,12 @@ class Summary:
                 f"  LLM: {llm['calls']} call(s), {llm['cache_hits']} cache hit(s), "
                 f"{llm['prompt_tokens'] + llm['completion_tokens']} token(s), "
                 f"{llm['failures']} failure(s)"
+                + (f", {llm['unusable']} answered with nothing usable" if llm["unusable"] else "")
+                + (
+                    f", {llm['usage_rejected']} token count(s) not believed"
+                    if llm["usage_rejected"]
+                    else ""
+                )
             )
         if self.failed:
             lines.append(f"  failed: {self.failed}")

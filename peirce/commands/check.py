@@ -1,10 +1,10 @@
 """Check chains of reasoning against their context, step by step.
 
 FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (text) and ``steps``
-(a list of statements), and optionally ``id``. A record that cannot be read is reported with its
-place, and the others are still checked. The batch options (``--output``, ``--resume``,
-``--workers``, ``--ordered``, ``--ray``) are those of every batch command (see the README).
-Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
+(a list of at least one statement), and optionally ``id``. A record that cannot be read is
+reported with its place, and the others are still checked. The batch options (``--output``,
+``--resume``, ``--workers``, ``--ordered``, ``--ray``) are those of every batch command (see the
+README). Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
 
 Examples:
   peirce check examples/chains.jsonl           a table per record: each step and its status
@@ -61,11 +61,16 @@ def _check(value: JSON, client: Any = None) -> ProofReport:
     texts = [s for s in steps if isinstance(s, str)]
     if len(texts) != len(steps):
         raise InputError("'steps' must be a list of strings", expected="a list of statements")
+    if not texts:
+        raise InputError("'steps' is empty: there is no step to check", expected="a statement")
     return check_proof(context, texts, client=client)
 
 
 def verdict(report: ProofReport) -> str:
-    """The chain's verdict: ``valid`` when every step is, else its worst step's status."""
+    """The chain's verdict: ``valid`` when it has steps and every one is, else its worst step's
+    status (``unknown`` for a chain of no steps: nothing was shown)."""
+    if not report.steps:
+        return "unknown"
     statuses = {s.status.value for s in report.steps}
     return next((w for w in _WORST if w in statuses), "valid")
 

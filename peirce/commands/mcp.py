@@ -15,6 +15,7 @@ Examples:
   peirce mcp                                  stdio: what an assistant's configuration runs
   peirce mcp --http --port 8765               streamable HTTP at http://127.0.0.1:8765/mcp
   peirce mcp --data-dir .peirce/kbs           share knowledge bases with peirce serve
+  peirce mcp --database postgresql://peirce@db.example:5432/peirce
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import sys
 from pathlib import Path
 
 from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.commands.db import add_database_arguments
 
 __all__ = ["add_arguments", "run"]
 
@@ -44,9 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (--http)")
     parser.add_argument("--port", type=integer_at_least(1), default=8765, help="port (--http)")
-    parser.add_argument(
-        "--data-dir", default=".peirce/kbs", help="where registered knowledge bases are kept"
-    )
+    add_database_arguments(parser)
     parser.add_argument(
         "--request-timeout", type=_seconds, default=30.0, metavar="SECONDS",
         help="seconds a tool call gets",
@@ -67,7 +67,11 @@ def run(args: argparse.Namespace) -> int:
             why = os.strerror(exc.errno or 0)
             print(f"peirce mcp: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
             return EXIT_USAGE
-    settings = MCPSettings(data_dir=Path(args.data_dir), request_timeout=args.request_timeout)
+    settings = MCPSettings(
+        data_dir=Path(args.data_dir),
+        database=args.database or os.environ.get("PEIRCE_DATABASE"),
+        request_timeout=args.request_timeout,
+    )
     server = create_server(settings)
     if not args.http:
         server.run("stdio")

@@ -25,6 +25,7 @@ from typing import Any
 from peirce import serde
 from peirce.batch.job import Job, Outcome
 from peirce.batch.runner import add_batch_arguments, run_batch
+from peirce.engine.z3_limits import Z3_TIMEOUT_MS
 from peirce.fol import Finding, FindingKind, Scenario
 from peirce.jsontypes import JSON
 
@@ -43,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seconds",
         type=_positive,
-        default=10.0,
-        help="the solver's time budget per record, in seconds (default 10)",
+        default=Z3_TIMEOUT_MS / 1000,
+        help=f"the solver's time budget per record, in seconds (default {Z3_TIMEOUT_MS / 1000:g})",
     )
     parser.add_argument(
         "--all-facts", action="store_true", help="print every fact of both scenarios"

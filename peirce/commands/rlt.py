@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from peirce.batch.job import Job, Outcome
 from peirce.batch.runner import add_batch_arguments, batch_requested, run_batch
 from peirce.cli import integer_at_least, watch_llm
+from peirce.engine.z3_limits import RLT_STEP_TIMEOUT_MS
 from peirce.errors import InputError, PeirceError
 from peirce.jsontypes import JSON
 from peirce.records import read_text
@@ -56,7 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             help="the graph to read when the text holds several (default: last)",
         )
         p.add_argument(
-            "--timeout-ms", type=integer_at_least(1), default=5000, help="Z3 time limit per step"
+            "--timeout-ms",
+            type=integer_at_least(1),
+            default=RLT_STEP_TIMEOUT_MS,
+            help=f"Z3 time limit per step (default {RLT_STEP_TIMEOUT_MS})",
         )
 
     check = sub.add_parser("check", help="diagnostics and per-step classes")

@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.commands.db import add_database_arguments
 from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
 
 __all__ = ["add_arguments", "run"]
@@ -43,9 +44,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=integer_at_least(0), default=2,
         help="worker processes for checks, each with its own Prolog engine (0: in process)",
     )  # fmt: skip
-    parser.add_argument(
-        "--data-dir", default=".peirce/kbs", help="where registered knowledge bases are kept"
-    )
+    add_database_arguments(parser)
+    store = parser.add_argument_group("knowledge bases and the audit log")
+    store.add_argument("--max-kbs", type=integer_at_least(1), default=1000,
+                       help="knowledge bases kept at most")  # fmt: skip
+    store.add_argument("--max-kb-versions", type=integer_at_least(1), default=1000,
+                       help="versions of one knowledge base at most")  # fmt: skip
+    store.add_argument("--max-kb-bytes", type=integer_at_least(1), default=512_000_000,
+                       help="bytes of every version of every knowledge base, at most")  # fmt: skip
+    store.add_argument("--no-audit-text", action="store_true",
+                       help="keep only a hash of each checked reply in the audit log")  # fmt: skip
+    store.add_argument("--audit-retention-days", type=_positive, metavar="DAYS",
+                       help="delete decisions older than this (default: keep them)")  # fmt: skip
     parser.add_argument("--upstream", help="the proxy's upstream base URL (OPENAI_BASE_URL)")
     parser.add_argument("--model", help="the upstream model used by repair (PEIRCE_MODEL)")
     parser.add_argument("--upstream-timeout", type=_positive, default=60.0, metavar="SECONDS")
@@ -54,7 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-body", type=integer_at_least(1), default=1_000_000, metavar="BYTES",
         help="the largest request body",
     )  # fmt: skip
-    parser.add_argument("--token", help="bearer token for /v1/ routes (PEIRCE_SERVER_TOKEN)")
+    parser.add_argument(
+        "--token",
+        help="bearer token for /v1/ routes (PEIRCE_SERVER_TOKEN); NAME:SECRET names the author "
+        "of knowledge base versions",
+    )
     parser.add_argument(
         "--cors-origin", action="append", default=[], help="allow this origin (CORS is off)"
     )
@@ -90,6 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
     import uvicorn
@@ -98,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from peirce.errors import ConfigError
     from peirce.pipelines.gate import Policy
     from peirce.server.app import ServerSettings, create_app
+    from peirce.server.db.store import StoreSettings
 
     try:
         policy = Policy.from_json(json.loads(args.policy)) if args.policy else Policy()
@@ -140,6 +156,14 @@ def run(args: argparse.Namespace) -> int:
         header_timeout=args.header_timeout,
         worker_requests=args.worker_requests,
         worker_memory_mb=args.worker_memory,
+        store=StoreSettings(
+            database=args.database or os.environ.get("PEIRCE_DATABASE"),
+            max_kbs=args.max_kbs,
+            max_versions=args.max_kb_versions,
+            max_bytes=args.max_kb_bytes,
+            audit_text=not args.no_audit_text,
+            retention_days=args.audit_retention_days,
+        ),
     )
     import os
     import socket
@@ -151,7 +175,11 @@ def run(args: argparse.Namespace) -> int:
         why = os.strerror(exc.errno or 0)
         print(f"peirce serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
         return EXIT_USAGE
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except ConfigError as exc:
+        print(f"peirce serve: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     config = server_config(app, args.host, args.port, header_timeout=args.header_timeout)
     server = uvicorn.Server(config)
     print(f"peirce serve: http://{args.host}:{args.port} ({args.workers} workers)", flush=True)

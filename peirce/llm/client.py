@@ -56,6 +56,7 @@ checks in :mod:`peirce.llm.templates`, the cache in :mod:`peirce.llm.cache`.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -72,7 +73,7 @@ from peirce.llm.breaker import Breaker
 from peirce.llm.cache import LLMCache, cache_key, default_cache_path
 from peirce.llm.protocol import ChatResult, Choice, LLMStats, Message, Usage
 from peirce.llm.templates import schema_errors
-from peirce.llm.transport import RawReply, Transport, as_raw_reply
+from peirce.llm.transport import RawReply, RawUsage, Transport, as_raw_reply
 from peirce.replies import parse_json_reply as read_reply
 
 __all__ = ["ChatResult", "Choice", "ClientOptions", "LLMClient", "LLMStats", "Usage"]
@@ -270,7 +271,7 @@ class LLMClient:
             elif self.cache is not None:
                 self.cache.reject(key, reply, problem, model=self.model, template=template,
                                   version=template_version)  # fmt: skip
-            self.stats.add(invalid_json=_invalid(result))
+            self.stats.add(invalid_json=_invalid(result), unusable=_unusable(result))
             return result
         finally:
             with self._lock:
@@ -339,12 +340,17 @@ class LLMClient:
                     raise
             if isinstance(outcome, dict):
                 self.breaker.succeeded()
-                usage = outcome["usage"]
+                usage, why = believable_usage(outcome["usage"], msgs, params)
+                outcome["usage"] = usage  # what the cache keeps and the counters add
                 self.stats.add(
                     calls=1,
                     prompt_tokens=usage["prompt_tokens"],
                     completion_tokens=usage["completion_tokens"],
+                    usage_rejected=int(why is not None),
                 )
+                if why is not None:
+                    log.warning("the LLM endpoint reported token counts that cannot be true "
+                                "(%s): counted as 0", why)  # fmt: skip
                 return outcome, attempt + 1
             last = outcome.reason
             if attempt == allowed - 1:
@@ -400,8 +406,10 @@ class LLMClient:
                             None,
                             "reply does not fit the schema: " + "; ".join(problems),
                         )
-                if error is not None and finish == "length":
-                    error += " (the reply was cut at the token limit)"
+            if finish == "length":
+                # the model stopped mid-answer: whatever the text reads as is not its answer,
+                # even when it parses ('{"answer": "YES"}' of a longer '{"answer": "YES, but')
+                parsed, error = None, (error + " " if error else "") + _CUT
             choices.append(Choice(text, finish, parsed, error))
         usage = reply.get("usage") or {}
         return ChatResult(
@@ -429,8 +437,68 @@ class LLMClient:
             return list(pool.map(one, items))
 
 
+#: No reply is taken to have used more tokens than this, whatever the endpoint says (no model's
+#: context holds as many).
+MAX_REPLY_TOKENS = 10_000_000
+
+
+def believable_usage(
+    said: RawUsage, messages: Sequence[Mapping[str, JSON]], params: Mapping[str, JSON]
+) -> tuple[RawUsage, str | None]:
+    """The token counts of a reply as peirce counts them, and why any was not believed.
+
+    The endpoint's counts are untrusted: a count is kept when it can be true, else it is 0. A
+    prompt holds at most one token per byte of its messages (plus a few a message for the chat
+    format); a completion at most ``max_tokens`` a choice when the request set it, and never
+    more than :data:`MAX_REPLY_TOKENS`; a count is a whole number, not negative.
+
+    >>> msgs = [{"role": "user", "content": "hi"}]
+    >>> believable_usage({"prompt_tokens": 9, "completion_tokens": 2}, msgs, {"n": 1})
+    ({'prompt_tokens': 9, 'completion_tokens': 2}, None)
+    >>> usage, why = believable_usage({"prompt_tokens": -25, "completion_tokens": 2}, msgs, {})
+    >>> usage
+    {'prompt_tokens': 0, 'completion_tokens': 2}
+    >>> why
+    'prompt_tokens -25 (negative, or not a whole number), not in 0..113'
+    >>> believable_usage({"prompt_tokens": 9, "completion_tokens": 10**9}, msgs,
+    ...                  {"n": 2, "max_tokens": 100})[1]
+    'completion_tokens 1000000000, not in 0..200'
+    """
+    size = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8", "replace")) for m in messages)
+    n, most = params.get("n", 1), params.get("max_tokens")
+    completion = MAX_REPLY_TOKENS
+    if isinstance(most, int) and isinstance(n, int) and most > 0 and n > 0:
+        completion = min(completion, most * n)
+    prompt = size + 16 * len(messages) + 64
+    why = [
+        f"{name} {value}{' (negative, or not a whole number)' if value < 0 else ''}, "
+        f"not in 0..{ceiling}"
+        for name, value, ceiling in (
+            ("prompt_tokens", said["prompt_tokens"], prompt),
+            ("completion_tokens", said["completion_tokens"], completion),
+        )
+        if not 0 <= value <= ceiling
+    ]
+    usage: RawUsage = {
+        "prompt_tokens": said["prompt_tokens"] if 0 <= said["prompt_tokens"] <= prompt else 0,
+        "completion_tokens": (
+            said["completion_tokens"] if 0 <= said["completion_tokens"] <= completion else 0
+        ),
+    }
+    return usage, "; ".join(why) or None
+
+
+#: The error of a choice cut at the token limit (``finish_reason: "length"``).
+_CUT = "(the reply was cut at the token limit)"
+
+
 def _invalid(result: ChatResult) -> int:
     return sum(c.error is not None for c in result.choices)
+
+
+def _unusable(result: ChatResult) -> int:
+    """1 when no choice of the reply can be used (each did not parse, fit or finish), else 0."""
+    return int(all(c.error is not None for c in result.choices))
 
 
 def _unfit(result: ChatResult) -> str | None:
@@ -438,6 +506,4 @@ def _unfit(result: ChatResult) -> str | None:
     for c in result.choices:
         if c.error is not None:
             return c.error
-        if c.finish_reason == "length":
-            return "the reply was cut at the token limit"
     return None

@@ -122,6 +122,14 @@ class LLMJudge:
                 f"the LLM call failed: {exc}",
                 evidence={"call_failed": True, "mode": self.mode},
             )
+        if result.choices and result.choices[0].finish_reason == "length":
+            return Judgement(  # the model stopped mid-answer: what it began to say is no label
+                Verdict.UNKNOWN,
+                None,
+                self.name,
+                "the judge's reply was cut at the token limit",
+                evidence={"reply": result.text, "mode": self.mode, "cut": True},
+            )
         return self.judgement(result.text, result.parsed, cached=result.cached)
 
     def judgement(self, text: str, parsed: JSON = None, *, cached: bool = False) -> Judgement:

@@ -74,13 +74,15 @@ class Fault:
     Attributes:
         kind: ``status`` (an error status), ``slow`` (answer after ``delay`` seconds),
             ``malformed`` (200 with a body that is not JSON), ``truncated`` (the body stops halfway
-            and the connection closes), ``disconnect`` (close without answering) or ``length``
-            (the reply content is cut and ``finish_reason`` is ``"length"``).
+            and the connection closes), ``disconnect`` (close without answering), ``length``
+            (the reply content is cut and ``finish_reason`` is ``"length"``) or ``usage`` (the
+            reply with ``usage`` in place of the counts, as a lying endpoint would send them).
         status: the HTTP status for ``status`` faults.
         retry_after: the ``Retry-After`` header value in seconds, when set.
         delay: seconds to wait for ``slow`` faults.
-        reply: the reply to send after a ``slow`` delay or to cut for ``length`` (default: the
-            scripted or oracle reply).
+        reply: the reply to send after a ``slow`` delay, to cut for ``length`` or to send with
+            a ``usage`` fault.
+        usage: the ``usage`` object of a ``usage`` fault (any JSON values).
     """
 
     kind: str
@@ -88,6 +90,7 @@ class Fault:
     retry_after: float | None = None
     delay: float = 0.0
     reply: str | None = None
+    usage: JSONObject | None = None
 
     @classmethod
     def error(cls, status: int = 500, retry_after: float | None = None) -> Fault:
@@ -118,6 +121,11 @@ class Fault:
     @classmethod
     def length(cls, reply: str | None = None) -> Fault:
         return cls("length", reply=reply)
+
+    @classmethod
+    def usage_of(cls, usage: JSONObject, reply: str = "ok") -> Fault:
+        """``reply`` with the token counts ``usage`` (e.g. ``{"prompt_tokens": -25}``)."""
+        return cls("usage", reply=reply, usage=usage)
 
 
 Reply = Union[str, Sequence[str], Fault]
@@ -344,6 +352,15 @@ class LoopbackServer:
         elif fault.kind == "length":
             text = fault.reply if fault.reply is not None else '{"verdict": "ent'
             self._send_completion(handler, body, [text], "length")
+        elif fault.kind == "usage":
+            completion = _completion(self.model, body, [fault.reply or ""], "stop")
+            usage = dict(fault.usage or {})
+            counts = [usage.get("prompt_tokens"), usage.get("completion_tokens")]
+            if "total_tokens" not in usage:  # the API's own field, the sum (of integers)
+                whole = all(isinstance(n, int) and not isinstance(n, bool) for n in counts)
+                usage["total_tokens"] = sum(n for n in counts if isinstance(n, int)) if whole else 0
+            completion["usage"] = usage
+            handler._send_json(200, completion)
         else:
             handler._send_json(500, {"error": {"message": f"unknown fault {fault.kind!r}"}})
 

@@ -24,7 +24,15 @@ from typing import Protocol, TypeVar
 from peirce.errors import LLMError
 from peirce.jsontypes import JSON
 
-__all__ = ["ChatClient", "ChatResult", "Choice", "LLMStats", "Message", "Usage"]
+__all__ = [
+    "ChatClient",
+    "ChatResult",
+    "Choice",
+    "LLMStats",
+    "Message",
+    "Usage",
+    "all_calls_failed",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -99,6 +107,8 @@ _COUNTERS = (
     "retries",
     "failures",
     "invalid_json",
+    "unusable",
+    "usage_rejected",
     "prompt_tokens",
     "completion_tokens",
     "breaker_opened",
@@ -114,18 +124,28 @@ class LLMStats:
     - ``cache_hits``: calls answered from the cache (or from an identical call in flight);
     - ``failures``: calls that raised :class:`~peirce.errors.LLMError` (the endpoint failed
       after the retries, refused the request, or the circuit breaker was open);
-    - ``invalid_json``: reply choices that did not parse or fit the schema;
+    - ``invalid_json``: reply choices that did not parse or fit the schema, or were cut at the
+      token limit (``finish_reason: "length"``);
+    - ``unusable``: calls answered whose every choice was such (the endpoint answered, but
+      nothing it said can be used);
+    - ``usage_rejected``: replies whose token counts could not be true (negative, not whole,
+      more than the prompt or ``max_tokens`` allows): those counts are added as 0;
     - ``breaker_opened``: times the circuit breaker opened; ``short_circuited``: calls it failed
       at once (they are among the ``failures``);
     - tokens count only replies that were not cached.
 
-    :attr:`all_failed` says whether every call asked failed (none answered, from the endpoint
-    or the cache); :attr:`last_failure` is why the last failed call failed.
+    :attr:`all_failed` says whether every call asked failed (none was answered with a reply that
+    could be used, from the endpoint or the cache); :attr:`last_failure` is why the last failed
+    call failed.
 
     >>> s = LLMStats()
     >>> s.fail("HTTP 503")
     >>> s.all_failed, s.last_failure
     (True, 'HTTP 503')
+    >>> s = LLMStats()
+    >>> s.add(calls=2, unusable=2, invalid_json=2)  # two replies, neither valid JSON
+    >>> s.all_failed
+    True
     """
 
     def __init__(self) -> None:
@@ -153,10 +173,10 @@ class LLMStats:
 
     @property
     def all_failed(self) -> bool:
-        """At least one call failed and none was answered (by the endpoint or the cache)."""
+        """At least one call was asked, and none was answered with a reply that can be used
+        (by the endpoint or the cache)."""
         with self._lock:
-            c = self._counts
-            return c["failures"] > 0 and c["calls"] + c["cache_hits"] == 0
+            return all_calls_failed(self._counts)
 
     def __getattr__(self, name: str) -> int:
         if name in _COUNTERS:
@@ -170,6 +190,20 @@ class LLMStats:
 
     def __repr__(self) -> str:
         return "LLMStats(" + ", ".join(f"{k}={v}" for k, v in self.as_dict().items()) + ")"
+
+
+def all_calls_failed(counts: Mapping[str, int]) -> bool:
+    """Whether counters (:meth:`LLMStats.as_dict`, or several added up) tell of calls asked that
+    all failed: each raised, or was answered with no choice that could be used.
+
+    >>> all_calls_failed({"calls": 3, "unusable": 3}), all_calls_failed({"calls": 3, "unusable": 2})
+    (True, False)
+    >>> all_calls_failed({}), all_calls_failed({"failures": 1, "cache_hits": 1})
+    (False, False)
+    """
+    answered = counts.get("calls", 0) - counts.get("unusable", 0) + counts.get("cache_hits", 0)
+    asked = counts.get("failures", 0) + counts.get("calls", 0) + counts.get("cache_hits", 0)
+    return asked > 0 and answered <= 0
 
 
 class ChatClient(Protocol):

@@ -185,11 +185,19 @@ class Transport:
         usage = resp.usage
         return {
             "choices": choices,
-            "usage": {
-                "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
-                "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+            "usage": {  # as the endpoint says (-1: not an integer); the client decides belief
+                "prompt_tokens": _said(getattr(usage, "prompt_tokens", 0)),
+                "completion_tokens": _said(getattr(usage, "completion_tokens", 0)),
             },
         }
+
+
+def _said(value: object) -> int:
+    """A token count the endpoint reported: the integer, 0 when it gave none, -1 when it gave
+    something else (a float, a string, ...)."""
+    if value is None:
+        return 0
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:

@@ -5,8 +5,10 @@
 spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negation):
 
 - a statement is ``valid`` when the premises prove it, ``refuted`` when they prove its
-  opposite, ``unsupported`` when neither, ``propagated`` when only an earlier claim that was not
-  valid gives it;
+  opposite (even when an earlier claim that was not valid also gives it: refuted outranks
+  propagated), ``unsupported`` when neither, ``propagated`` when only an earlier claim that was
+  not valid gives it;
+- a hedge ("it could be quiet") asserts nothing: ``hedged``, never an error;
 - a status ("it is uncertain whether X", "the statement is false") and the final answer are
   ``valid`` when they are what the premises give (True: X is proved; False: its opposite is;
   Uncertain: neither), otherwise ``refuted`` (the premises decide it the other way) or
@@ -17,6 +19,9 @@ spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negati
   "fact n" may also count only the rules or only the facts);
 - a claim that is not valid under the open world but holds classically, by contraposition, is
   marked ``classical`` (ProofWriter's labels do not use contrapositives).
+
+Premises given as first-order formulas (``formulas=``, with or without the English they
+formalise) are judged by Z3 instead (:mod:`peirce.pipelines.chains_fol`).
 
 Context sentences that are not translated make unproved claims ``unknown`` rather than
 ``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
@@ -76,11 +81,14 @@ from peirce.cot import (
     ClaimKind,
     ClaimStatus,
     StepCheck,
+    settle_citations,
 )
 from peirce.engine.contrapositive import contrapositives
 from peirce.engine.ground_model import FastKnowledgeBase
 from peirce.engine.prolog import KnowledgeBase, Limits
+from peirce.errors import InputError
 from peirce.logic import Clause, Const, Literal, Term, Var, skolemise
+from peirce.pipelines.chains_fol import FormulaContext, check_chain_formulas
 from peirce.results import Answer, ProofNode, Verdict
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
@@ -315,6 +323,17 @@ class _Judge:
     ) -> ClaimCheck:
         if limited:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"search stopped for {goal}: {why}")
+        # refuted outranks propagated: what the premises rule out is wrong whatever it rests on
+        if clause.is_fact:
+            contra = self.kb.prove(goal.complement())
+            if contra.proved:
+                return ClaimCheck(
+                    claim,
+                    ClaimStatus.REFUTED,
+                    f"the premises prove the opposite, {goal.complement()}",
+                    contra.proof,
+                    _used(contra.proof),
+                )
         if self.unsound:
             _, through, proof, _, _ = self._prove(self.kb, clause, self.unsound)
             if through:
@@ -331,16 +350,6 @@ class _Judge:
                     f"{says} {which}, which {verb} not valid",
                     proof,
                     used,
-                )
-        if clause.is_fact:
-            contra = self.kb.prove(goal.complement())
-            if contra.proved:
-                return ClaimCheck(
-                    claim,
-                    ClaimStatus.REFUTED,
-                    f"the premises prove the opposite, {goal.complement()}",
-                    contra.proof,
-                    _used(contra.proof),
                 )
         classical = self._prove(self.classical(), clause)[1]
         if self.incomplete:
@@ -572,6 +581,8 @@ class _Judge:
             return ClaimCheck(claim, ClaimStatus.GOAL, "what the chain sets out to evaluate")
         if claim.kind is ClaimKind.UNREAD:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"not read: {claim.reason}")
+        if claim.kind is ClaimKind.HEDGE:
+            return ClaimCheck(claim, ClaimStatus.HEDGED, "a possibility, not asserted")
         if claim.kind is ClaimKind.STATEMENT:
             return self.statement(claim)
         if claim.kind is ClaimKind.UNPROVABLE:
@@ -589,23 +600,6 @@ def _shape(clause: Clause) -> str:
         return names.setdefault(m.group(), f"V{len(names)}")
 
     return re.sub(r"\b[A-Z]\w*\b", var, str(clause))
-
-
-def _settle_citations(checks: tuple[ClaimCheck, ...]) -> tuple[ClaimCheck, ...]:
-    """A citation shared by several claims of a step ("According to premise 9, since Erin is
-    young, Erin is white") is right when it supports one of them."""
-    good = {
-        cite.span
-        for c in checks
-        if c.status is ClaimStatus.VALID and c.citation_error is None
-        for cite in c.claim.citations
-    }
-    return tuple(
-        replace(c, citation_error=None)
-        if c.citation_error and any(cite.span in good for cite in c.claim.citations)
-        else c
-        for c in checks
-    )
 
 
 def _clauses(text: str | None) -> tuple[Clause, ...]:
@@ -710,11 +704,13 @@ def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
 
 
 def check_chain(
-    context: str | Sequence[str] | ChainContext,
+    context: str | Sequence[str] | ChainContext | FormulaContext | None,
     chain: str | ChainText,
     *,
     question: str | None = None,
     limits: Limits | None = None,
+    formulas: Sequence[str] | None = None,
+    question_fol: str | None = None,
 ) -> ChainReport:
     """Judge every claim of a chain of thought against its context.
 
@@ -725,17 +721,35 @@ def check_chain(
 
     Args:
         context: the premises, as one text or one sentence per premise (premise ``n`` is the
-            ``n``-th sentence, for citations), or a :class:`ChainContext` read before.
+            ``n``-th sentence, for citations), or a :class:`ChainContext` read before; with
+            ``formulas``, the English they formalise (or ``None``: formulas only), or a
+            :class:`~peirce.pipelines.chains_fol.FormulaContext` read before.
         chain: the chain as the model wrote it, or as :func:`~peirce.translators.cot.read_chain`
             read it.
         question: the statement the chain evaluates; by default the one it says it evaluates
             ("We want to evaluate if ...").
         limits: bounds on every proof search.
+        formulas: the premises as first-order formulas (FOLIO's notation), one per premise:
+            the chain is then judged against them by Z3, its English read into their
+            vocabulary (:mod:`peirce.pipelines.chains_fol`).
+        question_fol: the statement evaluated, as a formula (with ``formulas``).
 
     Returns:
         A :class:`~peirce.cot.ChainReport`: a check per step and claim, the chain's answer and
         the one the premises give, and the first step with an error.
     """
+    if formulas is not None or isinstance(context, FormulaContext):
+        sentences = [context] if isinstance(context, str) else context
+        given = context if isinstance(context, FormulaContext) else (formulas or ())
+        return check_chain_formulas(
+            None if isinstance(sentences, FormulaContext | ChainContext) else sentences,
+            given,
+            chain,
+            question=question,
+            question_fol=question_fol,
+        )
+    if context is None:
+        raise InputError("no premises", expected="sentences, formulas or both")
     read = read_chain(chain) if isinstance(chain, str) else chain
     goal, goal_text = _goal(question, read)
     if isinstance(context, ChainContext):
@@ -762,7 +776,7 @@ def _judge_chain(
     judge = _Judge(kb, premises, limits, goal)
     try:
         steps = tuple(
-            StepCheck(s, _settle_citations(tuple(judge.claim(c) for c in s.claims)))
+            StepCheck(s, settle_citations(tuple(judge.claim(c) for c in s.claims)))
             for s in read.steps
         )
         expected = None

@@ -58,6 +58,7 @@ from peirce.jsontypes import JSON, JSONObject
 from peirce.llm.protocol import ChatClient
 from peirce.logic import Clause
 from peirce.pipelines.chains import ChainContext, check_chain
+from peirce.pipelines.chains_fol import FormulaContext
 from peirce.pipelines.decision import (
     Action,
     Decision,
@@ -100,7 +101,8 @@ class KnowledgeSource:
             ``sentences`` the English they formalise).
         premises: the premises: sentences, clauses or formulas.
         sentences: for ``fol``, the English sentences (premise ``n`` is the ``n``-th); steps
-            are judged against them, the answer against the formulas.
+            and the answer are judged against the formulas (by Z3), the steps' English read
+            into the formulas' vocabulary with the sentences as its lexicon.
         name: a name for people.
     """
 
@@ -126,11 +128,12 @@ class KnowledgeSource:
 
     @property
     def id(self) -> str:
-        """A content hash: the same premises are the same knowledge base."""
+        """A content hash (the whole SHA-256, so that no chosen collision makes two knowledge
+        bases one): the same premises are the same knowledge base."""
         h = hashlib.sha256()
         for part in (self.kind, *self.premises, "\x00", *self.sentences):
             h.update(part.encode("utf-8", "surrogatepass") + b"\x00")
-        return "kb-" + h.hexdigest()[:16]
+        return "kb-" + h.hexdigest()
 
     @classmethod
     def from_json(cls, data: JSON) -> KnowledgeSource:
@@ -260,6 +263,7 @@ class Gate:
         self.solver_limits = solver_limits or SolverLimits()
         self.client = client
         self.formulas: tuple[Formula, ...] = ()
+        self.formula_context: FormulaContext | None = None
         self._decided: dict[str, tuple[Answer | None, str]] = {}
         if source.kind in ("prolog", "logiclm", "rdf"):
             self.context = _clause_context(source.kind, source.premises, self.limits)
@@ -273,6 +277,10 @@ class Gate:
                 parse_formula(f, source=f"premise {i}") for i, f in enumerate(source.premises, 1)
             )
             sentences = list(source.sentences)
+            # steps are judged against the formulas, read in their vocabulary
+            self.formula_context = FormulaContext.read(
+                sentences or None, source.premises, limits=self.solver_limits
+            )
         self.context = ChainContext(sentences, limits=self.limits)
 
     @classmethod
@@ -320,8 +328,17 @@ class Gate:
     ) -> tuple[ChainReport, tuple[StepFinding, ...], Answer | None, str]:
         """The chain's report, its steps' findings, and the knowledge base's answer with what
         decided it (``None`` when it does not decide)."""
-        report = check_chain(self.context, read_chain(reasoning), question=question)
-        steps = tuple(_step_finding(s) for s in report.steps)
+        if self.formula_context is not None:
+            report = check_chain(
+                self.formula_context,
+                read_chain(reasoning),
+                question=question,
+                question_fol=question_fol,
+            )
+            steps = tuple(_z3(_step_finding(s)) for s in report.steps)
+        else:
+            report = check_chain(self.context, read_chain(reasoning), question=question)
+            steps = tuple(_step_finding(s) for s in report.steps)
         expected, how = self.expected(question, question_fol)
         if expected is None and report.expected is not None:
             expected, how = report.expected, "prolog"
@@ -390,6 +407,7 @@ _STATUS_FINDING = {
     ClaimStatus.PROPAGATED: Finding.CONTINGENT,
     ClaimStatus.UNKNOWN: Finding.UNKNOWN,
     ClaimStatus.GOAL: Finding.NO_CLAIM,
+    ClaimStatus.HEDGED: Finding.NO_CLAIM,
 }
 
 _SEVERITY = [
@@ -406,6 +424,10 @@ def _claim_finding(c: ClaimCheck) -> Finding:
     if c.status is ClaimStatus.UNKNOWN and not c.claim.read:
         return Finding.TRANSLATION_AMBIGUOUS
     return _STATUS_FINDING[c.status]
+
+
+def _z3(f: StepFinding) -> StepFinding:
+    return f if f.backend == "none" else replace(f, backend="z3")
 
 
 def _proof_text(c: ClaimCheck) -> str:

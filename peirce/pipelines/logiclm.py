@@ -43,6 +43,7 @@ from typing import TypeVar
 from peirce.engine.constraint_solver import SolverLimits, solve
 from peirce.engine.horn_z3 import check_horn
 from peirce.engine.prolog import DEFAULT_LIMITS, Limits, ask_many
+from peirce.engine.z3_limits import Z3_TIMEOUT_MS
 from peirce.errors import ConfigError
 from peirce.pipelines.logiclm_fol import run_fol_program
 from peirce.programs import (
@@ -100,7 +101,7 @@ class RunSettings:
 
     prolog: Limits = DEFAULT_LIMITS
     z3: SolverLimits = DEFAULT_Z3_LIMITS
-    fol_timeout_ms: int = 10_000
+    fol_timeout_ms: int = Z3_TIMEOUT_MS
     strict: bool = False
     cross_check: bool = False
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from peirce.engine.fol import SolverLimits, decide
+from peirce.engine.z3_limits import Z3_TIMEOUT_MS
 from peirce.fol import FindingKind
 from peirce.programs import FailureKind, ProgramIssue, ProgramOutcome, verdict_option
 from peirce.translators.logiclm_fol import read_fol_program
@@ -34,7 +35,7 @@ _VERDICTS = {
 
 
 def run_fol_program(
-    text: str, options: Sequence[str], timeout_ms: int = 10_000, *, strict: bool = False
+    text: str, options: Sequence[str], timeout_ms: int = Z3_TIMEOUT_MS, *, strict: bool = False
 ) -> ProgramOutcome:
     """Read and decide a FOLIO program; ``strict`` makes warnings failures."""
     reading = read_fol_program(text)

@@ -19,6 +19,8 @@ Statuses (see :class:`~peirce.results.StepStatus`):
   proof names the rules and premises.
 - ``propagated``: provable only when unsound earlier steps are taken as given.
 - ``refuted``: its negation is provable (it contradicts what is known); the proof is that proof.
+  Refuted outranks propagated: a step the context refutes is refuted even when it also follows
+  from an earlier unsound step.
 - ``unsupported``: neither it nor its negation is provable (open world): nothing known could
   conclude it (a new fact or rule), or rules conclude it but their conditions are not met.
 - ``inconsistent``: it would be refuted or unsupported, but the context contradicts itself, so
@@ -148,20 +150,22 @@ def _judge_step(
             continue
         if proof.limit_hit:
             return _Judged(StepStatus.UNKNOWN, f"search stopped for {goal}: {proof.reason}")
+        # refuted outranks propagated: what the context rules out is wrong whatever it rests on
+        if clause.is_fact:
+            contra = kb.prove(goal.complement())
+            if contra.proved and contra.proof is not None:
+                return _Judged(
+                    StepStatus.REFUTED,
+                    f"contradicts what is known: {goal.complement()} is provable from "
+                    + " | ".join(_premises(contra.proof)),
+                    contra.proof,
+                )
         if unsound:
             _, through = _prove_clause(kb, clause, f"{tag}_{n}", unsound)
             if through.proved and through.proof is not None:
                 used = [r for r in through.proof.rules() if r in {u.label for u in unsound}]
                 via = "; ".join(dict.fromkeys(used)) or "an unsound earlier step"
                 return _Judged(StepStatus.PROPAGATED, f"{goal} follows only through {via}")
-        if clause.is_fact:
-            contra = kb.prove(goal.complement())
-            if contra.proved and contra.proof is not None:
-                return _Judged(
-                    StepStatus.REFUTED,
-                    f"contradicts what is known: {goal.complement()} is provable",
-                    contra.proof,
-                )
         if context_incomplete:
             return _Judged(
                 StepStatus.UNKNOWN,

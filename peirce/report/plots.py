@@ -80,6 +80,7 @@ def _figure(width: float = 6.0, height: float = 3.2) -> tuple[Any, Any]:
     import matplotlib.pyplot as plt
 
     plt.rcParams["svg.fonttype"] = "none"  # text as text: smaller, selectable
+    plt.rcParams["text.parse_math"] = False  # a label is text: "$\\frac{x}{$" is not mathtext
     return plt.subplots(figsize=(width, height))
 
 
@@ -130,7 +131,7 @@ def ares_taus(taus: list[list[float | None]]) -> str:
 def distributions(values: dict[str, list[float]], title: str) -> str:
     fig, ax = _figure()
     names = list(values)
-    ax.boxplot([values[n] for n in names], vert=True)
+    ax.boxplot([values[n] for n in names])  # vertical, the default
     ax.set_xticks(range(1, len(names) + 1), names, rotation=15)
     ax.set_title(title)
     return _svg(fig)

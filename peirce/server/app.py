@@ -4,8 +4,11 @@ Routes:
 
 - ``POST /v1/verify``: a knowledge base (registered id, or given inline) and reasoning -> the
   gate's :class:`~peirce.pipelines.gate.Decision` as JSON;
-- ``POST /v1/kbs``, ``GET /v1/kbs/{id}``, ``GET /v1/kbs``: register and inspect knowledge
-  bases, stored on disk (:mod:`peirce.server.store`);
+- ``POST /v1/kbs``, ``GET /v1/kbs/{id}``, ``PUT /v1/kbs/{id}`` (with ``If-Match``),
+  ``GET /v1/kbs/{id}/versions[/{n}]``, ``GET /v1/kbs``: knowledge bases with immutable versions,
+  in a database (:mod:`peirce.server.db.store`);
+- ``GET /v1/decisions``: the audit log; every decision is recorded before it is sent
+  (:mod:`peirce.server.audit`) and carries its ``id`` and ``X-Request-Id``;
 - ``POST /v1/chat/completions``: an OpenAI-compatible proxy. The request goes to the upstream
   model; its reply is verified before it is returned, and the decision travels with it (a
   ``peirce`` field and an ``X-Peirce-Action`` header), so any OpenAI client works unchanged. The
@@ -41,6 +44,7 @@ from importlib import resources
 from pathlib import Path
 
 import httpx
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -59,8 +63,17 @@ from peirce.errors import ConfigError, InputError
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeSource, Policy
 from peirce.server import openapi
+from peirce.server.audit import (
+    AuditFailed,
+    Auditor,
+    KBRef,
+    author_of,
+    decision_query,
+    etag_version,
+    request_id_of,
+)
+from peirce.server.db.store import KBVersion, Store, StoreError, StoreSettings, valid_id
 from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
-from peirce.server.store import KBStore
 from peirce.server.workers import (
     CheckFailed,
     CheckTimeout,
@@ -93,6 +106,7 @@ class ServerSettings:
         cors_origins: origins allowed by CORS (empty: CORS off).
         stream_chunk: characters of complete sentences that trigger a check while streaming.
         policy: the default policy.
+        store: the database of knowledge bases and decisions, and its quotas.
         max_upstream_bytes: the largest upstream reply read, in bytes (a longer one is a 502).
         max_choices: the most choices (``n``) a proxied request may ask for.
         allowed_hosts: ``Host`` names the server answers to (with or without a port); empty:
@@ -114,6 +128,7 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     stream_chunk: int = 0
     policy: Policy = field(default_factory=Policy)
+    store: StoreSettings = field(default_factory=StoreSettings)
     max_upstream_bytes: int = 8_000_000
     max_choices: int = 8
     allowed_hosts: tuple[str, ...] = ()
@@ -312,6 +327,7 @@ def _route_name(path: str) -> str:
     if path.startswith("/v1/kbs/"):
         return "/v1/kbs/{id}"
     known = {
+        "/v1/decisions",
         "/",
         "/healthz",
         "/metrics",
@@ -350,8 +366,9 @@ async def _json_body(request: Request) -> JSONObject:
 
 
 _VERIFY_KEYS = frozenset(
-    {"reasoning", "kb", "context", "knowledge_base", "question", "question_fol", "policy"}
-)
+    {"reasoning", "kb", "kb_version", "context", "knowledge_base", "question", "question_fol",
+     "policy"}
+)  # fmt: skip
 _KB_KEYS = frozenset({"kind", "premises", "sentences", "name"})
 
 
@@ -392,35 +409,38 @@ class _Ask:
     question: str | None = None
     question_fol: str | None = None
     policy: JSON = None
+    ref: KBRef | None = None
 
 
 class _Server:
-    def __init__(self, settings: ServerSettings, pool: Pool, store: KBStore) -> None:
+    def __init__(self, settings: ServerSettings, pool: Pool, store: Store) -> None:
         self.settings = settings
         self.pool = pool
         self.store = store
+        self.auditor = Auditor(store, settings.store.audit_text)
         self.metrics = Metrics()
         self.http: httpx.AsyncClient | None = None
 
     # -- knowledge bases -------------------------------------------------------------------
-    def source_of(self, data: JSONObject, header: str | None = None) -> KnowledgeSource:
-        """The knowledge base of a request: ``kb`` (a registered id), ``context`` (English
-        premises: a text or a list) or ``knowledge_base`` (an object as ``POST /v1/kbs``
-        takes)."""
+    async def source_of(self, data: JSONObject, header: str | None = None) -> KBRef:
+        """The knowledge base of a request: ``kb`` (a registered id; its newest version, or
+        ``kb_version``), ``context`` (English premises: a text or a list) or ``knowledge_base``
+        (an object as ``POST /v1/kbs`` takes)."""
         kb_id = data.get("kb", header)
         if kb_id is not None or "kb" in data:
             if not isinstance(kb_id, str):
                 raise _HTTPError(422, "'kb' must be a knowledge base id")
-            source = self.store.get(kb_id)
-            if source is None:
-                raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
-            return source
+            version = data.get("kb_version")
+            if version is not None and (type(version) is not int or not 0 < version < 2**31):
+                raise _HTTPError(422, "'kb_version' must be a version number (1, 2, ...)")
+            got = await self._kb_call(self.store.get, kb_id, version)
+            return KBRef(got.source, got.kb_id, got.version)
         try:
             if "knowledge_base" in data:
-                return KnowledgeSource.from_json(data["knowledge_base"])
+                return KBRef(KnowledgeSource.from_json(data["knowledge_base"]))
             context = data.get("context")
             if context is not None:
-                return KnowledgeSource.from_json({"kind": "text", "premises": context})
+                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": context}))
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
         raise _HTTPError(422, "give a knowledge base: 'kb' (an id), 'context' or 'knowledge_base'")
@@ -480,44 +500,139 @@ class _Server:
         reasoning = _opt_text(data, "reasoning", MAX_REASONING)
         if reasoning is None:
             raise _HTTPError(422, "'reasoning' (the text to check) is required")
-        source = self.source_of(data)
+        ref = await self.source_of(data)
         question = _opt_text(data, "question", 10_000)
         question_fol = _opt_text(data, "question_fol", 10_000)
-        ask = _Ask(source, question, question_fol, self.policy_of(data))
+        ask = _Ask(ref.source, question, question_fol, self.policy_of(data), ref)
         result = await self.check(ask, reasoning)
+        headers = await self.audit(request, ask, reasoning, result, route="verify", t0=t0)
         self.metrics.observe("/v1/verify", time.perf_counter() - t0)
-        return JSONResponse(result)
+        return JSONResponse(result, headers=headers)
+
+    async def audit(
+        self, request: Request, ask: _Ask, reply: str, result: JSONObject, *, route: str, t0: float
+    ) -> dict[str, str]:
+        """Record the decision ``result`` before it is sent (503 when it cannot be: fail
+        closed); the headers that name it."""
+        request_id = request_id_of(request)
+        try:
+            decision_id = await self.auditor.record(
+                request_id=request_id, route=route, ref=ask.ref or KBRef(ask.source),
+                policy=ask.policy, reply=reply, result=result, started=t0,
+            )  # fmt: skip
+        except AuditFailed as exc:
+            raise _HTTPError(503, str(exc)) from None
+        return {"X-Request-Id": request_id, "X-Peirce-Decision": decision_id}
+
+    async def audit_all(
+        self, request: Request, ask: _Ask, replies: list[str], results: list[JSONObject], *,
+        route: str, t0: float,
+    ) -> dict[str, str]:  # fmt: skip
+        """Record the decision of each choice (:meth:`audit`); the headers that name them
+        (``X-Peirce-Decision``: their ids, in the choices' order, comma-separated)."""
+        ids = []
+        headers: dict[str, str] = {}
+        for reply, result in zip(replies, results, strict=True):
+            headers = await self.audit(request, ask, reply, result, route=route, t0=t0)
+            ids.append(headers["X-Peirce-Decision"])
+        return {**headers, "X-Peirce-Decision": ", ".join(ids)}
 
     async def kbs(self, request: Request) -> Response:
         if request.method == "POST":
             return await self.add_kb(request)
         return await self.list_kbs(request)
 
-    async def add_kb(self, request: Request) -> Response:
+    async def _kb_body(self, request: Request) -> tuple[KnowledgeSource, JSON]:
+        """The knowledge base a request's body gives, read once now (one that cannot be read is
+        refused here, not at its first check); and the time the reading took."""
         data = await _json_body(request)
         _known(data, _KB_KEYS)
         try:
             source = KnowledgeSource.from_json(data)
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
-        # read it once now, so that a knowledge base that cannot be read is refused here
         probe = await self.check(_Ask(source), "")
-        kb_id = self.store.put(source)
-        return JSONResponse(
-            {"id": kb_id, "kind": source.kind, "name": source.name,
-             "premises": len(source.premises), "checked_ms": probe["timings"]},
-            status_code=201,
-        )  # fmt: skip
+        return source, probe["timings"]
+
+    async def _kb_call(self, fn: Callable[..., KBVersion | None], *args: object) -> KBVersion:
+        try:
+            got = await self.store.call(fn, *args)
+        except StoreError as exc:
+            raise _HTTPError(exc.status, str(exc)) from None
+        except SQLAlchemyError as exc:
+            raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
+        if got is None:
+            version = f", version {args[1]}" if len(args) > 1 and args[1] else ""
+            raise _HTTPError(404, f"no knowledge base {str(args[0])[:80]!r}{version}")
+        return got
+
+    @staticmethod
+    def _kb_written(row: KBVersion, checked: JSON, status: int) -> Response:
+        body = {"id": row.kb_id, "version": row.version, "content_hash": row.content_hash,
+                "kind": row.source.kind, "name": row.source.name,
+                "premises": len(row.source.premises), "checked_ms": checked}  # fmt: skip
+        headers = {"ETag": row.etag, "Location": f"/v1/kbs/{row.kb_id}"}
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def add_kb(self, request: Request) -> Response:
+        source, checked = await self._kb_body(request)
+        author = author_of(request.headers, self.settings.token)
+        row = await self._kb_call(self.store.create_kb, source, author)
+        return self._kb_written(row, checked, 201)
+
+    async def kb(self, request: Request) -> Response:
+        if request.method == "PUT":
+            return await self.put_kb(request)
+        return await self.get_kb(request)
+
+    async def put_kb(self, request: Request) -> Response:
+        """A new version, written only when ``If-Match`` names the newest (412 otherwise, 428
+        without it): concurrent writers never lose each other's changes."""
+        kb_id = request.path_params["kb_id"]
+        match = request.headers.get("if-match")
+        if match is None:
+            raise _HTTPError(428, "an update needs If-Match: the ETag of the version it changes")
+        try:
+            expected = etag_version(match)
+        except InputError as exc:
+            raise _HTTPError(400, str(exc)) from None
+        if not valid_id(kb_id):
+            raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
+        source, checked = await self._kb_body(request)
+        author = author_of(request.headers, self.settings.token)
+        row = await self._kb_call(self.store.update_kb, kb_id, source, author, expected)
+        return self._kb_written(row, checked, 200)
 
     async def get_kb(self, request: Request) -> Response:
         kb_id = request.path_params["kb_id"]
-        source = self.store.get(kb_id)
-        if source is None:
+        given = request.path_params.get("version")
+        version = int(given) if given is not None and given.isdigit() and len(given) < 10 else None
+        if given is not None and not version:
+            raise _HTTPError(404, f"no version {given[:20]!r} (versions are 1, 2, ...)")
+        row = await self._kb_call(self.store.get, kb_id, version)
+        return JSONResponse(row.to_json(), headers={"ETag": row.etag})
+
+    async def kb_versions(self, request: Request) -> Response:
+        kb_id = request.path_params["kb_id"]
+        found = await self.store.call(self.store.versions, kb_id)
+        if found is None:
             raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
-        return JSONResponse({"id": kb_id, **source.to_json()})
+        return JSONResponse({"id": kb_id, "versions": found})
 
     async def list_kbs(self, request: Request) -> Response:
-        return JSONResponse({"ids": self.store.ids()})
+        return JSONResponse({"ids": await self.store.call(self.store.ids)})
+
+    async def decisions(self, request: Request) -> Response:
+        """The audit log, newest first: ``since`` / ``until`` (ISO 8601 or seconds since the
+        epoch), ``kb``, ``action``, ``limit`` (1-1000) and ``cursor`` (a page's ``next``)."""
+        try:
+            query = decision_query(request.query_params)
+            rows, after = await self.store.call(lambda: self.store.decisions(**query))
+        except InputError as exc:
+            raise _HTTPError(422, str(exc)) from None
+        except SQLAlchemyError as exc:
+            raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
+        return JSONResponse({"decisions": rows, "next": str(after) if after else None})
 
     async def healthz(self, request: Request) -> Response:
         """200 when every worker is up; 503 while one is missing or being replaced."""
@@ -552,25 +667,23 @@ class _Server:
             headers["Authorization"] = request.headers["authorization"]
         return base.rstrip("/") + "/chat/completions", headers
 
-    def _gate_request(
-        self, request: Request, data: JSONObject
-    ) -> tuple[KnowledgeSource, JSONObject]:
+    async def _gate_request(self, request: Request, data: JSONObject) -> tuple[KBRef, JSONObject]:
         extra = data.pop("peirce", None)
         if extra is None:
             extra = {}
         if not isinstance(extra, dict):
             raise _HTTPError(422, "'peirce' must be an object")
-        source = self.source_of(extra, request.headers.get("x-peirce-kb"))
-        return source, extra
+        ref = await self.source_of(extra, request.headers.get("x-peirce-kb"))
+        return ref, extra
 
     async def chat(self, request: Request) -> Response:
         t0 = time.perf_counter()
         data = await _json_body(request)
-        source, extra = self._gate_request(request, data)
+        ref, extra = await self._gate_request(request, data)
         url, headers = self._upstream(request)
         question = _opt_text(extra, "question", 10_000)
         question_fol = _opt_text(extra, "question_fol", 10_000)
-        ask = _Ask(source, question, question_fol, self.policy_of(extra))
+        ask = _Ask(ref.source, question, question_fol, self.policy_of(extra), ref)
         n = data.get("n", 1)
         most = self.settings.max_choices
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= most:
@@ -579,9 +692,13 @@ class _Server:
             if n != 1:
                 raise _HTTPError(422, "a streamed reply is verified as one choice: 'n' must be 1")
             return StreamingResponse(
-                self._stream(url, headers, data, ask),
+                self._stream(url, headers, data, ask, request=request, t0=t0),
                 media_type="text/event-stream",
-                headers={"Cache-Control": "no-cache", "X-Peirce-Stream": "verified"},
+                headers={
+                    "Cache-Control": "no-cache",
+                    "X-Peirce-Stream": "verified",
+                    "X-Request-Id": request_id_of(request),
+                },
             )
         raw = await self._post(url, headers, data)
         body, texts = _completion(raw, n)
@@ -594,11 +711,12 @@ class _Server:
             assert isinstance(choice, dict)
             _show(choice, result)
         body["peirce"] = results[0]
+        named = await self.audit_all(request, ask, texts, results, route="proxy", t0=t0)
         self.metrics.observe("/v1/chat/completions", time.perf_counter() - t0)
         action = max((str(r["action"]) for r in results), key=_SEVERITY.index)
         verified = str(all(r.get("verified") is True for r in results)).lower()
         return JSONResponse(
-            body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified}
+            body, headers={"X-Peirce-Action": action, "X-Peirce-Verified": verified, **named}
         )
 
     async def _post(self, url: str, headers: dict[str, str], data: JSONObject) -> bytes:
@@ -738,9 +856,20 @@ class _Server:
         at.released = safe
         return out
 
+    async def _audited(
+        self, request: Request, ask: _Ask, reply: str, result: JSONObject, *, t0: float
+    ) -> JSONObject:
+        """A streamed decision once recorded, or a block saying it could not be (fail closed)."""
+        try:
+            await self.audit(request, ask, reply, result, route="stream", t0=t0)
+        except _HTTPError as exc:
+            return {"action": "block", "reason": exc.message}
+        return result
+
     async def _stream(
-        self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask
-    ) -> AsyncIterator[bytes]:
+        self, url: str, headers: dict[str, str], data: JSONObject, ask: _Ask, *,
+        request: Request, t0: float,
+    ) -> AsyncIterator[bytes]:  # fmt: skip
         """The verified stream. Text is released early only up to the end of the last step
         that the final decision cannot change (neither blocked nor marked), and never under a
         policy that may repair (a repair replaces the reply); the rest comes once the whole
@@ -764,7 +893,8 @@ class _Server:
                 if ready:
                     yield _chunk(meta, data, {"content": ready}, None)
             rest, final = await self._rest(ask, text, at.released, budget - at.spent)
-            if rest is None:
+            final = await self._audited(request, ask, text, final, t0=t0)
+            if rest is None or final["action"] == "block":
                 raise _StreamEnd(str(final["reason"]), final)
             if rest:
                 yield _chunk(meta, data, {"content": rest}, None)
@@ -783,6 +913,8 @@ class _Server:
             self.metrics.actions["block"] += 1
             note: JSONObject = {"content": f"\n[stopped by peirce: {why}]"}
             closing = closing if closing is not None else {"action": "block", "reason": why}
+            if "id" not in closing:  # a stop not yet recorded (the final decision already is)
+                closing = await self._audited(request, ask, text, closing, t0=t0)
             yield _chunk(meta, data, note, "content_filter", closing)
         yield b"data: [DONE]\n\n"
 
@@ -971,7 +1103,11 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         max_requests=settings.worker_requests,
         max_memory_mb=settings.worker_memory_mb,
     )
-    server = _Server(settings, pool, KBStore(settings.data_dir))
+    try:
+        store = Store.open(settings.store, settings.data_dir)
+    except StoreError as exc:
+        raise ConfigError(str(exc)) from None
+    server = _Server(settings, pool, store)
 
     def wrap(
         fn: Callable[[Request], Awaitable[Response]],
@@ -992,7 +1128,10 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         Route("/v1/examples", wrap(server.examples), methods=["GET"]),
         Route("/v1/verify", wrap(server.verify), methods=["POST"]),
         Route("/v1/kbs", wrap(server.kbs), methods=["GET", "POST"]),
-        Route("/v1/kbs/{kb_id}", wrap(server.get_kb), methods=["GET"]),
+        Route("/v1/kbs/{kb_id}", wrap(server.kb), methods=["GET", "PUT"]),
+        Route("/v1/kbs/{kb_id}/versions", wrap(server.kb_versions), methods=["GET"]),
+        Route("/v1/kbs/{kb_id}/versions/{version}", wrap(server.get_kb), methods=["GET"]),
+        Route("/v1/decisions", wrap(server.decisions), methods=["GET"]),
         Route("/v1/chat/completions", wrap(server.chat), methods=["POST"]),
     ]
     middleware = [Middleware(_Guard, settings=settings, metrics=server.metrics)]
@@ -1001,7 +1140,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
             Middleware(
                 CORSMiddleware,
                 allow_origins=list(settings.cors_origins),
-                allow_methods=["GET", "POST"],
+                allow_methods=["GET", "POST", "PUT"],
                 allow_headers=["*"],
             )
         )
@@ -1018,6 +1157,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
             await server.http.aclose()
             if own_pool:
                 server.pool.close()
+            store.close()
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.server = server

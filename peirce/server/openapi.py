@@ -81,7 +81,24 @@ _DECISION: dict[str, Any] = {
         "llm_calls": {"type": "integer"},
         "timings": {"type": "object", "additionalProperties": {"type": "number"}},
         "kb": {"type": "string"},
+        "kb_version": {"type": ["integer", "null"]},
+        "kb_hash": {"type": "string"},
+        "id": {"type": "string", "description": "the decision's id in the audit log"},
+        "request_id": {"type": "string"},
         "policy": {"$ref": "#/components/schemas/Policy"},
+    },
+}
+
+_KB_VERSION: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "version", "content_hash", "author", "created_at", "premises"],
+    "properties": {
+        **_KB["properties"],
+        "id": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1},
+        "content_hash": {"type": "string"},
+        "author": {"type": "string"},
+        "created_at": {"type": "number"},
     },
 }
 
@@ -105,7 +122,8 @@ _VERIFY: dict[str, Any] = {
     "'context' (English premises) or 'knowledge_base' (as POST /v1/kbs takes).",
     "properties": {
         "reasoning": _TEXT,
-        "kb": {"type": "string", "pattern": "^kb-[0-9a-f]{16}$"},
+        "kb": {"type": "string", "pattern": "^kb-[0-9a-f]{32}$"},
+        "kb_version": {"type": "integer", "minimum": 1},
         "context": {
             "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": _MOST}]
         },
@@ -120,6 +138,18 @@ _VERIFY: dict[str, Any] = {
 def _errors(*codes: int) -> dict[str, Any]:
     content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     return {str(c): {"description": "an error, with its reason", "content": content} for c in codes}
+
+
+def _object() -> dict[str, Any]:
+    return {"application/json": {"schema": {"type": "object"}}}
+
+
+_KB_ID: dict[str, Any] = {
+    "name": "kb_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+}
 
 
 def _json(ref: str) -> dict[str, Any]:
@@ -146,14 +176,14 @@ SCHEMA: dict[str, Any] = {
         },
         "/v1/kbs": {
             "post": {
-                "summary": "Register a knowledge base (stored on disk)",
+                "summary": "Register a knowledge base (its version 1; ETag and id returned)",
                 "requestBody": {"required": True, "content": _json("KnowledgeBase")},
                 "responses": {
                     "201": {
                         "description": "registered",
                         "content": {"application/json": {"schema": {"type": "object"}}},
                     },
-                    **_errors(400, 401, 403, 408, 413, 415, 422, 503, 504),
+                    **_errors(400, 401, 403, 408, 413, 415, 422, 429, 503, 504),
                 },
             },
             "get": {
@@ -169,13 +199,70 @@ SCHEMA: dict[str, Any] = {
         },
         "/v1/kbs/{kb_id}": {
             "get": {
-                "summary": "A registered knowledge base",
+                "summary": "A registered knowledge base: its newest version (and an ETag)",
+                "parameters": [_KB_ID],
+                "responses": {
+                    "200": {"description": "it", "content": _json("KnowledgeBaseVersion")},
+                    **_errors(401, 403, 404, 503),
+                },
+            },
+            "put": {
+                "summary": "A new version of a knowledge base, written only when If-Match is "
+                "the ETag of its newest version (412 otherwise, 428 without If-Match)",
                 "parameters": [
-                    {"name": "kb_id", "in": "path", "required": True, "schema": {"type": "string"}}
+                    _KB_ID,
+                    {
+                        "name": "If-Match",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "requestBody": {"required": True, "content": _json("KnowledgeBase")},
+                "responses": {
+                    "200": {"description": "written", "content": _object()},
+                    **_errors(400, 401, 403, 404, 408, 412, 413, 415, 422, 428, 429, 503, 504),
+                },
+            },
+        },
+        "/v1/kbs/{kb_id}/versions": {
+            "get": {
+                "summary": "Every version of a knowledge base (number, hash, size, author, time)",
+                "parameters": [_KB_ID],
+                "responses": {
+                    "200": {"description": "them", "content": _object()},
+                    **_errors(401, 403, 404, 503),
+                },
+            }
+        },
+        "/v1/kbs/{kb_id}/versions/{version}": {
+            "get": {
+                "summary": "One version of a knowledge base (versions never change)",
+                "parameters": [
+                    _KB_ID,
+                    {
+                        "name": "version",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 0},
+                    },
                 ],
                 "responses": {
-                    "200": {"description": "it", "content": _json("KnowledgeBase")},
-                    **_errors(401, 403, 404),
+                    "200": {"description": "it", "content": _json("KnowledgeBaseVersion")},
+                    **_errors(401, 403, 404, 503),
+                },
+            }
+        },
+        "/v1/decisions": {
+            "get": {
+                "summary": "The audit log of decisions, newest first, a page at a time",
+                "parameters": [
+                    {"name": n, "in": "query", "required": False, "schema": {"type": "string"}}
+                    for n in ("since", "until", "kb", "action", "limit", "cursor")
+                ],
+                "responses": {
+                    "200": {"description": "a page and the next cursor", "content": _object()},
+                    **_errors(401, 403, 422, 503),
                 },
             }
         },
@@ -210,6 +297,7 @@ SCHEMA: dict[str, Any] = {
         "schemas": {
             "Policy": _POLICY,
             "KnowledgeBase": _KB,
+            "KnowledgeBaseVersion": _KB_VERSION,
             "StepFinding": _STEP,
             "Decision": _DECISION,
             "VerifyRequest": _VERIFY,
