@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean
+.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -24,7 +24,7 @@ demo: venv
 	$(BIN)/peirce protocol check examples/pancake_late_heat.json --graph examples/pancakes.json; test $$? -eq 1
 	$(BIN)/peirce logicscore examples/answers.jsonl
 
-test: lint layers typecheck pytest
+test: lint layers typecheck pytest docs
 
 lint: venv
 	$(BIN)/ruff check .
@@ -32,21 +32,22 @@ lint: venv
 
 # The import rule (see ARCHITECTURE.md), checked by import-linter on a copy of the package laid out
 # as it is installed (grimp walks folders and cannot follow the editable install's import hook).
-layers: venv
+layers: venv $(TESTSTAMP)
 	@rm -rf build/layers && mkdir -p build/layers && cp -r peirce build/layers/peirce
 	@for d in engine translators evaluators grammars kb; do cp -r $$d build/layers/peirce/$$d; done
 	cd build/layers && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports --config $(CURDIR)/pyproject.toml
 
 # mypy reads the package through a tree of links laid out as it is installed (engine/ as
 # peirce/engine, ...), since it cannot follow the editable install's import hook.
-typecheck: venv
+typecheck: venv $(TESTSTAMP)
 	@rm -rf build/typecheck && mkdir -p build/typecheck/peirce
 	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/typecheck/peirce/; done
 	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/typecheck/peirce/$$d; done
 	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache
 
-# The tests also run the batch on a local Ray node (127.0.0.1): the distributed extra is installed
-# for them (not for the demo).
+# The tests exercise every face: every extra is installed for them ('all': the server, the report,
+# the LLM client, OWL, Ray for the batch on a local node, MCP; and the docs site's tools), and the
+# type checks read them too. The demo needs the core only.
 pytest: venv $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
 
@@ -60,7 +61,7 @@ FUZZ_TESTS ?= tests/fuzz tests/test_server_schema.py
 FUZZ_STATS ?=
 FUZZ_EXAMPLES ?= 100000
 FUZZ_SEED ?=
-fuzz: venv
+fuzz: venv $(TESTSTAMP)
 	PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
 
 # The compiled core (engine/_ground.c) under AddressSanitizer and UndefinedBehaviorSanitizer: built
@@ -81,20 +82,20 @@ sanitize: venv
 
 # Load and scale runs (their own targets, not part of the tests): latency of peirce serve at
 # increasing request rates; the batch runner on 100,000 records with kill -9 and --resume.
-bench-load: venv
+bench-load: venv $(TESTSTAMP)
 	$(BIN)/python bench/gate_load.py
 
-bench-batch: venv
+bench-batch: venv $(TESTSTAMP)
 	$(BIN)/python bench/batch_scale.py
 
 # kill -9 of one of two replicas on one PostgreSQL under load, 10 times: every decision a client
 # received must be in the log, every knowledge base version whole (the tests run it once).
-kill-trials: venv
+kill-trials: venv $(TESTSTAMP)
 	PEIRCE_KILL_TRIALS=10 $(BIN)/python -m pytest -q tests/test_replicas.py -k kill
 
 # Two replicas against one on one PostgreSQL (a temporary server of the system's packages unless
 # DATABASE is given): latency at fixed rates, saturated throughput, decisions logged, audit cost.
-bench-replicas: venv
+bench-replicas: venv $(TESTSTAMP)
 	$(BIN)/python bench/gate_load.py --replicas 2 --workers 1 $(if $(DATABASE),--database $(DATABASE))
 
 # System packages, each installed only when its command is absent.
@@ -122,8 +123,17 @@ $(STAMP): pyproject.toml setup.py engine/_ground.c
 	touch $(STAMP)
 
 $(TESTSTAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,distributed]'
+	$(BIN)/python -m pip install -q -e '.[dev,all,docs]'
 	touch $(TESTSTAMP)
+
+# The documentation site (MkDocs Material, the API reference from the docstrings), built strictly:
+# a broken reference or a page missing from the navigation fails. Into build/site. (Every code
+# block of the docs runs in the tests: tests/test_docs_code.py.)
+docs: venv $(TESTSTAMP)
+	@rm -rf build/docs-src && mkdir -p build/docs-src/peirce
+	@for f in peirce/*; do ln -s "$(CURDIR)/$$f" build/docs-src/peirce/; done
+	@for d in engine translators evaluators grammars kb; do ln -s "$(CURDIR)/$$d" build/docs-src/peirce/$$d; done
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

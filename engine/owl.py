@@ -263,10 +263,10 @@ def taxonomy_problem(t: Taxonomy, individual: str, cls: str) -> Problem:
 def _owlready() -> ModuleType:
     try:
         import owlready2
-    except ImportError as exc:  # pragma: no cover - owlready2 is a core dependency
+    except ImportError as exc:  # pragma: no cover - the owl extra installs it
         from peirce.errors import MissingDependencyError
 
-        raise MissingDependencyError("owlready2", purpose="OWL reasoning") from exc
+        raise MissingDependencyError("owlready2", "owl", "OWL reasoning") from exc
     return cast(ModuleType, owlready2)
 
 

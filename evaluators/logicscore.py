@@ -120,7 +120,7 @@ def score(
         documents: the documents the answer may cite, to check its citations.
         aliases: extra ``alias -> name`` pairs for entity alignment.
         similarity: an optional similarity of two entity names in [0, 1] (e.g. embedding
-            cosine from the ``nli`` extra); names scoring 0.9 or more are aligned.
+            cosine, a function the caller brings); names scoring 0.9 or more are aligned.
         llm: an :class:`~peirce.llm.LLMClient`; with it Determinateness is the paper's
             re-inference.
         extraction: ``"rules"`` (default) or ``"llm"``: the paper's LLM pipeline makes the

@@ -7,9 +7,15 @@ so ``peirce --help`` starts no solver. A module provides ``add_arguments(parser)
 What every subcommand shares is done here, once:
 
 - **Exit status.** 0 when all went well; 1 when some input could not be used (a record that
-  could not be read, a check that failed: each command says which); 2 for a bad option or a file
-  that cannot be read (one line naming the file and why); 3 when an LLM endpoint was asked and
-  failed every call (:func:`watch_llm`).
+  could not be read, a check that failed: each command says which); 2 for a bad option, a file
+  that cannot be read (one line naming the file and why) or a face whose extra is not installed;
+  3 only when an LLM endpoint was asked and failed (:func:`watch_llm`); 130 when interrupted
+  (Ctrl-C: one line, the workers ended, what was written stays resumable). An error's status
+  comes from one table, :data:`peirce.errors.EXIT_STATUS`.
+- **Help.** Plain text: a command's description is its module docstring with the reST markup
+  taken out (:func:`plain`), and each ends with an Examples section. A mistyped command gets
+  the nearest names. ``--version`` prints the version; ``peirce completion bash|zsh|fish``
+  prints a completion script.
 - **Output.** Standard output is flushed at every line, so a run that is stopped has written
   every result it had.
 - **Options.** :func:`integer_at_least` reads a count and refuses one out of range.
@@ -19,22 +25,29 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from peirce.errors import InputError, PeirceError
+from peirce.errors import InputError, PeirceError, exit_status, missing_extra
 
 if TYPE_CHECKING:
     from peirce.llm.protocol import ChatClient
 
 __all__ = [
     "COMMANDS",
+    "EXIT_INTERRUPTED",
     "EXIT_LLM_FAILED",
     "EXIT_USAGE",
+    "build_parser",
     "integer_at_least",
     "main",
+    "plain",
+    "plain_parser",
+    "split_examples",
     "watch_llm",
 ]
 
@@ -57,12 +70,31 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("peirce.commands.db", "upgrade or check the server's database schema"),
     "audit": ("peirce.commands.audit", "export or prune the server's audit log of decisions"),
     "report": ("peirce.commands.report", "write a self-contained HTML report of a batch's results"),
+    "mcp": (
+        "peirce.commands.mcp",
+        "serve the checker as Model Context Protocol tools (stdio, HTTP)",
+    ),
+    "completion": (
+        "peirce.commands.completion",
+        "print a shell completion script (bash, zsh, fish)",
+    ),
 }
 
 #: A bad option, or a file that cannot be read.
 EXIT_USAGE = 2
 #: An LLM endpoint was asked and failed every call.
 EXIT_LLM_FAILED = 3
+#: Interrupted (Ctrl-C), as shells report a process ended by SIGINT (128 + 2).
+EXIT_INTERRUPTED = 130
+
+_TOP_EXAMPLES = """\
+Examples:
+  peirce demo                                  run on the bundled examples, offline
+  peirce check chains.jsonl -O out.jsonl       check chains, one JSON line per record
+  peirce ask --context "Max is a cat. Every cat is an animal." "Max is an animal."
+  peirce COMMAND --help                        a command's options and examples
+  peirce completion bash > ~/.local/share/bash-completion/completions/peirce
+"""
 
 ClientT = TypeVar("ClientT", bound="ChatClient")
 
@@ -172,52 +204,182 @@ def _line_buffered() -> None:
         reconfigure(line_buffering=True)
 
 
+# reST roles (:class:`~a.b.C`, :func:`f`), inline literals (``x``) and strong text (**x**)
+_ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+_STRONG = re.compile(r"\*\*(.+?)\*\*", re.S)
+
+
+def plain(text: str) -> str:
+    """``text`` without reST markup, as a terminal shows it: roles become the name they show (its
+    last part, as ``~`` asks), inline literals and strong text their contents.
+
+    >>> plain("The ``--output`` file; see :class:`~peirce.results.Report` and **this**.")
+    'The --output file; see Report and this.'
+    >>> plain(":mod:`peirce.server.app`")
+    'peirce.server.app'
+    """
+
+    def role(m: re.Match[str]) -> str:
+        name = m.group(1)
+        return name.rsplit(".", 1)[-1] if m.group(0).split("`", 1)[1].startswith("~") else name
+
+    return _STRONG.sub(r"\1", _LITERAL.sub(r"\1", _ROLE.sub(role, text)))
+
+
+class _PlainFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help as the terminal shows it: descriptions keep their lines, markup is taken out."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return plain(super()._expand_help(action))
+
+
+class _SubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Sub-actions whose help is also their description (``peirce rlt check --help`` says what
+    the action does)."""
+
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser:
+        if kwargs.get("description") is None and isinstance(kwargs.get("help"), str):
+            kwargs["description"] = str(kwargs["help"])[:1].upper() + str(kwargs["help"])[1:] + "."
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)  # type: ignore[arg-type]
+        return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """peirce's parsers: plain-text help, and the same for every parser made under one."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _PlainFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.register("action", "parsers", _SubParsers)
+
+
+def plain_parser(prog: str, description: str | None) -> argparse.ArgumentParser:
+    """A parser whose help is plain text (:func:`plain`), as every peirce command's is."""
+    return _Parser(prog=prog, description=description)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("peirce")
+    except PackageNotFoundError:  # pragma: no cover - run from a tree that is not installed
+        from peirce import __version__
+
+        return __version__
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="peirce", description="Verify the reasoning that language models write."
+    parser = _Parser(
+        prog="peirce",
+        description="Verify the reasoning that language models write.",
+        epilog=_TOP_EXAMPLES,
     )
+    parser.add_argument("-V", "--version", action="version", version=f"peirce {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
     return parser
 
 
+def split_examples(doc: str) -> tuple[str, str | None]:
+    """A command's docstring as its description and its Examples section (shown last).
+
+    >>> split_examples("Do it.\\n\\nExamples:\\n  peirce it\\n")
+    ('Do it.', 'Examples:\\n  peirce it')
+    """
+    head, sep, tail = doc.partition("\nExamples:\n")
+    if not sep:
+        return doc.strip(), None
+    return head.strip(), ("Examples:\n" + tail).rstrip()
+
+
+def _command_parser(name: str, module: object, help_text: str) -> argparse.ArgumentParser:
+    description, examples = split_examples(getattr(module, "__doc__", None) or help_text)
+    parser = _Parser(prog=f"peirce {name}", description=description, epilog=examples)
+    module.add_arguments(parser)  # type: ignore[attr-defined]
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line as one parser, every command's options included (for completion
+    scripts and the reference in the docs); imports every command module."""
+    parser = _Parser(prog="peirce", description="Verify the reasoning that language models write.")
+    parser.add_argument("-V", "--version", action="version", version=f"peirce {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        description, examples = split_examples(module.__doc__ or help_text)
+        child = sub.add_parser(name, help=help_text, description=description, epilog=examples)
+        module.add_arguments(child)
+    return parser
+
+
+def _unknown(word: str) -> int:
+    _parser().print_usage(sys.stderr)
+    near = difflib.get_close_matches(word, COMMANDS, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+    options = ", ".join(repr(n) for n in COMMANDS)
+    print(f"peirce: got {word!r}, expected one of {options}{hint}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _failed(name: str, exc: BaseException) -> int:
+    """Say why the command failed (one line, or the place in the input it points at); its exit
+    status by :data:`peirce.errors.EXIT_STATUS`."""
+    missing = missing_extra(exc)
+    if missing is not None:
+        print(f"peirce {name}: {missing}", file=sys.stderr)
+        return exit_status(missing)
+    unreadable = _unreadable(exc)
+    if unreadable is not None:
+        print(f"peirce {name}: {_why(unreadable)}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"peirce {name}: {exc}", file=sys.stderr)
+    return exit_status(exc) if isinstance(exc, PeirceError) else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:
-        parser = _parser()
         if argv and not argv[0].startswith("-"):
-            parser.print_usage(sys.stderr)
-            options = ", ".join(repr(n) for n in COMMANDS)
-            print(f"peirce: got {argv[0]!r}, expected one of {options}", file=sys.stderr)
-            return EXIT_USAGE
-        parser.parse_args(argv)
-        parser.print_help()
+            return _unknown(argv[0])
+        _parser().parse_args(argv)
+        _parser().print_help()
         return 0
     name = argv[0]
     module_name, help_text = COMMANDS[name]
-    module = importlib.import_module(module_name)
-    sub = argparse.ArgumentParser(
-        prog=f"peirce {name}",
-        description=module.__doc__ or help_text,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    module.add_arguments(sub)
-    args = sub.parse_args(argv[1:])
+    try:
+        module = importlib.import_module(module_name)
+        args = _command_parser(name, module, help_text).parse_args(argv[1:])
+    except ImportError as exc:
+        if missing_extra(exc) is None:  # not an extra left out: a fault to see in full
+            raise
+        return _failed(name, exc)
+    except KeyboardInterrupt:
+        print(f"peirce {name}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     _line_buffered()
     _CLIENTS.clear()
     try:
         status = int(module.run(args))
     except BrokenPipeError:
         return 0
-    except (PeirceError, OSError) as exc:
-        unreadable = _unreadable(exc)
-        if unreadable is not None:
-            print(f"peirce {name}: {_why(unreadable)}", file=sys.stderr)
-            return EXIT_USAGE
-        print(f"peirce {name}: {exc}", file=sys.stderr)
-        return 1
+    except KeyboardInterrupt:
+        # one line, no traceback; the batch has ended its workers, and every line it wrote is
+        # whole, so --resume goes on from there
+        _CLIENTS.clear()
+        print(f"peirce {name}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (PeirceError, OSError, ImportError) as exc:
+        if isinstance(exc, ImportError) and missing_extra(exc) is None:
+            raise
+        return _failed(name, exc)
     finally:
         dead = _dead_llms()
         _CLIENTS.clear()

@@ -15,6 +15,9 @@ callers can catch ``ValueError`` or ``RuntimeError`` as usual::
         └── LLMError(BackendError)                   the LLM endpoint failed after retries
 
 "Not proven" is never an error: it is a result with verdict UNKNOWN and a reason.
+
+:data:`EXIT_STATUS` is the one table from error classes to the command line's exit status, and
+:data:`EXTRAS` the one from an optional package to the extra that installs it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from __future__ import annotations
 from peirce.span import Span, caret_context
 
 __all__ = [
+    "EXIT_STATUS",
+    "EXTRAS",
     "BackendError",
     "BackendTimeout",
     "CapabilityError",
@@ -32,6 +37,8 @@ __all__ = [
     "ParseError",
     "PeirceError",
     "UnsafeInputError",
+    "exit_status",
+    "missing_extra",
 ]
 
 
@@ -176,9 +183,9 @@ class BackendError(PeirceError, RuntimeError):
 class MissingDependencyError(BackendError, ImportError):
     """An optional package is not installed; the message names the install command.
 
-    >>> err = MissingDependencyError("torch", extra="nli", purpose="NLI entailment")
+    >>> err = MissingDependencyError("owlready2", extra="owl", purpose="OWL reasoning")
     >>> print(err)
-    the package 'torch' is needed for NLI entailment: install it with pip install 'peirce[nli]'
+    the package 'owlready2' is needed for OWL reasoning: install it with pip install 'peirce[owl]'
     >>> isinstance(err, ImportError), isinstance(err, BackendError)
     (True, True)
     """
@@ -207,3 +214,70 @@ class LLMError(BackendError):
     >>> isinstance(err, BackendError), isinstance(err, RuntimeError)
     (True, True)
     """
+
+
+#: The optional packages peirce imports (top-level module) -> the extra that installs them.
+EXTRAS: dict[str, str] = {
+    "starlette": "serve",
+    "uvicorn": "serve",
+    "httpx": "serve",
+    "sqlalchemy": "serve",
+    "alembic": "serve",
+    "psycopg": "serve",
+    "jinja2": "report",
+    "matplotlib": "report",
+    "openai": "llm",
+    "owlready2": "owl",
+    "spacy": "spacy",
+    "ray": "distributed",
+    "mcp": "mcp",
+    "pydantic": "mcp",
+}
+
+
+def missing_extra(exc: BaseException, purpose: str = "") -> MissingDependencyError | None:
+    """The :class:`MissingDependencyError` for an ``ImportError`` of an optional package, naming
+    the extra that installs it; ``None`` for anything else.
+
+    >>> print(missing_extra(ModuleNotFoundError("No module named 'uvicorn'", name="uvicorn")))
+    the package 'uvicorn' is needed: install it with pip install 'peirce[serve]'
+    >>> missing_extra(ModuleNotFoundError("No module named 'nope'", name="nope")) is None
+    True
+    """
+    if isinstance(exc, MissingDependencyError):
+        return exc
+    if not isinstance(exc, ImportError) or not exc.name:
+        return None
+    top = exc.name.partition(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return MissingDependencyError(top, extra, purpose)
+
+
+#: The command line's exit status for each error class: the nearest class an error is an
+#: instance of decides. 1: some input could not be used or a backend broke; 2: a bad option, or
+#: a face whose extra is not installed (nothing was run); 3: the LLM endpoint failed. (A file that
+#: cannot be read is 2 too; 0 is success and 130 an interrupt, Ctrl-C.)
+EXIT_STATUS: dict[type[PeirceError], int] = {
+    PeirceError: 1,
+    InputError: 1,
+    ParseError: 1,
+    UnsafeInputError: 1,
+    ConfigError: 2,
+    CapabilityError: 1,
+    BackendError: 1,
+    MissingDependencyError: 2,
+    BackendTimeout: 1,
+    LLMError: 3,
+}
+
+
+def exit_status(exc: PeirceError) -> int:
+    """The exit status of ``exc`` by :data:`EXIT_STATUS`.
+
+    >>> exit_status(ConfigError("--resume needs --output")), exit_status(LLMError("HTTP 503"))
+    (2, 3)
+    """
+    table: dict[type, int] = dict(EXIT_STATUS)
+    return next((table[cls] for cls in type(exc).__mro__ if cls in table), 1)

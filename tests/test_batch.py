@@ -114,7 +114,7 @@ def test_resume_skips_what_is_done_and_cuts_a_torn_line(
 
 
 def test_resume_needs_an_output(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(EXAMPLES / "chains.jsonl"), "--resume"]) == 1
+    assert main(["check", str(EXAMPLES / "chains.jsonl"), "--resume"]) == 2  # a usage error
     assert "--resume needs --output" in capsys.readouterr().err
 
 

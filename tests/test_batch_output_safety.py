@@ -51,7 +51,7 @@ def test_the_output_cannot_be_the_input(tmp_path: Path, way: str) -> None:
             run = _check("-", "--output", str(output), "--resume", stdin=f)
     else:
         run = _check(str(src), "--output", str(output))
-    assert run.returncode == 1, run.stderr
+    assert run.returncode == 2, run.stderr  # a usage error (ConfigError, as EXIT_STATUS says)
     assert "is the input itself" in run.stderr
     assert src.read_bytes() == before  # not a line added
 
@@ -80,7 +80,7 @@ def test_two_runs_on_one_output_write_each_record_once(tmp_path: Path) -> None:
     ids = _ids(out)
     assert len(ids) == len(set(ids)) == n
     for code, err in results:
-        assert code == 0 or (code == 1 and "is being written by another run" in err), err
+        assert code == 0 or (code == 2 and "is being written by another run" in err), err
     again = _check(str(src), "--output", str(out), "--resume")
     assert again.returncode == 0 and _ids(out) == ids  # all done: nothing added
 
@@ -96,7 +96,7 @@ def test_a_run_holding_the_output_stops_another(tmp_path: Path) -> None:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX)  # as a run in progress holds it
         for extra in ([], ["--resume"]):
             run = _check(str(src), "--output", str(out), *extra)
-            assert run.returncode == 1
+            assert run.returncode == 2  # as a port in use: a usage error, nothing run
             assert "is being written by another run" in run.stderr
     assert out.read_bytes() == b""
     assert _check(str(src), "--output", str(out)).returncode == 0  # released: it runs

@@ -85,7 +85,10 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
         "this process and larger ones by one worker process",
     )
     group.add_argument(
-        "--ray", metavar="ADDRESS", help="run on Ray: 'auto' (a running cluster) or its address"
+        "--ray",
+        metavar="ADDRESS",
+        help="run on Ray: 'local' (a node started for the run), 'auto' (the running cluster) or "
+        "its address (ray://HOST:10001); pip install 'peirce[distributed]'",
     )
 
 

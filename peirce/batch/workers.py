@@ -60,7 +60,11 @@ def context() -> multiprocessing.context.BaseContext:
 
 def serve(job: Job, tasks: Connection, results: Connection) -> None:
     """A worker's life: build the processor, then map each chunk sent until ``None`` (or the
-    runner's end of the pipe is closed: the runner is gone)."""
+    runner's end of the pipe is closed: the runner is gone). Ctrl-C, which the terminal sends to
+    every process of the group, is the runner's to handle: it ends the workers, and says so once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     processor = job.processor()
     try:
         while True:

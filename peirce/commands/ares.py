@@ -9,6 +9,10 @@ scored, 1 otherwise; 2 when FILE cannot be read; 3 when the LLM was asked and fa
 The entailment model is the cascade by default: the symbolic prover first, and the LLM judge
 (``OPENAI_BASE_URL``, ``OPENAI_API_KEY``, ``PEIRCE_MODEL``) only where the prover cannot decide;
 without an LLM configured it runs offline.
+
+Examples:
+  peirce ares examples/claims.json
+  peirce ares claims.jsonl --judge symbolic --output scores.jsonl
 """
 
 from __future__ import annotations

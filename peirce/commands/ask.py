@@ -5,6 +5,10 @@ reads standard input). With an LLM endpoint configured, a question the controlle
 open because some sentences were not translated goes to the LLM translator (``--samples``
 first-order translations run in Z3 and voted). Exit status 0 whatever the answer; 1 when the
 context is empty or not UTF-8; 2 when the file cannot be read.
+
+Examples:
+  peirce ask --context "Every cat is an animal. Tom is a cat." "Tom is an animal."
+  peirce ask --context-file context.txt "Is the following statement true or false? Max is sour."
 """
 
 from __future__ import annotations

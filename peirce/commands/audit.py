@@ -5,6 +5,11 @@ time on, oldest first, one JSON object a line (``--until``, ``--kb`` and ``--act
 ``-o -`` writes to standard output). ``peirce audit prune --older-than DAYS`` deletes old
 decisions (what ``peirce serve --audit-retention-days`` does as it runs). Exit status 2 for a bad
 option or a database that cannot be read.
+
+Examples:
+  peirce audit export --since 2026-11-01 -o decisions.jsonl
+  peirce audit export --since 2026-11-01 --action block -o -
+  peirce audit prune --older-than 90
 """
 
 from __future__ import annotations

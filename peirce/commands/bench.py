@@ -5,6 +5,12 @@ module): its options become this command's, and it reads its data from the path 
 ``--data`` (or generates it, for the synthetic ones). Exit status 0 when the benchmark ran; 2 for
 a bad option, or data that cannot be read or is not of the benchmark's shape (one line says which
 file, which record and what was expected).
+
+Examples:
+  peirce bench claimtrees                      generated data, no download
+  peirce bench prontoqa --data path/to/ProntoQA/dev.json
+  peirce bench perf --only qa
+  peirce bench NAME --help                     a benchmark's own options
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import importlib
 import sys
 from collections.abc import Callable
 
-from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.cli import EXIT_USAGE, integer_at_least, plain_parser
 from peirce.errors import ConfigError, InputError
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Value
 
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     benchmark = module.BENCHMARK
     if not isinstance(benchmark, Benchmark):
         raise ConfigError(f"{module.__name__}.BENCHMARK is not a Benchmark")
-    sub = argparse.ArgumentParser(prog=f"peirce bench {args.name}", description=module.__doc__)
+    sub = plain_parser(f"peirce bench {args.name}", module.__doc__)
     for option in benchmark.options:
         _add_option(sub, option)
     values = vars(sub.parse_args(args.rest))

@@ -5,6 +5,13 @@ FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (
 reported with its place, and the others are still checked. The batch options (``--output``,
 ``--resume``, ``--workers``, ``--ordered``, ``--ray``) are those of every batch command (see the
 README). Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
+
+Examples:
+  peirce check examples/chains.jsonl           a table per record: each step and its status
+  peirce check examples/chains.jsonl --json --proofs
+  peirce check chains.jsonl --output results.jsonl --workers 2
+  peirce check chains.jsonl --output results.jsonl --resume    after a crash or Ctrl-C
+  peirce check chains.jsonl --output results.jsonl --ray local  (pip install 'peirce[distributed]')
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ in controlled English (``.txt``, translated to clauses) or RDF graphs (``.nt``, 
 triple ``s p o`` is the fact ``p(s, o)``). ``--swipl`` opens SWI-Prolog's own top
 level instead, on the same clauses written to a file by Prolog itself and read back as data (no
 hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
+
+Examples:
+  peirce console family.pl                     ?- ancestor(X, bob).
+  peirce console rules.txt facts.pl            controlled English and Prolog together
+  peirce console family.pl --swipl             SWI-Prolog's own top level, sandboxed
 """
 
 from __future__ import annotations

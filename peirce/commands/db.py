@@ -5,6 +5,10 @@
 says whether it is at the newest revision (exit 1 when not). ``peirce serve`` refuses a
 PostgreSQL database that is not upgraded. Exit status 2 for a bad option or a database that cannot
 be reached.
+
+Examples:
+  peirce db upgrade                            the SQLite file under .peirce/kbs
+  peirce db check --database postgresql://peirce@db.example:5432/peirce
 """
 
 from __future__ import annotations

@@ -2,6 +2,10 @@
 chain of thought as a model writes it through the verify-before-display gate.
 
 Everything runs symbolically; no LLM endpoint is needed or used.
+
+Examples:
+  peirce demo
+  peirce demo --proofs                         with the proof tree of each step
 """
 
 from __future__ import annotations

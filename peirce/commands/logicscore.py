@@ -11,6 +11,10 @@ place and the others are still scored. Exit status: 0 when every record was read
 Offline by default; ``--llm`` asks the endpoint configured by ``OPENAI_BASE_URL`` and
 ``PEIRCE_MODEL`` for the paper's re-inference (Determinateness). ``--rdf FILE`` writes the answer
 graphs as Turtle, each triple linked to its proposition and citation.
+
+Examples:
+  peirce logicscore examples/answers.jsonl
+  peirce logicscore answers.jsonl --rdf graphs.ttl --json
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ graph (a CaptainCook4D or ARES task graph, or peirce's procedure JSON) and print
 Missing Step and unavailable-object violation with its evidence. SEQUENCE is a JSON list (or
 ``{"sequence": [...]}``) or one step a line, by id or by the step's text. Exit status 0 when the
 sequence keeps the procedure, 1 when it does not.
+
+Examples:
+  peirce protocol check examples/pancake_late_heat.json --graph examples/pancakes.json
+  peirce protocol score predictions.jsonl gold.jsonl
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ contingent (a scenario where the conclusion holds and one where it fails), incon
 (with the conflicting ones), or too complex (the limit reached). A record that cannot be read, or
 whose formulas do not parse, is reported with its place and the others are still decided.
 Exit status: 0 when every record was read, 1 otherwise.
+
+Examples:
+  peirce prove problems.jsonl
+  peirce prove problems.jsonl --json --output findings.jsonl
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ reasons and proofs (RLT drawings inline). Everything is in the file: nothing is 
 is opened. Exit status: 0; 1 when some lines of RESULTS could not be read as JSON (each is named
 on standard error, the others are in the report); 2 when RESULTS cannot be read or the report
 cannot be written.
+
+Examples:
+  peirce check chains.jsonl --output results.jsonl
+  peirce report results.jsonl -o report.html
 """
 
 from __future__ import annotations

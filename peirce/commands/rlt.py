@@ -12,6 +12,11 @@ coordinate resolves, with ``--article``), 1 otherwise. ``extract`` writes (or pr
 alone, as DOT that parses, never the prose or the code fence around it; it exits with 1 when an
 article's final reply holds no graph that parses or has defects left. Every action exits with 2
 when a file cannot be read and 3 when an LLM was asked and failed every call.
+
+Examples:
+  peirce rlt check examples/rlt_better.dot
+  peirce rlt render examples/rlt_better.dot -o tree.svg
+  peirce rlt export examples/rlt_better.dot --format turtle
 """
 
 from __future__ import annotations

@@ -5,7 +5,13 @@ with its own Prolog engine. ``--upstream`` (default ``OPENAI_BASE_URL``) is the 
 OpenAI-compatible proxy forwards to; ``--token`` (or ``PEIRCE_SERVER_TOKEN``) requires a bearer
 token on every ``/v1/`` route. A server that listens beyond this machine (``--host`` not a
 loopback address) needs a token, or ``--insecure`` to say that it is meant to run open (it says
-so at start). Exit status 2 for a bad option.
+so at start). Needs the serve extra: pip install 'peirce[serve]'. Exit status 2 for a bad option
+or a port that is in use (one line says so, before anything starts).
+
+Examples:
+  peirce serve                                 http://127.0.0.1:8000 (a page to try it at /)
+  peirce serve --port 8080 --workers 4 --token s3cret
+  curl -s localhost:8000/v1/verify -d '{"context": "Gwen is tall.", "reasoning": "Gwen is tall."}'
 """
 
 from __future__ import annotations
@@ -159,6 +165,16 @@ def run(args: argparse.Namespace) -> int:
             retention_days=args.audit_retention_days,
         ),
     )
+    import os
+    import socket
+
+    try:  # a port in use is one clear line, before the app and its workers start
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        why = os.strerror(exc.errno or 0)
+        print(f"peirce serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         app = create_app(settings)
     except ConfigError as exc:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
-from peirce.errors import LLMError
+from peirce.errors import LLMError, MissingDependencyError
 from peirce.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
@@ -114,6 +114,10 @@ class Transport:
     """
 
     def __init__(self, *, base_url: str | None, api_key: str, timeout: float) -> None:
+        import importlib.util
+
+        if importlib.util.find_spec("openai") is None:  # the llm extra is not installed
+            raise MissingDependencyError("openai", "llm", "an LLM endpoint")
         self.base_url = base_url
         self.timeout = timeout
         self._api_key = api_key

@@ -259,8 +259,9 @@ class EntityIndex:
         names: the entity strings of one record (question, answer and proposition mentions).
         aliases: extra ``alias -> name`` pairs from the caller.
         similarity: ``similarity(a, b) -> [0, 1]`` on two keys (e.g. the cosine of sentence
-            embeddings from the ``nli`` extra); names that are not aligned otherwise and score at
-            least ``threshold`` are aligned ("Rihana" ~ "Rihanna"). Dates and numbers never are.
+            embeddings, a function the caller brings); names that are not aligned otherwise and
+            score at least ``threshold`` are aligned ("Rihana" ~ "Rihanna"). Dates and numbers
+            never are.
         threshold: see ``similarity``.
     """
 

@@ -1,6 +1,11 @@
 """The report's plots, drawn with matplotlib (``Agg``) as inline SVG: verdict counts, ARES τ
 per claim along the chain, LogicScore distributions and SCORE components, whichever the
-results hold."""
+results hold.
+
+They read as the table does: a verdict is coloured by its tone (:func:`tone`: green when it
+holds, red when it is wrong, amber when it is open, grey otherwise; the same sets and colours as
+the page's), claim positions are whole numbers on the axis, and a legend says what each line is.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,52 @@ import re
 from collections import Counter
 from typing import Any
 
-__all__ = ["all_plots"]
+__all__ = ["COLOURS", "all_plots", "tone"]
+
+#: verdicts by tone, as the report's table colours them
+GOOD = frozenset({"valid", "stable", "passed", "entailed", "connected", "in chain", "ok"})
+BAD = frozenset(
+    {
+        "error",
+        "refuted",
+        "flagged",
+        "invalid",
+        "failed",
+        "format error",
+        "broken",
+        "circular",
+        "deviated",
+        "inconsistent",
+        "format_gate_failed",
+        "gate_failed",
+    }
+)
+OPEN = frozenset(
+    {"unsupported", "propagated", "unknown", "contingent", "too_complex", "outside chain"}
+)
+#: tone -> colour (the page's --good, --bad, --open and --none)
+COLOURS = {"good": "#1e7d3a", "bad": "#b3261e", "open": "#a15c00", "none": "#5f6368"}
+_TONE_NAMES = {"good": "holds", "bad": "wrong", "open": "open", "none": "other"}
+
+
+def tone(verdict: str) -> str:
+    """``good``, ``bad``, ``open`` or ``none``: how the table colours ``verdict``.
+
+    >>> tone("valid"), tone("refuted"), tone("unsupported"), tone("42")
+    ('good', 'bad', 'open', 'none')
+    """
+    if verdict in GOOD:
+        return "good"
+    if verdict in BAD:
+        return "bad"
+    return "open" if verdict in OPEN else "none"
+
+
+def _integer_axis(axis: Any) -> None:
+    """Ticks on whole numbers only (counts, claim positions)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _svg(fig: Any) -> str:
@@ -35,26 +85,41 @@ def _figure(width: float = 6.0, height: float = 3.2) -> tuple[Any, Any]:
 
 
 def verdict_counts(verdicts: Counter[str]) -> str:
+    from matplotlib.patches import Patch
+
     fig, ax = _figure()
-    items = sorted(verdicts.items(), key=lambda kv: -kv[1])
-    ax.barh([k for k, _ in items][::-1], [v for _, v in items][::-1], color="#4a78b0")
+    items = sorted(verdicts.items(), key=lambda kv: -kv[1])[::-1]
+    names = [k for k, _ in items]
+    ax.barh(names, [v for _, v in items], color=[COLOURS[tone(k)] for k in names])
+    _integer_axis(ax.xaxis)
     ax.set_xlabel("records")
     ax.set_title("Records by verdict")
+    tones = [t for t in COLOURS if any(tone(k) == t for k in names)]
+    ax.legend(
+        handles=[Patch(color=COLOURS[t], label=_TONE_NAMES[t]) for t in tones],
+        loc="lower right",
+        fontsize="small",
+    )
     return _svg(fig)
 
 
 def ares_taus(taus: list[list[float | None]]) -> str:
     fig, ax = _figure()
     longest = max(len(t) for t in taus)
-    for chain in taus[:50]:
+    shown = taus[:50]
+    for n, chain in enumerate(shown):
         xs = [k + 1 for k, v in enumerate(chain) if v is not None]
         ys = [v for v in chain if v is not None]
-        ax.plot(xs, ys, color="#4a78b0", alpha=0.25, marker=".", linewidth=1)
+        label = None
+        if n == 0:
+            label = f"one chain ({len(shown)} of {len(taus)} drawn)"
+        ax.plot(xs, ys, color="#4a78b0", alpha=0.25, marker=".", linewidth=1, label=label)
     means = []
     for k in range(longest):
         vals = [t[k] for t in taus if k < len(t) and t[k] is not None]
         means.append(sum(vals) / len(vals) if vals else float("nan"))  # type: ignore[arg-type]
-    ax.plot(range(1, longest + 1), means, color="#c0392b", linewidth=2, label="mean τ")
+    ax.plot(range(1, longest + 1), means, color="#263238", linewidth=2, label="mean τ")
+    _integer_axis(ax.xaxis)
     ax.set_xlabel("claim along the chain")
     ax.set_ylabel("τ")
     ax.set_ylim(-0.05, 1.05)
