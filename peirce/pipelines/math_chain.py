@@ -65,6 +65,7 @@ __all__ = [
     "ChainStep",
     "FindingKind",
     "Verdict",
+    "answer_of",
     "chain_answer",
     "check_chain",
     "check_chain_offline",
@@ -265,6 +266,21 @@ def chain_answer(recorded: str | None) -> str | None:
         return None
     value = numbers[0].value
     return str(value) if value.denominator == 1 else str(float(value))
+
+
+def answer_of(chain: str) -> str | None:
+    """The final answer a chain states: after its last "the answer is", its last boxed value,
+    else read from its last sentence as :func:`chain_answer` reads a recorded one.
+
+    >>> answer_of("So 2 * 80 = 160. The answer is $1,160.")
+    '1160'
+    """
+    said = re.findall(r"answer is:?\s*\(?([A-Ea-e])\)|answer is:?\s*([^\n]+?)\.?(?:\s|$)", chain)
+    if said:
+        letter, text = said[-1]
+        return chain_answer(letter or text)
+    steps = read_chain_steps(chain)
+    return chain_answer(steps[-1].text) if steps else None
 
 
 # ------------------------------------------------------------------------------------- values
@@ -490,9 +506,15 @@ def _where(f: ChainFinding) -> str:
     return f"step {f.step + 1} of the chain: {f.reason}"
 
 
-def _program_values(program: Program) -> list[tuple[int, Fraction]]:
+def _program_values(program: Program, *, grounded_only: bool = False) -> list[tuple[int, Fraction]]:
+    """The numbers the program's steps compute, with their steps (``grounded_only``: not those
+    of a step with a constant the question does not state)."""
     out = []
     for s in program.steps:
+        if grounded_only and any(
+            getattr(f, "code", "") == "ungrounded-constant" for f in s.findings
+        ):
+            continue
         for v in s.values.values():
             n = number_of(v)
             if n is not None:
@@ -509,13 +531,13 @@ def _align(step: ChainStep, values: Sequence[tuple[int, Fraction]]) -> int | Non
     return None
 
 
-def _unsupported(program: Program) -> tuple[ProgramStep, str] | None:
-    """The first program step with a finding that makes it unsupported (an ungrounded
-    constant, a broken dependency), and the finding in words."""
-    for s in program.steps:
-        for f in s.findings:
-            if getattr(f, "unsupported", False):
-                return s, str(getattr(f, "reason", f))
+def _unsupported(program: Program) -> tuple[int, str] | None:
+    """The first program step the answer rests on that has an error (an ungrounded constant,
+    a broken dependency: the ``answer-rests-on`` findings), and the finding in words."""
+    for f in getattr(program, "findings", ()):
+        if getattr(f, "code", "") == "answer-rests-on":
+            where = re.search(r"\d+", str(getattr(f, "location", "") or ""))
+            return (int(where.group()) if where else 0), str(getattr(f, "message", f))
     return None
 
 
@@ -526,6 +548,7 @@ def check_chain(
     program: Program,
     *,
     same: Callable[[object, object], bool],
+    unsupported: bool = False,
 ) -> ChainCheck:
     """The chain checked offline and against ``program`` (see the module docstring); ``same``
     says whether two answers are the same (numbers as numbers, options by letter, dates)."""
@@ -542,7 +565,8 @@ def check_chain(
             offline.steps, (),
         )  # fmt: skip
     values = _program_values(program)
-    steps, findings = _walk(question, chain, (v for _, v in values))
+    grounded = _program_values(program, grounded_only=True)
+    steps, findings = _walk(question, chain, (v for _, v in grounded))
     aligned = tuple(_align(s, values) for s in steps)
     last = steps[-1] if steps else ChainStep(0, chain, Span.at(chain, 0, len(chain)))
     if read is None:
@@ -551,17 +575,16 @@ def check_chain(
         )
     elif not same(read, program.answer):
         findings.append(_divergence(steps, aligned, values, program, read, last))
-    else:
+    elif unsupported:
         broken = _unsupported(program)
         if broken is not None:
-            s, why = broken
-            at = next((i for i, a in enumerate(aligned) if a == s.index), last.index)
+            index, why = broken
+            at = next((i for i, a in enumerate(aligned) if a == index), last.index)
             findings.append(
                 ChainFinding(
                     at, FindingKind.PROGRAM_UNSUPPORTED,
-                    f"the chain agrees with the program, whose step {s.index} is unsupported: "
-                    + why,
-                    steps[at].span if steps else last.span, s.index,
+                    f"the chain agrees with the program, whose step {index} is unsupported: {why}",
+                    steps[at].span if steps else last.span, index,
                 )
             )  # fmt: skip
     findings.sort(key=lambda f: f.step)
