@@ -521,7 +521,11 @@ def _math_members() -> dict[str, object]:
 
 
 _DATE_CLASS = _b(
-    "date", dt.date, today=_CLOCK, fromisoformat=_b("fromisoformat", dt.date.fromisoformat)
+    "date",
+    dt.date,
+    today=_CLOCK,
+    fromisoformat=_b("fromisoformat", dt.date.fromisoformat),
+    strftime=_b("strftime", dt.date.strftime),
 )
 _DATETIME_CLASS = _b(
     "datetime",
@@ -530,6 +534,7 @@ _DATETIME_CLASS = _b(
     now=_CLOCK,
     strptime=_b("strptime", dt.datetime.strptime),
     combine=_b("combine", dt.datetime.combine),
+    strftime=_b("strftime", dt.datetime.strftime),
     fromisoformat=_b("fromisoformat", dt.datetime.fromisoformat),
 )
 _TIME_CLASS = _b("time", dt.time)

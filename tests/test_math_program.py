@@ -155,3 +155,46 @@ def test_failures_have_a_status_and_a_reason() -> None:
 )
 def test_answers_equal(a: object, b: object, dataset: str, equal: bool) -> None:
     assert answers_equal(a, b, dataset=dataset) is equal
+
+
+CLUTRR_QUESTION = (
+    "[Ann] is the daughter of [Bob]. [Bob]'s father is [Carl].\n"
+    "Question: How is [Ann] related to [Carl]?"
+)
+CLUTRR_PROGRAM = """# 1. Ann to Bob? (independent, support: "[Ann] is the daughter of [Bob].")
+relation(Ann, Bob) = daughter
+# 2. How is [Bob] related to [Carl]? (independent, support: "[Bob]'s father is [Carl].")
+relation(Bob, Carl) = son
+# 3. Final answer: How is [Ann] related to [Carl]?
+relation(Ann, Carl) = @(relation(Ann, Bob) @ relation(Bob, Carl))
+"""
+
+
+def test_clutrr_relations_are_composed_by_the_kinship_rules() -> None:
+    run = run_program(CLUTRR_PROGRAM, dataset="CLUTRR", question=CLUTRR_QUESTION)
+    assert run.status is ProgramStatus.OK, run.reason
+    assert run.answer == "granddaughter"
+    assert run.language == "relation"
+    assert run.steps[0].values == {"relation": "daughter"}
+    assert any(f.code == "quote-found" for f in run.steps[1].findings)
+
+
+@pytest.mark.parametrize(
+    ("chain", "expected"),
+    [
+        (["son", "father"], "brother"),  # A is B's son, B is C's father
+        (["father", "daughter"], "husband"),
+        (["husband", "wife"], "self"),
+        (["daughter", "brother", "wife"], "niece"),
+        (["sister"], "sister"),
+        (["sister", "uncle"], "aunt"),
+        (["grandson", "brother"], None),  # a brother's grandson: no name in the vocabulary
+        (["sibling", "father"], None),  # outside the vocabulary
+    ],
+)
+def test_kinship_composition(chain: list[str], expected: str | None) -> None:
+    from peirce.pipelines.program_langs import compose_relations
+
+    got, reason = compose_relations(chain)
+    assert got == expected
+    assert (reason == "") is (expected is not None)

@@ -196,6 +196,9 @@ def _to_number(value: object) -> float | None:
         return float(n)
     if isinstance(value, str):
         text = value.strip().replace("$", "")
+        frac = re.fullmatch(r"(-?\d+)\s*/\s*(\d+)", text)
+        if frac is not None and int(frac.group(2)):
+            return int(frac.group(1)) / int(frac.group(2))
         m = _NUMBER.fullmatch(text.replace(",", "")) or _NUMBER.match(text)
         if m is None:
             return None

@@ -123,7 +123,7 @@ def grounded_numbers(question: str) -> frozenset[float]:
     """The numbers ``question`` states, with their percent and fraction readings.
 
     >>> sorted(grounded_numbers("Three cats ate 25% of 1,200 fish, half of 3/4 cup."))
-    [0.25, 0.5, 0.75, 1.0, 3.0, 4.0, 25.0, 1200.0]
+    [0.25, 0.5, 0.75, 3.0, 4.0, 25.0, 1200.0]
     """
     found: set[float] = set()
     for m in _NUM.finditer(question):
@@ -384,25 +384,6 @@ def answer_findings(
     return tuple(out)
 
 
-def _option_expression(text: str) -> float | None:
-    """An option such as ``5(√3 + 1)`` or ``2/3`` read as arithmetic (by the safe interpreter)."""
-    expr = text.strip().replace("√", "sqrt").replace("–", "-").replace("−", "-").replace("×", "*")
-    expr = expr.replace("^", "**").replace("π", "pi").replace(",", "")
-    expr = re.sub(r"sqrt\s*(\d+(?:\.\d+)?)", r"sqrt(\1)", expr)
-    expr = re.sub(r"(\d|\))\s*(\(|sqrt|pi)", r"\1*\2", expr)
-    if not re.fullmatch(r"[\d\s.+\-*/()]*(?:(?:sqrt|pi)[\d\s.+\-*/()]*)*", expr) or not expr:
-        return None
-    run = run_python(f"v = {expr}", math_namespace(), Bounds(steps=500, seconds=1.0))
-    value = run.env.get("v")
-    if (
-        run.status is not RunStatus.OK
-        or isinstance(value, bool)
-        or not isinstance(value, (int, float))
-    ):
-        return None
-    return float(value)
-
-
 # -- AQuA options ------------------------------------------------------------------------------
 
 _OPTION = re.compile(r"'([A-E])\)\s*((?:[^'\\]|\\.)*)'")
@@ -416,31 +397,61 @@ def options_of(question: str) -> list[tuple[str, str]]:
 def option_for(
     printed: str, value: object, question: str, values: Mapping[str, float] | None = None
 ) -> str | None:
-    """The option whose number is the answer's (within 2%), else a 'none of these' option."""
-    try:
-        x = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
-        try:
-            x = float(printed)
-        except ValueError:
-            x = float("nan")
+    """The option nearest the answer's number (a percentage read both ways, ``7!`` as 5040),
+    a 'none of these' option when the nearest is more than 5% off; None when the answer is no
+    number or the question has no numeric option."""
+    x = _float(value)
+    if x is None:
+        x = _float(printed)
     options = options_of(question)
-    best, best_gap = None, 0.02
+    if x is None or math.isnan(x) or math.isinf(x):
+        return None
+    best, best_gap = None, math.inf
     for letter, text in options:
         n = (values or {}).get(letter)
         if n is None:
             n = _option_number(text)
-        if n is None or math.isnan(x):
+        if n is None:
             continue
-        gap = abs(n - x) / max(abs(x), abs(n), 1e-9)
-        if gap <= best_gap:
-            best, best_gap = letter, gap
-    if best is not None:
+        readings = (n, n / 100) if "%" in text else (n,)
+        for reading in readings:
+            gap = abs(reading - x) / max(abs(x), abs(reading), 1e-9)
+            if gap < best_gap:
+                best, best_gap = letter, gap
+    if best is not None and best_gap <= 0.05:
         return best
     for letter, text in options:
         if re.search(r"none of|cannot be determined", text, re.IGNORECASE):
             return letter
-    return None
+    return best
+
+
+def _float(value: object) -> float | None:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _option_expression(text: str) -> float | None:
+    """An option such as ``5(√3 + 1)`` or ``2/3`` read as arithmetic (by the safe interpreter)."""
+    expr = text.strip().replace("√", "sqrt").replace("–", "-").replace("−", "-").replace("×", "*")
+    expr = expr.replace("^", "**").replace("π", "pi").replace(",", "")
+    expr = re.sub(r"sqrt\s*(\d+(?:\.\d+)?)", r"sqrt(\1)", expr)
+    expr = re.sub(r"(\d+)\s*!", r"factorial(\1)", expr)
+    expr = re.sub(r"(\d|\))\s*(\(|sqrt|pi)", r"\1*\2", expr)
+    words = r"(?:sqrt|pi|factorial)"
+    if not expr or not re.fullmatch(rf"[\d\s.+\-*/()]*(?:{words}[\d\s.+\-*/()]*)*", expr):
+        return None
+    run = run_python(f"v = {expr}", math_namespace(), Bounds(steps=500, seconds=1.0))
+    value = run.env.get("v")
+    if (
+        run.status is not RunStatus.OK
+        or isinstance(value, bool)
+        or not isinstance(value, (int, float))
+    ):
+        return None
+    return float(value)
 
 
 def _option_number(text: str) -> float | None:
