@@ -100,6 +100,31 @@ def test_chain_with_only_program_values_is_flagged_at_its_answer() -> None:
     assert first.expected == "24.0" and first.program_step == 5
 
 
+def test_a_count_answered_with_a_fraction_is_flagged_where_it_is_computed() -> None:
+    q = "The teacher gave 42 pencils to 12 students equally. How many pencils did each get?"
+    chain = "She gave 42 pencils to 12 students, so 42 / 12 = 3.5 pencils each. The answer is 3.5."
+    check = check_chain_offline(q, chain, "3.5")
+    assert check.first is not None and check.first.kind is FindingKind.ANSWER_TYPE
+    assert check.first.step == 0  # the step that computes it, not the closing sentence
+    assert chain[check.first.span.start : check.first.span.end] in {"42 / 12", "3.5"}
+    hours = q.replace("pencils did each get", "hours did each wait")
+    assert check_chain_offline(hours, chain, "3.5").verdict is Verdict.UNKNOWN
+    whole = chain.replace("42 / 12 = 3.5", "42 / 12 = 3.5, so 3 whole").replace("is 3.5", "is 3")
+    assert not check_chain_offline(q, whole, "3").flagged
+
+
+def test_a_program_resting_on_an_unstated_constant_verifies_nothing() -> None:
+    unstated = PROGRAM.replace("eggs_per_day * 4", "eggs_per_day * 4 * 7 / 7")
+    unstated = unstated.replace("hens = 12", "hens = 12 * 9 / 9")
+    run = run_program(unstated, dataset="GSM8K", question=QUESTION)
+    assert run.status.value == "ok" and _same(run.answer, 24)
+    check = check_chain(QUESTION, RIGHT, "24", run, same=_same)
+    assert check.verdict is Verdict.UNKNOWN and "step 1" in check.reason, check.reason
+    agreed = check_chain(QUESTION, RIGHT, "24", run, same=_same, program_grounding=False)
+    assert agreed.verdict is Verdict.VERIFIED
+    assert check_chain(QUESTION, MISREAD, "136", run, same=_same).flagged
+
+
 def test_recorded_answers_are_read_from_sentences() -> None:
     assert chain_answer("He is 180 - 135 = 45 miles away after 4 hours") == "45"
     assert chain_answer("She needs 35 questions right to reach the 7th grade") == "35"

@@ -34,6 +34,7 @@ from peirce.span import Span
 __all__ = [
     "CONSTANTS",
     "Quantity",
+    "asked_count",
     "is_grounded",
     "question_quantities",
     "sentence_numbers",
@@ -184,6 +185,49 @@ def question_quantities(text: str) -> list[Quantity]:
     out.extend(_word_numbers(text))
     out.extend(_times_and_dates(text))
     return out
+
+
+#: what a question may ask "how many" of and be answered with a fraction: units of measure
+_MEASURES = frozenset(
+    {
+        "second", "minute", "hour", "day", "week", "month", "year", "decade", "century", "inch",
+        "foot", "feet", "yard", "mile", "meter", "metre", "centimeter", "centimetre",
+        "millimeter", "kilometer", "kilometre", "cup", "pint", "quart", "gallon", "liter",
+        "litre", "milliliter", "ounce", "pound", "gram", "kilogram", "ton", "dollar", "cent",
+        "euro", "penny", "pennies", "nickel", "dime", "quarter", "degree", "percent",
+        "percentage", "point", "acre", "square", "cubic", "mph", "kilowatt", "watt", "calorie",
+        "time", "unit", "lap",
+    }
+)  # fmt: skip
+_HOW_MANY = re.compile(
+    r"\bhow many\s+(?:more\s+|fewer\s+|less\s+|extra\s+|total\s+|whole\s+|full\s+)?"
+    r"(?:(?:of\s+)?(?:the|her|his|their|its|these|those)\s+)?([a-z][a-z-]*)",
+    re.IGNORECASE,
+)
+
+
+def asked_count(question: str) -> str | None:
+    """The thing a question asks to count ("how many pencils did each get?": ``pencils``), whose
+    answer is a whole number; ``None`` when it asks no "how many", or asks a measure ("how many
+    minutes", "how many cups", "how many times as many") that may be a fraction.
+
+    >>> asked_count("How many pencils did each student get?"), asked_count("How many hours?")
+    ('pencils', None)
+    >>> asked_count("How many more red marbles than blue?"), asked_count("How much is left?")
+    ('red', None)
+    """
+    asks = list(_HOW_MANY.finditer(question))
+    if not asks:
+        return None
+    m = asks[-1]
+    word = m.group(1).lower()
+    rest = question[m.end() :].lower()
+    singular = re.sub(r"(?:es|s)$", "", word)
+    if word in _MEASURES or singular in _MEASURES or word.rstrip("s") in _MEASURES:
+        return None
+    if re.match(r"[- ]?(?:square|cubic|per\b)", rest):
+        return None
+    return word
 
 
 def within_rounding(value: Fraction, target: Fraction, decimals: int | None) -> bool:

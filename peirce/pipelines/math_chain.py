@@ -53,6 +53,7 @@ from peirce.translators.arith_text import read_relations
 from peirce.translators.math_quantities import (
     CONSTANTS,
     Quantity,
+    asked_count,
     is_grounded,
     question_quantities,
     sentence_numbers,
@@ -82,12 +83,14 @@ class Verdict(enum.StrEnum):
 class FindingKind(enum.StrEnum):
     """What is wrong at a step: its arithmetic, a number it uses (in neither the question nor
     the chain before it), a value no step of the program computes while the answers differ,
-    the answer itself, or the program's step that the shared answer rests on."""
+    the answer itself, an answer of the wrong kind (a fraction where the question asks to
+    count), or the program's step that the shared answer rests on."""
 
     ARITHMETIC = "arithmetic_wrong"
     UNGROUNDED = "ungrounded"
     DIVERGES = "diverges"
     ANSWER = "answer_differs"
+    ANSWER_TYPE = "answer_type"
     NO_ANSWER = "no_answer"
     PROGRAM_UNSUPPORTED = "program_unsupported"
 
@@ -495,11 +498,33 @@ def check_chain_offline(question: str, chain: str, answer: str | None) -> ChainC
     ``unknown`` (nothing to verify the answer against)."""
     steps, findings = _walk(question, chain)
     read = chain_answer(answer)
+    findings += _answer_type(question, steps, read)
+    findings.sort(key=lambda f: f.step)
     if findings:
         first = findings[0]
         return ChainCheck(Verdict.FLAGGED, _where(first), read, None, tuple(steps), tuple(findings))
     why = "the arithmetic holds and every number is grounded; no program to verify the answer"
     return ChainCheck(Verdict.UNKNOWN, why, read, None, tuple(steps), ())
+
+
+def _answer_type(question: str, steps: Sequence[ChainStep], read: str | None) -> list[ChainFinding]:
+    """A count answered with a fraction or a negative number ("how many pencils did each
+    student get?" answered 3.5), flagged at the step that computes the answer (else the last)."""
+    thing = asked_count(question)
+    value = number_of(read) if read is not None and _NUMERIC.match(read) else None
+    if thing is None or value is None or (value.denominator == 1 and value >= 0):
+        return []
+    at = next((s for s in steps if any(_close(v, value) for v in s.values)), None)
+    at = at or (steps[-1] if steps else None)
+    if at is None:
+        return []
+    return [
+        ChainFinding(
+            at.index, FindingKind.ANSWER_TYPE,
+            f"the question asks how many {thing}, a count; the chain answers {_show(value)}",
+            _number_span(at, value),
+        )
+    ]  # fmt: skip
 
 
 def _where(f: ChainFinding) -> str:
@@ -531,13 +556,22 @@ def _align(step: ChainStep, values: Sequence[tuple[int, Fraction]]) -> int | Non
     return None
 
 
-def _unsupported(program: Program) -> tuple[int, str] | None:
+def _unsupported(program: Program, *, constants_only: bool = False) -> tuple[int, str] | None:
     """The first program step the answer rests on that has an error (an ungrounded constant,
-    a broken dependency: the ``answer-rests-on`` findings), and the finding in words."""
+    a broken dependency: the ``answer-rests-on`` findings), and the finding in words;
+    ``constants_only``: only a step computing with a constant the question does not state."""
+    ungrounded = {
+        s.index
+        for s in program.steps
+        if any(getattr(f, "code", "") == "ungrounded-constant" for f in s.findings)
+    }
     for f in getattr(program, "findings", ()):
         if getattr(f, "code", "") == "answer-rests-on":
             where = re.search(r"\d+", str(getattr(f, "location", "") or ""))
-            return (int(where.group()) if where else 0), str(getattr(f, "message", f))
+            index = int(where.group()) if where else 0
+            if constants_only and index not in ungrounded:
+                continue
+            return index, str(getattr(f, "message", f))
     return None
 
 
@@ -549,9 +583,17 @@ def check_chain(
     *,
     same: Callable[[object, object], bool],
     unsupported: bool = False,
+    program_grounding: bool = True,
 ) -> ChainCheck:
     """The chain checked offline and against ``program`` (see the module docstring); ``same``
-    says whether two answers are the same (numbers as numbers, options by letter, dates)."""
+    says whether two answers are the same (numbers as numbers, options by letter, dates).
+
+    With ``program_grounding``, a program whose answer rests on a step computing with a constant
+    the question does not state verifies nothing: a chain that agrees with it is ``unknown``,
+    not verified. With ``unsupported``, a chain that agrees with a program whose answer rests
+    on any unsupported step (such a constant, a dependency it does not declare) is flagged at
+    that step. A chain whose answer differs from the program's is flagged all the same:
+    its answer is not the one a program that ran computes."""
     read = chain_answer(answer)
     if getattr(program.status, "value", program.status) != "ok":
         offline = check_chain_offline(question, chain, answer)
@@ -564,18 +606,24 @@ def check_chain(
     values = _program_values(program)
     grounded = _program_values(program, grounded_only=True)
     steps, findings = _walk(question, chain, (v for _, v in grounded))
+    findings += _answer_type(question, steps, read)
     aligned = tuple(_align(s, values) for s in steps)
     last = steps[-1] if steps else ChainStep(0, chain, Span.at(chain, 0, len(chain)))
+    broken = (
+        _unsupported(program, constants_only=not unsupported)
+        if program_grounding or unsupported
+        else None
+    )
+    doubt: str | None = None
     if read is None:
         findings.append(
             ChainFinding(last.index, FindingKind.NO_ANSWER, "the chain gives no answer", last.span)
         )
     elif not same(read, program.answer):
         findings.append(_divergence(steps, aligned, values, program, read, last))
-    elif unsupported:
-        broken = _unsupported(program)
-        if broken is not None:
-            index, why = broken
+    elif broken is not None:
+        index, why = broken
+        if unsupported:
             at = next((i for i, a in enumerate(aligned) if a == index), last.index)
             findings.append(
                 ChainFinding(
@@ -584,6 +632,11 @@ def check_chain(
                     steps[at].span if steps else last.span, index,
                 )
             )  # fmt: skip
+        else:
+            doubt = (
+                f"the chain's answer {read} is the program's, but the program's step {index} "
+                f"is unsupported ({why}); not verified"
+            )
     findings.sort(key=lambda f: f.step)
     if findings:
         first = findings[0]
@@ -591,6 +644,8 @@ def check_chain(
             Verdict.FLAGGED, _where(first), read, program.answer, tuple(steps),
             tuple(findings), aligned,
         )  # fmt: skip
+    if doubt is not None:
+        return ChainCheck(Verdict.UNKNOWN, doubt, read, program.answer, tuple(steps), (), aligned)
     return ChainCheck(
         Verdict.VERIFIED,
         f"the chain's answer {read} is the program's, and every step of both is grounded",
