@@ -125,6 +125,36 @@ def test_a_program_resting_on_an_unstated_constant_verifies_nothing() -> None:
     assert check_chain(QUESTION, MISREAD, "136", run, same=_same).flagged
 
 
+def test_facts_the_question_calls_up_and_scaled_numbers_ground_a_chain() -> None:
+    q = "Kelly has 7 quarters and 3 dimes. She sold a house for $400 000 and had a 40k job."
+    chain = "7 * 25 = 175 cents and 3 * 10 = 30 cents. 400000 - 40000 = 360000."
+    assert check_chain_offline(q, chain, "360000").findings == ()
+    assert check_chain_offline(q.replace("quarters", "coins"), chain, "360000").flagged
+    assert check_chain_offline(q.replace(" for $400 000", ""), chain, "360000").flagged
+
+
+def test_a_rate_or_a_difference_may_be_written_as_the_question_allows() -> None:
+    rate = "Of 50 pupils 35 passed. What is the pass rate in percent?"
+    program = """# 1. How many pupils passed? (independent, support: ["35 passed"])
+passed = 35
+# 2. How many pupils? (independent, support: ["Of 50 pupils"])
+pupils = 50
+# 3. Final Answer: What is the pass rate? (depends on 1 and 2, support: [])
+answer = passed / pupils
+"""
+    run = run_program(program, dataset="GSM8K", question=rate)
+    chain = "35 / 50 * 100 = 70. The answer is 70."
+    assert check_chain(rate, chain, "70", run, same=_same).verdict is Verdict.VERIFIED
+    assert check_chain(rate, chain.replace("70", "72"), "72", run, same=_same).flagged
+    gap = "Ann scored 35 and Bo 50. What is the difference between their scores?"
+    run = run_program(
+        program.replace("passed / pupils", "passed - pupils"), dataset="GSM8K", question=gap
+    )
+    chain = "50 - 35 = 15. The answer is 15."
+    assert check_chain(gap, chain, "15", run, same=_same).verdict is Verdict.VERIFIED
+    assert check_chain(rate, chain, "15", run, same=_same).flagged
+
+
 def test_recorded_answers_are_read_from_sentences() -> None:
     assert chain_answer("He is 180 - 135 = 45 miles away after 4 hours") == "45"
     assert chain_answer("She needs 35 questions right to reach the 7th grade") == "35"

@@ -36,6 +36,7 @@ __all__ = [
     "Quantity",
     "asked_count",
     "is_grounded",
+    "known_facts",
     "question_quantities",
     "sentence_numbers",
     "within_rounding",
@@ -184,7 +185,53 @@ def question_quantities(text: str) -> list[Quantity]:
         out.extend(_digits(m, text))
     out.extend(_word_numbers(text))
     out.extend(_times_and_dates(text))
+    out.extend(_scaled(text))
     return out
+
+
+_SCALED = re.compile(
+    r"(?<![\w.,])(?:(?P<spaced>\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(?![\d.,])"
+    r"|(?P<num>\d+(?:\.\d+)?)\s*(?P<scale>[kK]|thousand|million|billion)\b)"
+)
+
+
+def _scaled(text: str) -> Iterable[Quantity]:
+    """Thousands written with spaces ("$400 000") and scaled numbers ("25k", "1.5 million")."""
+    for m in _SCALED.finditer(text):
+        span = Span.at(text, m.start(), m.end())
+        if m.group("spaced"):
+            yield Quantity(Fraction(re.sub(r"\D", "", m.group("spaced"))), m.group(), span)
+        else:
+            scale = m.group("scale").lower()
+            factor = 1000 if scale in ("k", "thousand") else _SCALES[scale]
+            yield Quantity(Fraction(m.group("num")) * factor, m.group(), span)
+
+
+#: facts a writer may use when the problem speaks of the thing (coins' values, the letters of
+#: the alphabet, the days of a working week, the weeks of a month, units within units)
+_FACTS: tuple[tuple[re.Pattern[str], tuple[Fraction, ...]], ...] = tuple(
+    (re.compile(rf"\b(?:{words})", re.IGNORECASE), tuple(Fraction(v) for v in values))
+    for words, values in (
+        (r"quarters?\b", (25, "1/4")), (r"dimes?\b", (10, "1/10")),
+        (r"nickels?\b", (5, "1/20")), (r"penn(?:y|ies)\b", (1, "1/100")),
+        (r"alphabet|letters\b", (26,)), (r"week(?:day|end)s?\b|work ?days?\b", (5, 2)),
+        (r"months?\b|monthly", (4, 28, 31)), (r"feet\b|foot\b", (12, 3)),
+        (r"yards?\b", (3, 36)), (r"pounds?\b", (16,)), (r"gallons?\b", (4, 8, 128)),
+        (r"quarts?\b", (2, 4, 32)), (r"cups?\b", (8, 16)), (r"centur", (100,)),
+        (r"decades?\b", (10,)), (r"hexagon", (6,)), (r"pentagon", (5,)), (r"triangle", (3,)),
+        (r"square|rectangle", (4,)), (r"deck|cards?\b", (52,)), (r"leap", (29, 366)),
+    )
+)  # fmt: skip
+
+
+def known_facts(question: str) -> list[Fraction]:
+    """The numbers of the facts a question's words call up (``quarters``: 25 cents, 1/4 dollar;
+    ``alphabet``: 26 letters; ``weekdays``: 5 and 2; ...), beside :data:`CONSTANTS`.
+
+    >>> [str(v) for v in known_facts("He has 5 quarters and learns the alphabet.")]
+    ['25', '1/4', '26']
+    """
+    return [v for pattern, values in _FACTS if pattern.search(question) for v in values]
 
 
 #: what a question may ask "how many" of and be answered with a fraction: units of measure

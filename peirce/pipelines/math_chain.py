@@ -55,6 +55,7 @@ from peirce.translators.math_quantities import (
     Quantity,
     asked_count,
     is_grounded,
+    known_facts,
     question_quantities,
     sentence_numbers,
     within_rounding,
@@ -402,7 +403,7 @@ class _Known:
     @classmethod
     def of(cls, question: str, extra: Iterable[Fraction] = ()) -> _Known:
         quantities = question_quantities(question)
-        values = [*CONSTANTS, *(q.value for q in quantities), *extra]
+        values = [*CONSTANTS, *known_facts(question), *(q.value for q in quantities), *extra]
         return cls(quantities, values, bool(re.search(r"%|percent", question, re.IGNORECASE)))
 
     def one_step_from_question(self, q: Num) -> bool:
@@ -619,7 +620,7 @@ def check_chain(
         findings.append(
             ChainFinding(last.index, FindingKind.NO_ANSWER, "the chain gives no answer", last.span)
         )
-    elif not same(read, program.answer):
+    elif not _same_answer(question, read, program.answer, same):
         findings.append(_divergence(steps, aligned, values, program, read, last))
     elif broken is not None:
         index, why = broken
@@ -651,6 +652,24 @@ def check_chain(
         f"the chain's answer {read} is the program's, and every step of both is grounded",
         read, program.answer, tuple(steps), (), aligned,
     )  # fmt: skip
+
+
+def _same_answer(
+    question: str, read: str, answer: object, same: Callable[[object, object], bool]
+) -> bool:
+    """The chain's answer is the program's: as ``same`` says, or as the question's words allow
+    writing it (a rate or percentage asked: 70 for 0.7; a difference asked: its size)."""
+    if same(read, answer):
+        return True
+    mine, theirs = number_of(read), number_of(answer)
+    if mine is None or theirs is None or not _NUMERIC.match(read):
+        return False
+    asked = re.split(r"(?<=[.!])\s+", question.strip())[-1].lower()
+    if re.search(r"%|percent|\brate\b", asked) and (
+        _close(mine, theirs * 100) or _close(mine * 100, theirs)
+    ):
+        return True
+    return bool(re.search(r"\bdifference\b", asked)) and _close(abs(mine), abs(theirs))
 
 
 def _divergence(  # noqa: PLR0917 - the parts of one comparison
