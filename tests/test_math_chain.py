@@ -155,6 +155,25 @@ answer = passed / pupils
     assert check_chain(rate, chain, "15", run, same=_same).flagged
 
 
+def test_a_step_restating_a_program_value_otherwise_is_where_a_differing_chain_diverges() -> None:
+    q = "A pond had 9 ducks. 4 flew away. How many ducks are left?"
+    program = """# 1. How many ducks? (independent, support: ["A pond had 9 ducks"])
+ducks = 9
+# 2. How many flew away? (independent, support: ["4 flew away"])
+gone = 4
+# 3. How many are gone, counted as a change? (depends on 1 and 2, support: [])
+change = gone - ducks
+# 4. Final Answer: How many ducks are left? (depends on 1, 2 and 3, support: [])
+answer = ducks + change + gone
+"""
+    run = run_program(program, dataset="GSM8K", question=q)
+    assert run.status.value == "ok" and _same(run.answer, 8)
+    chain = "There were 9 ducks. 9 - 4 = 5 are left. The answer is 5."
+    check = check_chain(q, chain, "5", run, same=_same)
+    assert check.first is not None and check.first.kind is FindingKind.DIVERGES
+    assert check.first.step == 1 and check.located_at_step
+
+
 def test_recorded_answers_are_read_from_sentences() -> None:
     assert chain_answer("He is 180 - 135 = 45 miles away after 4 hours") == "45"
     assert chain_answer("She needs 35 questions right to reach the 7th grade") == "35"

@@ -621,7 +621,8 @@ def check_chain(
             ChainFinding(last.index, FindingKind.NO_ANSWER, "the chain gives no answer", last.span)
         )
     elif not _same_answer(question, read, program.answer, same):
-        findings.append(_divergence(steps, aligned, values, program, read, last))
+        stated = {q.value for q in question_quantities(question)}
+        findings.append(_divergence(steps, aligned, values, program, read, last, stated))
     elif broken is not None:
         index, why = broken
         if unsupported:
@@ -679,15 +680,20 @@ def _divergence(  # noqa: PLR0917 - the parts of one comparison
     program: Program,
     read: str,
     last: ChainStep,
+    stated: set[Fraction],
 ) -> ChainFinding:
     """Where a chain whose answer differs from the program's goes wrong: the first step that
-    computes a value the program never computes, else its answer."""
+    computes a value (not one the question states) the program never computes, else its
+    answer."""
     answer = number_of(program.answer)
     gives = next((i for i, v in values if answer is not None and _close(v, answer)), None)
     expected = str(program.answer)
+    computed = [v for _, v in values]
     for s, a in zip(steps, aligned, strict=True):
-        new = [v for v in s.values if v not in CONSTANTS]
-        if a is None and new:
+        new = [v for v in s.values if v not in CONSTANTS and v not in stated]
+        # a value the program computes only as a restatement (-10 for 10, 0.3 for 30) is not
+        # the program's value when the answers differ
+        if new and (a is None or not any(_close(v, pv) for v in new[-1:] for pv in computed)):
             return ChainFinding(
                 s.index, FindingKind.DIVERGES,
                 f"the chain computes {_show(new[-1])}, a value no step of the program computes "
