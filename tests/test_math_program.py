@@ -198,3 +198,21 @@ def test_kinship_composition(chain: list[str], expected: str | None) -> None:
     got, reason = compose_relations(chain)
     assert got == expected
     assert (reason == "") is (expected is not None)
+
+
+def test_numbers_written_as_words_months_coins_and_spaced_thousands_are_grounded() -> None:
+    nums = grounded_numbers("Sixty-eight cards in April; a dime; $400 000 for the house.")
+    assert {68.0, 4.0, 10.0, 0.1, 400000.0} <= nums
+
+
+def test_a_named_unknown_is_no_dependency_but_its_value_is() -> None:
+    program = (
+        "# 1. Unknowns? (independent, support: [])\nx = Symbol('x')\n"
+        '# 2. Total? (independent, support: ["11 in all"])\ntotal = 11\n'
+        "# 3. Equation? (depends on 2, support: [])\neq = Eq(x + 4, total)\n"
+        "# 4. Final Answer: x? (depends on 3, support: [])\nanswer = solve_it(eq, x)[x]\n"
+    )
+    run = run_program(program, dataset="ASDiv", question="Four more make 11 in all.")
+    assert run.answer == 7
+    assert run.steps[2].uses == (2,)  # reads total (step 2); x names an unknown
+    assert not [f for s in run.steps for f in s.findings if f.code == "undeclared-dependency"]

@@ -7,12 +7,15 @@ answer Faithful-CoT's own executor recorded and with the gold answer.
 
 Figures per dataset and model: ``items`` (programs run), ``read_rate`` (programs that parse in
 their language), ``replay_agreement`` (peirce's answer equals the recorded one; a program whose
-recorded answer is a failure — ``[invalid]``, ``[error]``, empty — agrees when peirce's run
-fails too), ``accuracy`` and ``recorded_accuracy`` (against the gold answer; SayCan: the plan is
-one of the acceptable plans), ``too_complex`` (share of runs past a bound) and
+recorded answer is a failure — ``[invalid]``, ``[error]``, ``unknown``, empty — agrees when
+peirce's run fails too; programs where their executor is demonstrably wrong, listed in
+``executor_wrong`` with the reason, are left out; ``replay_agreement_all`` counts them),
+``accuracy`` and ``recorded_accuracy`` (against the gold answer; SayCan: the plan is one of the
+acceptable plans), ``too_complex`` (share of runs past a bound) and
 ``steps_flagged_rate`` (share of steps with an error finding: an ungrounded constant or a broken
-dependency). ``--part dev`` takes the first ``--dev-share`` of each file, ``--part held-out`` the
-rest.
+dependency), ``ok_rate`` (runs that end with an answer; for SayCan, a plan that the simulation
+of the domain confirms reaches the goal). ``--part dev`` takes the first ``--dev-share`` of each
+file, ``--part held-out`` the rest.
 
 References:
     Lyu et al., "Faithful Chain-of-Thought Reasoning", IJCNLP-AACL 2023.
@@ -29,7 +32,8 @@ from peirce.errors import InputError
 from peirce.evaluators.bench.common import load_items, text_field
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
-from peirce.pipelines.math_program import ProgramStatus, answers_equal, run_program
+from peirce.pipelines.math_program import ProgramRun, ProgramStatus, answers_equal, run_program
+from peirce.pipelines.program_checks import option_for, option_value
 from peirce.results import Severity
 
 __all__ = ["BENCHMARK", "Faithful", "Item", "Outcome"]
@@ -89,6 +93,7 @@ class Outcome:
     answer: object
     recorded: JSON
     reason: str
+    executor_wrong: str = ""
 
 
 @dataclass(slots=True)
@@ -119,6 +124,7 @@ def run_item(item: Item, model: str, completion: str, recorded: JSON) -> Outcome
     else:
         agrees = failed_record(recorded)
     flagged = sum(any(f.severity is Severity.ERROR for f in s.findings) for s in run.steps)
+    wrong = "" if agrees else executor_wrong(item, run, recorded)
     return Outcome(
         item.id,
         item.dataset,
@@ -133,7 +139,42 @@ def run_item(item: Item, model: str, completion: str, recorded: JSON) -> Outcome
         run.answer,
         recorded,
         run.reason,
+        wrong,
     )
+
+
+def executor_wrong(item: Item, run: ProgramRun, recorded: JSON) -> str:
+    """Why Faithful-CoT's recorded answer is demonstrably not what the program computes ('' when
+    it is not demonstrable). AQuA's answer letter was chosen by a language model from the
+    executor's printed value: a letter recorded for a program that raises an error (their
+    executor printed ``[invalid]``), whose value is exactly another option's, or whose value is
+    more than 5% from the recorded option's number was not computed by the program."""
+    if item.dataset.lower() != "aqua" or failed_record(recorded):
+        return ""
+    if run.status is ProgramStatus.ERROR and run.value is None:
+        return f"the program fails ({run.reason}); the letter was chosen without a value"
+    if run.status is not ProgramStatus.OK:
+        return ""
+    exact = option_for(str(run.printed), run.value, item.question, tolerance=1e-6)
+    if exact is not None and not answers_equal(exact, recorded, dataset=item.dataset):
+        return f"the program computes {run.printed}, option {exact}; {recorded} was recorded"
+    chosen = option_value(item.question, str(recorded))
+    value = _number(run.value)
+    if chosen is not None and value is not None:
+        readings = (chosen, chosen / 100)
+        if all(abs(r - value) > 0.05 * max(abs(r), abs(value), 1e-9) for r in readings):
+            return (
+                f"the program computes {run.printed}; the recorded option {recorded} "
+                f"is {chosen:g}, not what it computes"
+            )
+    return ""
+
+
+def _number(value: object) -> float | None:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def _as_recorded(answer: object, recorded: JSON) -> object:
@@ -223,26 +264,30 @@ def figures(dataset: str, model: str, outcomes: list[Outcome]) -> dict[str, obje
     """The figures of one dataset and model."""
     n = len(outcomes)
     steps = sum(o.steps for o in outcomes)
+    wrong = {o.id: o.executor_wrong for o in outcomes if o.executor_wrong}
     return {
         "dataset": dataset,
         "model": model,
         "items": n,
         "read_rate": _share(sum(o.read for o in outcomes), n),
-        "replay_agreement": _share(sum(o.agrees for o in outcomes), n),
+        "replay_agreement": _share(sum(o.agrees for o in outcomes), n - len(wrong)),
+        "replay_agreement_all": _share(sum(o.agrees for o in outcomes), n),
+        "executor_wrong": wrong,
         "accuracy": _share(sum(o.correct for o in outcomes), n),
         "recorded_accuracy": _share(sum(o.recorded_correct for o in outcomes), n),
+        "ok_rate": _share(sum(o.status is ProgramStatus.OK for o in outcomes), n),
         "too_complex": _share(sum(o.status is ProgramStatus.TOO_COMPLEX for o in outcomes), n),
         "refused": _share(sum(o.status is ProgramStatus.REFUSED for o in outcomes), n),
         "errors": _share(sum(o.status is ProgramStatus.ERROR for o in outcomes), n),
         "steps_flagged_rate": _share(sum(o.flagged_steps for o in outcomes), steps),
-        "disagreements": [o.id for o in outcomes if not o.agrees],
+        "disagreements": [o.id for o in outcomes if not o.agrees and not o.executor_wrong],
     }
 
 
 def _disagreements(outcomes: Iterable[Outcome], show: int) -> list[str]:
     out: list[str] = []
     for o in outcomes:
-        if o.agrees or len(out) >= show:
+        if o.agrees or o.executor_wrong or len(out) >= show:
             continue
         said = repr(o.answer) if o.status is ProgramStatus.OK else f"{o.status.value}: {o.reason}"
         out.append(f"      {o.id}: peirce {said[:90]}; recorded {str(o.recorded)[:40]!r}")

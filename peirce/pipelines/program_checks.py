@@ -53,6 +53,13 @@ _WORDS = {
     "single": 1, "a": 1, "an": 1, "both": 2, "week": 7, "weekly": 7, "decade": 10,
     "century": 100, "quadruple": 4, "gross": 144, "score": 20, "percent": 100,
 }  # fmt: skip
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"]  # fmt: skip
+#: coins and what they are worth, in cents and in dollars
+_COINS = {"penny": (1, 0.01), "pennies": (1, 0.01), "nickel": (5, 0.05), "dime": (10, 0.1),
+          "quarter": (25, 0.25)}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}  # fmt: skip
 #: unit conversions and other constants a program may write without the question saying them
 _COMMON = frozenset(
     {0, 1, 2, 10, 100, 1000, 60, 24, 7, 12, 365, 366, 52, 30, 31, 3600, 1440, 0.01, 0.5}
@@ -136,9 +143,23 @@ def grounded_numbers(question: str) -> frozenset[float]:
     for m in _FRACTION.finditer(question):
         if int(m.group(2)):
             found.add(int(m.group(1)) / int(m.group(2)))
-    for word in re.findall(r"[A-Za-z]+", question.lower()):
+    lower = question.lower()
+    for word in re.findall(r"[A-Za-z]+", lower):
         if word in _WORDS and word not in ("a", "an"):
             found.add(float(_WORDS[word]))
+        if word[:3] in [m[:3] for m in _MONTHS] and (word in _MONTHS or len(word) <= 4):
+            found.add(float([m[:3] for m in _MONTHS].index(word[:3]) + 1))
+        coin = _COINS.get(word.rstrip("s")) or _COINS.get(word)
+        if coin:
+            found.update(float(c) for c in coin)
+    for tens, unit in re.findall(
+        r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+        r"[- ](one|two|three|four|five|six|seven|eight|nine)\b",
+        lower,
+    ):
+        found.add(float(_TENS[tens] + _WORDS[unit]))
+    for m in re.finditer(r"\b(\d{1,3})(?: (\d{3}))+\b", question):
+        found.add(float(m.group(0).replace(" ", "")))
     return frozenset(found)
 
 
@@ -223,10 +244,12 @@ def check_steps(
     out: list[StepCheck] = []
     for pos, step in enumerate(steps):
         findings = list(_quote_findings(step, question))
-        used = sorted(
-            {steps[owner[n]].index for n in reads.get(pos, []) if n in owner and owner[n] != pos}
+        used_names = tuple(
+            n
+            for n in reads.get(pos, [])
+            if n in owner and owner[n] != pos and not _is_symbol(values.get(owner[n], {}).get(n))
         )
-        used_names = tuple(n for n in reads.get(pos, []) if n in owner and owner[n] != pos)
+        used = sorted({steps[owner[n]].index for n in used_names})
         findings.extend(_dependency_findings(step, used, {s.index for s in steps}))
         if step.depends is None:
             findings.extend(_constant_findings(step, body, steps, pos, numbers))
@@ -240,6 +263,11 @@ def check_steps(
             )
         out.append(StepCheck(step_values, tuple(findings), tuple(used), used_names))
     return tuple(out)
+
+
+def _is_symbol(value: object) -> bool:
+    """A bare SymPy symbol: naming an unknown is no dependency on the step that named it."""
+    return getattr(value, "is_Symbol", False) is True
 
 
 def _short(value: object) -> str:
@@ -313,21 +341,22 @@ def _constant_findings(
         for const in _constants(stmt):
             value = float(const.value)  # type: ignore[arg-type]  # _constants yields numbers
             if not _is_grounded(value, numbers):
+                small = value.is_integer() and 0 < value <= 12
+                severity = Severity.WARNING if small else Severity.ERROR
                 line = const.lineno - step.code_line
                 offset = (
                     step.code_span.start
                     + sum(len(x) + 1 for x in step.code.split("\n")[:line])
                     + const.col_offset
                 )
-                text = step.code
                 span = Span(
                     offset, offset + len(repr(const.value)), const.lineno, const.col_offset + 1
                 )
-                del text
+                why = " (a small count: perhaps common knowledge)" if small else ""
                 yield Diagnostic(
                     "ungrounded-constant",
-                    f"{const.value!r} is not stated in the question",
-                    Severity.ERROR,
+                    f"{const.value!r} is not stated in the question{why}",
+                    severity,
                     span,
                     f"step {step.index}",
                 )
@@ -395,15 +424,24 @@ def options_of(question: str) -> list[tuple[str, str]]:
 
 
 def option_for(
-    printed: str, value: object, question: str, values: Mapping[str, float] | None = None
+    printed: str,
+    value: object,
+    question: str,
+    values: Mapping[str, float] | None = None,
+    *,
+    tolerance: float | None = None,
 ) -> str | None:
     """The option nearest the answer's number (a percentage read both ways, ``7!`` as 5040),
     a 'none of these' option when the nearest is more than 5% off; None when the answer is no
-    number or the question has no numeric option."""
+    number or the question has no numeric option. With ``tolerance``: the option within it, or
+    None."""
+    options = options_of(question)
+    exact = _exact_option(value, options)
+    if exact is not None:
+        return exact
     x = _float(value)
     if x is None:
         x = _float(printed)
-    options = options_of(question)
     if x is None or math.isnan(x) or math.isinf(x):
         return None
     best, best_gap = None, math.inf
@@ -418,12 +456,70 @@ def option_for(
             gap = abs(reading - x) / max(abs(x), abs(reading), 1e-9)
             if gap < best_gap:
                 best, best_gap = letter, gap
+    if tolerance is not None:
+        return best if best is not None and best_gap <= tolerance else None
     if best is not None and best_gap <= 0.05:
         return best
     for letter, text in options:
         if re.search(r"none of|cannot be determined", text, re.IGNORECASE):
             return letter
     return best
+
+
+def _exact_option(value: object, options: list[tuple[str, str]]) -> str | None:
+    """The option equal to a tuple of numbers, or to a symbolic expression, when one is."""
+    if isinstance(value, (tuple, list)) and value and all(_float(v) is not None for v in value):
+        want = [_float(v) for v in value]
+        for letter, text in options:
+            got = [_float(x.strip()) for x in text.split(",")]
+            if len(got) == len(want) and all(
+                a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6)
+                for a, b in zip(got, want, strict=True)
+            ):
+                return letter
+        return None
+    free = getattr(value, "free_symbols", None)
+    if not free:
+        return None
+    for letter, text in options:
+        option = _option_symbolic(text)
+        if option is not None and _same_expression(value, option):
+            return letter
+    return None
+
+
+def _option_symbolic(text: str) -> object | None:
+    """An option such as ``(zy – 2x)/(z - 2)`` or ``3D/(M2-3M)`` as a SymPy expression."""
+    expr = text.strip().replace("–", "-").replace("−", "-").replace("^", "**")
+    if not re.fullmatch(r"[A-Za-z0-9+\-*/(). ]+", expr) or re.search(r"[A-Za-z]{4,}", expr):
+        return None
+    expr = re.sub(r"([A-Za-z])(\d)", r"\1**\2", expr)
+    expr = re.sub(r"(?<=[0-9A-Za-z)])\s*(?=[A-Za-z(])", "*", expr)
+    expr = re.sub(r"(?<=[A-Za-z])(?=[A-Za-z])", "*", expr)
+    letters = sorted(set(re.findall(r"[A-Za-z]", expr)))
+    code = "".join(f"{c} = Symbol('{c}')\n" for c in letters) + f"v = {expr}\n"
+    run = run_python(code, math_namespace(), Bounds(steps=2_000, seconds=2.0))
+    return run.env.get("v") if run.status is RunStatus.OK else None
+
+
+def _same_expression(a: object, b: object) -> bool:
+    import sympy
+
+    if not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
+        return False
+    plain = {s: sympy.Symbol(s.name) for s in a.free_symbols if isinstance(s, sympy.Symbol)}
+    try:
+        return bool(sympy.simplify(a.subs(plain) - b) == 0)
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def option_value(question: str, letter: str) -> float | None:
+    """The number an option of ``question`` states (None when it states none)."""
+    for option, text in options_of(question):
+        if option == letter.strip()[:1].upper():
+            return _option_number(text)
+    return None
 
 
 def _float(value: object) -> float | None:
