@@ -253,7 +253,9 @@ def test_bench_math_cot_replays_recorded_programs(tmp_path: Path) -> None:
          "--model", "gpt-4"],
         capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
-    row = json.loads(out.stdout.strip().splitlines()[-1])["results"][0]
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    row = last["results"][0]
+    assert last["pooled"][0]["wrong_chain_recall"] == 1.0 and "pooled over" in out.stdout
     assert (row["chains"], row["wrong_chains"]) == (3, 2)
     assert row["wrong_chain_recall"] == 1.0 and row["right_chain_pass_rate"] == 1.0
     assert row["wrong_chain_step_located_rate"] == 0.5 and row["offline_wrong_chain_recall"] == 0.5

@@ -46,6 +46,8 @@ __all__ = ["BENCHMARK", "MathCot"]
 MODELS = ("gpt-4", "gpt-3.5-turbo", "code-davinci-002")
 #: the datasets whose chains are math or dates
 DATASETS = ("GSM8K", "SVAMP", "MultiArith", "ASDiv", "AQUA", "date")
+#: the sets the targets pool (all but MultiArith)
+_POOLED = frozenset(d.lower() for d in DATASETS if d != "MultiArith")
 _EXPECTED = "an object with 'question', 'gold', 'dataset' and 'outputs' per model (cot, nl_sl)"
 
 
@@ -187,9 +189,22 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
                 f"located {row['wrong_chain_step_located_rate']:.3f}, "
                 f"shown {row['shown_rate']:.3f} of which wrong {row['wrong_shown_rate']:.3f}"
             )
+        pooled = []
+        for model in sorted({r.model for r in results}):
+            five = [r for r in results if r.model == model and r.dataset.lower() in _POOLED]
+            if five:
+                row = _row("+".join(d for d in DATASETS if d.lower() in _POOLED), model, five)
+                pooled.append(row)
+                lines.append(
+                    f"  {model}, pooled over {row['dataset']}: {row['wrong_chains']} wrong, "
+                    f"recall {row['wrong_chain_recall']:.3f}, "
+                    f"right pass {row['right_chain_pass_rate']:.3f}, "
+                    f"located {row['wrong_chain_step_located_rate']:.3f}, "
+                    f"shown wrong {row['wrong_shown_rate']:.3f}"
+                )
         calls = sum(r.calls for r in results)
         lines.append(f"  LLM calls (loopback translator): {calls}")
-        return Summary(tuple(lines), {"results": rows, "llm_calls": calls})
+        return Summary(tuple(lines), {"results": rows, "pooled": pooled, "llm_calls": calls})
 
 
 def _rate(n: int, d: int) -> float:
