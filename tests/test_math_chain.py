@@ -113,9 +113,26 @@ def test_a_count_answered_with_a_fraction_is_flagged_where_it_is_computed() -> N
     assert not check_chain_offline(q, whole, "3").flagged
 
 
+def test_a_count_the_program_leaves_a_fraction_verifies_nothing() -> None:
+    q = "Lee packed 495 apples, 25 in each basket. How many baskets are full?"
+    program = """# 1. How many apples? (independent, support: ["Lee packed 495 apples"])
+apples = 495
+# 2. How many in a basket? (independent, support: ["25 in each basket"])
+per_basket = 25
+# 3. Final Answer: How many baskets are full? (depends on 1 and 2, support: [])
+answer = apples / per_basket
+"""
+    run = run_program(program, dataset="GSM8K", question=q)
+    chain = "495 / 25 = 19.8, so 19 baskets are full. The answer is 19."
+    check = check_chain(q, chain, "19", run, same=_same)
+    assert check.verdict is Verdict.UNKNOWN and "a count" in check.reason, check.reason
+    assert check_chain(q, chain.replace("19 b", "17 b").replace("is 19", "is 17"), "17", run,
+                       same=_same).flagged  # fmt: skip
+
+
 def test_a_program_resting_on_an_unstated_constant_verifies_nothing() -> None:
-    unstated = PROGRAM.replace("eggs_per_day * 4", "eggs_per_day * 4 * 7 / 7")
-    unstated = unstated.replace("hens = 12", "hens = 12 * 9 / 9")
+    unstated = PROGRAM.replace("eggs_per_day * 4", "eggs_per_day * 4 * 97 / 97")
+    unstated = unstated.replace("hens = 12", "hens = 12 * 97 / 97")
     run = run_program(unstated, dataset="GSM8K", question=QUESTION)
     assert run.status.value == "ok" and _same(run.answer, 24)
     check = check_chain(QUESTION, RIGHT, "24", run, same=_same)

@@ -620,6 +620,8 @@ def check_chain(
         findings.append(
             ChainFinding(last.index, FindingKind.NO_ANSWER, "the chain gives no answer", last.span)
         )
+    elif not findings and (why := _count_rounded(question, read, program.answer)):
+        doubt = why
     elif not _same_answer(question, read, program.answer, same):
         stated = {q.value for q in question_quantities(question)}
         findings.append(_divergence(steps, aligned, values, program, read, last, stated))
@@ -653,6 +655,22 @@ def check_chain(
         f"the chain's answer {read} is the program's, and every step of both is grounded",
         read, program.answer, tuple(steps), (), aligned,
     )  # fmt: skip
+
+
+def _count_rounded(question: str, read: str, answer: object) -> str | None:
+    """Why neither the chain nor the program is verified when the question asks to count, the
+    program answers a fraction, and the chain answers a whole number next to it (19 boxes for
+    the program's 19.8: a count rounded as the chain reads the question)."""
+    thing = asked_count(question)
+    mine, theirs = number_of(read), number_of(answer)
+    if thing is None or mine is None or theirs is None or theirs.denominator == 1:
+        return None
+    if mine not in (math.floor(theirs), math.ceil(theirs)):
+        return None
+    return (
+        f"the question asks how many {thing}, a count; the program answers {_show(theirs)}, "
+        f"the chain {read}: not verified"
+    )
 
 
 def _same_answer(
