@@ -26,5 +26,6 @@ run arche --data "$work/rlts" --generate 200
 run claimtrees
 [ -d "$data/ares/recipe_graphs" ] && run recipes --data "$data/ares/recipe_graphs"
 [ -d "$data/ircot" ] && run logicscore --data "$data/ircot"
+[ -d "$data/faithful" ] && run faithful --data "$data/faithful"
 echo "summaries in $out"
 exit $failed

@@ -14,6 +14,9 @@ collections. Past a bound the run ends ``too_complex``; a construct outside the 
 ``refused``; an error of the program itself (a name it never defined, a division by zero) ends
 it ``error``, as it would end Faithful-CoT's executor.
 
+Kept whole past 400 lines: one method per node type in one class, so that what runs is read
+in one place.
+
 >>> r = run_python("x = 3\\ny = x * 2 + 1\\n", {})
 >>> r.status, r.env["y"]
 (<RunStatus.OK: 'ok'>, 7)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from peirce.pipelines.math_program import ProgramStatus, answers_equal, run_program
-from peirce.pipelines.program_checks import find_quote, grounded_numbers, option_for
+from peirce.pipelines.program_checks import find_quote, grounded_numbers
+from peirce.pipelines.program_options import option_for
 from peirce.translators.nlsl import read_nlsl
 
 QUESTION = "A baker makes three trays of 12 rolls. She sells half of them at $2 each. How much?"
@@ -216,3 +217,12 @@ def test_a_named_unknown_is_no_dependency_but_its_value_is() -> None:
     assert run.answer == 7
     assert run.steps[2].uses == (2,)  # reads total (step 2); x names an unknown
     assert not [f for s in run.steps for f in s.findings if f.code == "undeclared-dependency"]
+
+
+def test_a_broken_relation_chain_is_flagged_at_its_step() -> None:
+    broken = CLUTRR_PROGRAM.replace("relation(Bob, Carl) = son", "relation(Carl, Bob) = father")
+    run = run_program(broken, dataset="CLUTRR", question=CLUTRR_QUESTION)
+    flags = [f for s in run.steps for f in s.findings if f.code == "broken-chain"]
+    assert [f.location for f in flags] == ["step 2"]
+    whole = run_program(CLUTRR_PROGRAM, dataset="CLUTRR", question=CLUTRR_QUESTION)
+    assert not [f for s in whole.steps for f in s.findings if f.code == "broken-chain"]

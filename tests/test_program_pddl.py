@@ -46,6 +46,7 @@ def test_a_special_task_starts_from_its_own_state() -> None:
         ("(:goal (is-soda coke))", ProgramStatus.UNREADABLE),
         ("(:goal (exists (?i - gadget) (at ?i user)))", ProgramStatus.UNREADABLE),
         ("(:goal (at orange orange))", ProgramStatus.ERROR),
+        ("(:goal (and (not (at pepsi table)) (at pepsi table)))", ProgramStatus.ERROR),
         (
             "(:goal (exists (?a - item ?b - item ?c - item) "
             "(or (at ?a user) (at ?b user) (at ?c user))))",

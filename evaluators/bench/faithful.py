@@ -33,7 +33,7 @@ from peirce.evaluators.bench.common import load_items, text_field
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.math_program import ProgramRun, ProgramStatus, answers_equal, run_program
-from peirce.pipelines.program_checks import option_for, option_value
+from peirce.pipelines.program_options import option_for, option_value
 from peirce.results import Severity
 
 __all__ = ["BENCHMARK", "Faithful", "Item", "Outcome"]
@@ -121,6 +121,9 @@ def run_item(item: Item, model: str, completion: str, recorded: JSON) -> Outcome
         agrees = not failed_record(recorded) and answers_equal(
             _as_recorded(run.answer, recorded), recorded, dataset=item.dataset
         )
+    elif run.value is not None and run.printed == "":
+        # their executor answers a program it cannot run (Soufflé refuses it) all the same
+        agrees = answers_equal(run.value, recorded, dataset=item.dataset)
     else:
         agrees = failed_record(recorded)
     flagged = sum(any(f.severity is Severity.ERROR for f in s.findings) for s in run.steps)
@@ -179,10 +182,10 @@ def _number(value: object) -> float | None:
 
 def _as_recorded(answer: object, recorded: JSON) -> object:
     """A number as Faithful-CoT recorded it where their record holds a number, not the printed
-    text: their answer reader's ``abs(int(float(x)))``."""
+    text: cut to an integer, as their answer reader does."""
     if isinstance(recorded, int) and not isinstance(recorded, bool):
         try:
-            return abs(int(float(answer)))  # type: ignore[arg-type]
+            return int(float(answer))  # type: ignore[arg-type]
         except (TypeError, ValueError, OverflowError):
             return answer
     return answer

@@ -32,7 +32,7 @@ from typing import TypeAlias
 
 from peirce.engine.pysubset import Bounds, Run, run_python
 from peirce.engine.pysubset_lib import math_namespace, plain_namespace
-from peirce.pipelines import program_checks
+from peirce.pipelines import program_checks, program_options
 from peirce.pipelines.program_run import ProgramRun, ProgramStatus, StepRun
 from peirce.translators.nlsl import NlslProgram, read_nlsl
 
@@ -109,7 +109,7 @@ def _run_python(
         if answer is None:
             answer = printed
     elif key == "aqua":
-        answer = program_checks.option_for(printed, value, question)
+        answer = program_options.option_for(printed, value, question)
         if answer is None:
             return ProgramRun(
                 ProgramStatus.ERROR,

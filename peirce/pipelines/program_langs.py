@@ -12,6 +12,7 @@ reports ``[invalid]``).
 from __future__ import annotations
 
 import importlib.resources
+import re
 import threading
 
 from peirce.engine.prolog import KnowledgeBase, load_pl_text
@@ -19,6 +20,8 @@ from peirce.engine.pysubset import Bounds
 from peirce.logic import Const, Literal, Var
 from peirce.pipelines import program_checks
 from peirce.pipelines.program_run import ProgramRun, ProgramStatus, StepRun
+from peirce.results import Diagnostic, Severity
+from peirce.span import Span
 from peirce.translators.nlsl import NlslProgram
 
 __all__ = ["compose_relations", "run_other"]
@@ -67,6 +70,40 @@ def _relation_lines(program: NlslProgram) -> list[tuple[int, str]]:
     return out
 
 
+_PAIR = re.compile(r"relation\(\s*([^,()]+?)\s*,\s*([^,()]+?)\s*\)\s*=")
+
+
+def _chain_breaks(
+    program: NlslProgram, lines: list[tuple[int, str]]
+) -> dict[int, tuple[Diagnostic, ...]]:
+    """``broken-chain`` at a step whose relation does not start where the one before ends: the
+    composition reads relation(A, B), relation(B, C), ... as one chain."""
+    out: dict[int, tuple[Diagnostic, ...]] = {}
+    previous: tuple[str, str] | None = None
+    for offset, _ in lines:
+        end = program.text.find("\n", offset)
+        line = program.text[offset : end if end >= 0 else len(program.text)]
+        m = _PAIR.match(line.strip())
+        if m is None:
+            previous = None
+            continue
+        pair = (m.group(1), m.group(2))
+        if previous is not None and previous[1] != pair[0]:
+            step = next((s for s in reversed(program.steps) if s.span.start <= offset), None)
+            if step is not None:
+                message = (
+                    f"relation({pair[0]}, {pair[1]}) does not continue "
+                    f"relation({previous[0]}, {previous[1]}): the chain is broken"
+                )
+                span = Span.at(program.text, offset, offset + len(line))
+                found = Diagnostic(
+                    "broken-chain", message, Severity.ERROR, span, f"step {step.index}"
+                )
+                out[step.index] = (*out.get(step.index, ()), found)
+        previous = pair
+    return out
+
+
 def _run_relations(program: NlslProgram, question: str, language: str) -> ProgramRun:
     lines = _relation_lines(program)
     assigned = [
@@ -74,8 +111,18 @@ def _run_relations(program: NlslProgram, question: str, language: str) -> Progra
         for offset, rel in lines
     ]
     checks = program_checks.check_steps(program, assigned, question, language)
+    breaks = _chain_breaks(program, lines)
     steps = tuple(
-        StepRun(s.index, s.question, s.depends, s.support, s.code, s.span, c.values, c.findings)
+        StepRun(
+            s.index,
+            s.question,
+            s.depends,
+            s.support,
+            s.code,
+            s.span,
+            c.values,
+            c.findings + breaks.get(s.index, ()),
+        )
         for s, c in zip(program.steps, checks, strict=True)
     )
     relations = [rel for _, rel in lines]

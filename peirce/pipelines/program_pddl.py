@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from peirce.engine.pysubset import Bounds
+from peirce.engine.pysubset_lib import Exhausted, time_bound
 from peirce.errors import ConfigError
 from peirce.pipelines.program_run import ProgramRun, ProgramStatus
 from peirce.translators.nlsl import NlslProgram
@@ -162,8 +163,7 @@ def _ground(expr: SExpr, env: dict[str, str]) -> Dnf:
     if op == "and":
         result: Dnf = [frozenset()]
         for a in args:
-            result = [x | y for x in result for y in _ground(a, env)]
-            _bound(result)
+            result = _bound([x | y for x in result for y in _ground(a, env)])
         return result
     if op == "or":
         return _bound([d for a in args for d in _ground(a, env)])
@@ -207,6 +207,7 @@ def _negate(dnf: Dnf) -> Dnf:
 
 
 def _bound(dnf: Dnf) -> Dnf:
+    dnf = [c for c in dnf if not any((not pos, atom) in c for pos, atom in c)]  # p and not p
     if len(dnf) > MAX_DISJUNCTS:
         raise _TooComplex(f"the goal grounds to more than {MAX_DISJUNCTS} alternatives")
     return dnf
@@ -270,7 +271,7 @@ def _problem(goal: Dnf) -> tuple[str, str]:
     return domain, problem
 
 
-def plan_goal(goal_text: str) -> list[str]:
+def plan_goal(goal_text: str, seconds: float = 20.0) -> list[str]:
     """pyperplan's plan for a SayCan goal (its actions, as ``(find me coke)``)."""
     try:
         from pyperplan import planner
@@ -288,7 +289,10 @@ def plan_goal(goal_text: str) -> list[str]:
     quiet = logging.root.manager.disable
     logging.disable(logging.INFO)  # pyperplan reports each phase on the root logger
     try:
-        return _search(planner, domain, problem)
+        with time_bound(seconds, "planning"):
+            return _search(planner, domain, problem)
+    except Exhausted as exc:
+        raise _TooComplex(str(exc)) from None
     finally:
         logging.disable(quiet)
 
@@ -412,10 +416,11 @@ def _goal_lines(text: str) -> Iterator[str]:
 
 def run_pddl(program: NlslProgram, question: str, limits: Bounds | None) -> ProgramRun:
     """Plan a SayCan goal (see the module docstring)."""
-    del question, limits
+    del question
     goal_text = "\n".join(_goal_lines(program.text))
+    seconds = (limits or Bounds()).seconds * 4
     try:
-        plan = plan_goal(goal_text)
+        plan = plan_goal(goal_text, seconds)
     except _Unreadable as exc:
         return ProgramRun(ProgramStatus.UNREADABLE, None, str(exc), (), "pddl")
     except _TooComplex as exc:
