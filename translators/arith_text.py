@@ -143,6 +143,20 @@ def plain_math(text: str) -> tuple[str, list[int]]:
     """
     m = _Mapped.of(text)
     m.sub(r"\\\\|\\[()\[\]]|\$\$|&", "\n")
+    # not arithmetic: a clock time ("10 am", "3:30"), a ratio ("3:2"), a residue ("= 1 mod 11",
+    # "\\pmod{5}", "100 % 7"), a double factorial ("5!!"): the side is left unread
+    m.sub(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)(?![A-Za-z])|\b\d+:\d+\b", " # ", re.IGNORECASE)
+    m.sub(r"\(?\s*\\?(?:p?mod|bmod|modulo)\b|\\equiv|≡|(?<=\d)[ \t]*%[ \t]*(?=\d)|!!", " # ")
+    m.sub(r"(?<=\d)(?:\\,|\{,\}|\\ )(?=\d{3}(?!\d))", "")  # "10\\,000": a thousands separator
+    # "pages 1-10": a range, not a subtraction (a tight "a-b" with a < b)
+    m.sub(
+        r"(?<![\d.\-])(\d+)-(\d+)(?![\d.])", fn=lambda g: " # " if int(g[1]) < int(g[2]) else g[0]
+    )
+    # "C(9, 7)", "{9 \\choose 7}": a number of combinations
+    m.sub(
+        r"\bC\(\s*(\d+)\s*,\s*(\d+)\s*\)|\{\s*(\d+)\s*\\choose\s*(\d+)\s*\}",
+        fn=lambda g: "(({0})!/(({1})!(({0})-({1}))!))".format(g[1] or g[3], g[2] or g[4]),
+    )
     m.sub(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])\.?", "")
     _command(m, r"\\(?:text(?:bf|rm|it)?|mbox)", " {a} ")
     _command(m, r"\\(?:mathrm|mathbf|operatorname|boxed)", " {a} ")
@@ -166,6 +180,10 @@ def plain_math(text: str) -> tuple[str, list[int]]:
     m.sub(r"[{}]", " ")
     m.sub(r"(?<=\d),(?=\d{3}(?!\d))", "")
     m.sub(r"(?<=\d) [xX] (?=\d)", " * ")
+    # "2 1/2": a mixed number; "7.5 / 1/2": a fraction written tight binds tighter than the
+    # operators written with spaces around it
+    m.sub(r"(?<![\d./])(\d+) (\d+)/(\d+)(?![\d./])", fn=lambda g: f"({g[1]} + {g[2]}/{g[3]})")
+    m.sub(r"(?<=[/^])(\s+)(\d+(?:\.\d+)?/\d+)(?![\d./])", fn=lambda g: f"{g[1]}({g[2]})")
     m.sub(r"\b(?:times|multiplied\s+by)\b", " * ", re.IGNORECASE)
     m.sub(r"\bdivided\s+by\b", " / ", re.IGNORECASE)
     m.sub(r"(?<=%)\s*of\b", " * ", re.IGNORECASE)

@@ -45,6 +45,7 @@ BENCHMARKS: dict[str, str] = {
     "prmbench": "peirce.evaluators.bench.prmbench",
     "gate": "peirce.evaluators.bench.gate",
     "linc-fol": "peirce.evaluators.bench.linc_fol",
+    "math-cot": "peirce.evaluators.bench.math_cot",
     "faithful": "peirce.evaluators.bench.faithful",
 }
 

@@ -47,6 +47,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from peirce.cot import ChainReport, ClaimCheck, ClaimStatus, StepCheck
 from peirce.engine.fol import SolverLimits, decide
@@ -71,6 +72,9 @@ from peirce.results import Answer, Severity
 from peirce.translators.cot import read_chain
 from peirce.translators.fol import parse_formula
 
+if TYPE_CHECKING:
+    from peirce.pipelines.math_chain import ChainCheck as ChainCheck_
+
 __all__ = [
     "Action",
     "Decision",
@@ -80,6 +84,8 @@ __all__ = [
     "Policy",
     "RepairRound",
     "StepFinding",
+    "check_math",
+    "math_decision",
 ]
 
 
@@ -524,3 +530,55 @@ def annotate(reasoning: str, marked: Sequence[StepFinding]) -> str:
         pos = s.end
     out.append(reasoning[pos:])
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------- math
+def check_math(
+    reasoning: str,
+    *,
+    question: str,
+    client: ChatClient | None,
+    answer: str | None = None,
+    dataset: str = "GSM8K",
+    samples: int = 3,
+) -> Decision:
+    """The gate for a math word problem: the reply is shown when its answer is the one the
+    verified program gives (:mod:`peirce.pipelines.math_translate`: programs written by the
+    model behind ``client``, run safely and voted; the chain checked against the kept one).
+    ``answer`` is the reply's final answer (default: read from its last sentence)."""
+    from peirce.pipelines.math_chain import answer_of
+    from peirce.pipelines.math_translate import verify_chain
+
+    t0 = time.perf_counter()
+    given = answer if answer is not None else answer_of(reasoning)
+    check, vote = verify_chain(client, question, reasoning, given, dataset=dataset, samples=samples)
+    calls = vote.calls if vote is not None else 0
+    return math_decision(check, reasoning, llm_calls=calls, ms=(time.perf_counter() - t0) * 1000)
+
+
+def math_decision(
+    check: ChainCheck_, reasoning: str, *, llm_calls: int = 0, ms: float = 0.0
+) -> Decision:
+    """A checked math chain as the gate's decision: ``pass`` when verified, else ``block``
+    with the first failing step (or why nothing was verified)."""
+    from peirce.pipelines.math_chain import Verdict
+
+    steps = tuple(
+        StepFinding(
+            s.index + 1, s.text, s.span.start, s.span.end,
+            Finding.REFUTED if any(f.step == s.index for f in check.findings) else Finding.NO_CLAIM,
+            next((f.reason for f in check.findings if f.step == s.index), ""),
+            backend="arithmetic",
+        )
+        for s in check.steps
+    )  # fmt: skip
+    verified = check.verdict is Verdict.VERIFIED
+    finding = Finding.ENTAILED if verified else (
+        Finding.REFUTED if check.verdict is Verdict.FLAGGED else Finding.UNKNOWN
+    )  # fmt: skip
+    action = Action.PASS if verified else Action.BLOCK
+    timings = {"check": ms, "total": ms}
+    return Decision(
+        action, check.reason, reasoning if verified else None, steps, None, finding,
+        llm_calls=llm_calls, timings=timings,
+    )  # fmt: skip
