@@ -49,6 +49,8 @@
 :- use_module(library(apply)).
 :- use_module(library(solution_sequences)).
 :- autoload(library(sandbox), [safe_goal/1]).
+%   (kb/control.pl, Prolog's control constructs and safe libraries with proofs, is loaded
+%   beside this file: its predicates are called as peirce_control:...)
 
 %!  builtin(?Name, ?Arity) is nondet.
 %   Pure built-ins that a clause body or a console query may call.
@@ -367,6 +369,8 @@ run(load, [Name, Path], s(Module)) :-
     load_files(Name:Path, [if(not_loaded)]),
     absolute_file_name(Path, Abs),
     (   source_file_property(Abs, module(Module)) -> true ; Module = Name ).
+run(output, [], s(Text)) :-
+    peirce_control:take_output(Text).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
 
@@ -423,7 +427,7 @@ json_data(Text, T) :-
 %   A relation used in a body but concluded by no clause must still exist (and fail).
 declare(_, []).
 declare(M, [G|Gs]) :-
-    (   G = '$b'(_)
+    (   ( G = '$b'(_) ; G = '$c'(_, _) )
     ->  true
     ;   functor(G, N, A0),
         A is A0 + 2,
@@ -463,6 +467,9 @@ dec_goal(L, Vs, G) :-
         (   builtin(B, Ar) -> true ; permission_error(call, builtin, B/Ar) ),
         G0 =.. [B|Ts],
         G = '$b'(G0)
+    ;   N == 'c:$ctl', Ts = [Raw]
+    ->  peirce_control:ctl_build(Raw, X),     % a control construct (control.pl)
+        G = '$c'(X, Raw)
     ;   relation_name(N),
         G =.. [N|Ts]
     ).
@@ -526,7 +533,10 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
-    (   Mode == all -> maplist(solution, Found, Sols) ; maplist(proofs_only, Found, Sols) ),
+    (   Mode == all -> maplist(solution, Found, Sols)
+    ;   Mode == prolog -> maplist(prolog_solution, Found, Sols)
+    ;   maplist(proofs_only, Found, Sols)
+    ),
     (   R == inference_limit_exceeded -> Status = s(inferences)
     ;   arg(2, Acc, inferences) -> Status = s(inferences)
     ;   R == time -> Status = s(time)
@@ -535,6 +545,10 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     ;   Status = s(ok)
     ).
 
+collect(prolog, Limit, _, Goals, Ctx, Acc) :- !,    % depth first, as SWI-Prolog (control.pl)
+    peirce_control:collect(Limit, Goals, Ctx, Acc).
+collect(prolog1, _, _, Goals, Ctx, Acc) :- !,
+    peirce_control:collect(1, Goals, Ctx, Acc).
 collect(first, _, _, Goals, Ctx, Acc) :- !,
     (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
 collect(all, Limit, Inf, Goals, Ctx, Acc) :-
@@ -710,6 +724,13 @@ within_memory(T) :-
 proofs_only(_-Proofs, [[], Ps]) :-
     maplist(tag(p), Proofs, Ps).
 
+prolog_solution(Goals0-Proofs, Sol) :-   % a control literal answered as it was written
+    maplist(as_written, Goals0, Goals),
+    solution(Goals-Proofs, Sol).
+
+as_written('$c'(_, Raw), 'c:$ctl'(Raw)) :- !.
+as_written(G, G).
+
 solution(Goals-Proofs, [Gs, Ps]) :-
     maplist(tag(t), Goals, Gs),
     maplist(tag(p), Proofs, Ps).
@@ -852,6 +873,7 @@ wvl([X|Xs]) --> ",", wv(X), wvl(Xs).
 %   a proof: its nodes in preorder, each Id, Goal, number of children
 wp(n(Id, G, Ps)) --> num(Id), ",[", wt(G), "],", { length(Ps, K) }, num(K), wpl(Ps).
 wp(b(G)) --> "-1,[", wt(G), "],0".
+wp(c(K, G, Ps)) --> "-2,[", wt('$ctl'(K, G)), "],", { length(Ps, N) }, num(N), wpl(Ps).
 
 wpl([]) --> [].
 wpl([P|Ps]) --> ",", wp(P), wpl(Ps).
@@ -979,7 +1001,11 @@ bad_item(E, error(s(Msg)), []) :- message_text(error(E, _), Msg).
 clause_item(T, _, _, _) :- sub_term(X, T), bad_data(X, Why), !, refuse(Why).
 clause_item((:- D), Vs, skipped(s(directive), s(Text)), []) :- !, show(D, Vs, Text).
 clause_item((?- Q), Vs, skipped(s(query), s(Text)), []) :- !, show(Q, Vs, Text).
-clause_item((_ --> _), _, _, _) :- !, refuse("grammar rules (-->) are not supported").
+clause_item((H --> B), Vs, Item, Ws) :- !,   % the standard translation, as data
+    (   catch(dcg_translate_rule((H --> B), C), _, fail)
+    ->  clause_item(C, Vs, Item, Ws)
+    ;   refuse("this grammar rule (-->) cannot be translated")
+    ).
 clause_item((H :- B), Vs, clause(Names, t(Head), Body), Ws) :- !,
     head_literal(H, Head),
     conj_literals(B, Gs, Ws0),
@@ -1035,9 +1061,10 @@ conj((A, B), Ws) --> !, conj(A, W1), conj(B, W2), { append(W1, W2, Ws) }.
 conj(G, Ws) --> { body_literal(G, L, Ws) }, [L].
 
 body_literal(-(G), L, []) :- !, relation(G, 'n:', L).
-body_literal(G, _, _) :- control(G, Why), !, refuse(Why).
 body_literal(G, L, []) :- callable(G), functor(G, N, A), builtin(N, A), !,
     G =.. [N|As], atom_concat('b:', N, BN), L =.. [BN|As].
+body_literal(G, L, []) :- peirce_control:ctl_literal(G, L), !.   % see control.pl
+body_literal(G, _, _) :- control(G, Why), !, refuse(Why).
 body_literal(G, L, Ws) :-
     relation(G, 'p:', L),
     functor(G, N, A),

@@ -40,7 +40,8 @@ from typing import TextIO
 
 from peirce.config import console_history_path
 from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
-from peirce.engine.prolog.codec import BUILTINS
+from peirce.engine.prolog.codec import BUILTINS, CONTROL
+from peirce.engine.prolog.writer import take_output
 from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Severity, Verdict
@@ -253,10 +254,15 @@ class Console:
         goals = parse_query(text)
         self._check(goals)
         result = self.kb.query(goals, limit=self.answers)
+        printed = take_output()  # what format/2, write/1, ... wrote
+        if printed:
+            self.out.write(printed if printed.endswith("\n") else printed + "\n")
         names = [n for n in dict.fromkeys(_vars(goals)) if not n.startswith("_")]
         for sol in result.solutions:
-            shown = [
-                f"{n} = {format_term(sol.bindings[n], 699)}" for n in names if n in sol.bindings
+            shown = [  # a variable left free is not shown (as SWI-Prolog's top level)
+                f"{n} = {format_term(sol.bindings[n], 699)}"
+                for n in names
+                if n in sol.bindings and not _fresh(sol.bindings[n])
             ]
             self.say(", ".join(shown) if shown else "true")
             for proof in sol.proofs:
@@ -274,7 +280,7 @@ class Console:
 
     def _check(self, goals: Sequence[Literal]) -> None:
         for g in goals:
-            if not g.negated and (g.predicate, len(g.args)) in BUILTINS:
+            if not g.negated and (g.predicate, len(g.args)) in BUILTINS or g.predicate == CONTROL:
                 continue
             if not self.kb.concludes(g):
                 rel = f"{'-' if g.negated else ''}{g.predicate}/{len(g.args)}"
@@ -425,6 +431,11 @@ def _readline(stdin: TextIO) -> str:
     if not line:
         raise EOFError
     return line.rstrip("\n")
+
+
+def _fresh(t: Term) -> bool:
+    """A variable the answer left free (the decoder names it ``_N``)."""
+    return isinstance(t, Var) and t.name[:1] == "_" and t.name[1:].isdigit()
 
 
 def _vars(goals: Sequence[Literal]) -> list[str]:
