@@ -71,7 +71,7 @@ lib(functor, 3).      lib(arg, 3).          lib((=..), 2).        lib(copy_term,
 lib(compound, 1).     lib(callable, 1).     lib(float, 1).        lib(append, 2).
 lib(format, 1).       lib(format, 2).       lib(write, 1).        lib(print, 1).
 lib(writeln, 1).      lib(nl, 0).           lib(write_canonical, 1). lib(writeq, 1).
-lib(tab, 1).
+lib(tab, 1).           lib(code_type, 2).    lib(char_type, 2).    lib(last, 2).
 
 %   Library predicates that call goals: run here, with the proofs of the goals they call.
 meta(maplist, A) :- between(2, 5, A).
