@@ -190,7 +190,7 @@ refuse(Msg) :- throw(error(peirce(Msg), _)).
 %   (St's flag set: status depth).
 collect(Limit, Goals, Ctx, Acc) :-
     nb_setval(peirce_out, ""),
-    catch(( limit(Limit, ( prolog_current_choice(Ch),
+    catch(( limit(Limit, ( barrier(Ch),
                            body_top(Goals, Ch, Ctx, 0, Proofs) )),
             arg(1, Acc, L0),
             nb_setarg(1, Acc, [Goals-Proofs|L0]),
@@ -224,7 +224,7 @@ step(G, C, D, n(Id, G, Ps)) :-
     functor(G, N, A0),
     A is A0 + 2,
     current_predicate(M:N/A),
-    prolog_current_choice(Ch),
+    barrier(Ch),
     call(M:G, Id, Body),
     body(Body, Ch, C, D1, Ps).
 
@@ -307,12 +307,18 @@ node(call(F, Args), _, C, D, P) :- !,
     (   callable(F) -> true ; throw(error(type_error(callable, F), _)) ),
     F =.. L0, append(L0, Args, L1), G =.. L1,
     ctl(G, X),
-    prolog_current_choice(Ch),
+    barrier(Ch),
     seq(X, Ch, C, D, Ps, []),
     (   Ps = [P0], X \= and(_, _) -> P = P0 ; P = c(call, G, Ps) ).
 node(meta(G), _, C, D, c(meta, G, Ps)) :- !, meta_run(G, C, D, Ps).
 
-opaque(X, C, D, Ps) :- prolog_current_choice(Ch), seq(X, Ch, C, D, Ps, []).
+opaque(X, C, D, Ps) :- barrier(Ch), seq(X, Ch, C, D, Ps, []).
+
+%   barrier(-Choice): a choice point of our own (its alternative fails) for a cut to prune to.
+%   The newest choice point when a goal starts may be removed before a cut inside the goal runs
+%   (the else-branch of a soft cut whose condition the goal is): this one lives as long as the
+%   goal's alternatives.
+barrier(Ch) :- ( prolog_current_choice(Ch) ; fail ).
 
 template(count, x).
 template(count(T), T).

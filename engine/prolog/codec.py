@@ -354,6 +354,10 @@ def _has_written(t: Term) -> bool:
 def literal_text(lit: Literal) -> str:
     """``str(lit)``, with an explicit stack (arguments nested any depth); an operator, a list
     as Prolog writes it (``X=[1,2]``)."""
+    if lit.predicate == CONTROL and len(lit.args) == 1:  # a control literal: its goal
+        goal = lit.args[0]
+        if isinstance(goal, Compound) and goal.functor == "$goal" and len(goal.args) == 1:
+            return prolog_text(goal.args[0], 999)
     if lit.predicate in _WRITTEN or any(_has_written(a) for a in lit.args):
         core = prolog_text(Compound(lit.predicate, lit.args) if lit.args else Const(lit.predicate))
         return "¬" + core if lit.negated else core
