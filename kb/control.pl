@@ -30,7 +30,8 @@
     (bounded), that Python takes with the api operation output; format's directives are checked
     first: ~@ (which calls a goal) is refused.
 */
-:- module(peirce_control, [ctl_literal/2, ctl_build/2, collect/4, take_output/1]).
+:- module(peirce_control, [ctl_literal/2, ctl_build/2, collect/4, take_output/1,
+                            read_op/3, read_options/1]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -77,6 +78,43 @@ lib(tab, 1).           lib(code_type, 2).    lib(char_type, 2).    lib(last, 2).
 meta(maplist, A) :- between(2, 5, A).
 meta(foldl, A) :- between(4, 6, A).
 meta(include, 3). meta(exclude, 3). meta(partition, 4). meta(predsort, 3).
+
+%  ------------------------------------------------------------------------------------------
+%  op/3 declarations of a program text, applied to reading the rest of it (never run as a
+%  directive): the first one makes a module of its own for the reading (peirce_read_N), in
+%  which each declaration is made; at most 100 per text, each checked first.
+
+%!  read_op(+Priority, +Type, +Names)
+read_op(P, T, N) :-
+    (   integer(P), between(0, 1200, P) -> true
+    ;   refuse("op/3: the priority must be an integer from 0 to 1200")
+    ),
+    (   atom(T), memberchk(T, [xfx, xfy, yfx, fy, fx, xf, yf]) -> true
+    ;   refuse("op/3: the type must be one of xfx, xfy, yfx, fy, fx, xf, yf")
+    ),
+    (   atom(N) -> Ns = [N]
+    ;   is_list(N), length(N, K), K =< 100, maplist(atom, N) -> Ns = N
+    ;   refuse("op/3: the name must be an atom or a list of atoms")
+    ),
+    (   ( memberchk(',', Ns) ; memberchk('|', Ns) ; memberchk('[]', Ns) ; memberchk('{}', Ns) )
+    ->  refuse("op/3: ',', '|', '[]' and '{}' cannot be made operators here")
+    ;   true
+    ),
+    nb_getval(peirce_read_ops, Ops0),
+    (   Ops0 = ops(M, K0) -> true
+    ;   flag(peirce_read_module, I, I + 1), format(atom(M), "peirce_read_~d", [I]), K0 = 0
+    ),
+    length(Ns, Kn),
+    K1 is K0 + Kn,
+    (   K1 > 100 -> refuse("op/3: more than 100 operators declared in one text") ; true ),
+    catch(op(P, T, M:Ns), error(E, _), ( message_text_(E, Msg), refuse(Msg) )),
+    nb_setval(peirce_read_ops, ops(M, K1)).
+
+message_text_(E, Msg) :- format(string(Msg), "op/3: ~q", [E]).
+
+%!  read_options(-Options): the reader's module when the text declared operators.
+read_options(Opts) :-
+    (   nb_current(peirce_read_ops, ops(M, _)) -> Opts = [module(M)] ; Opts = [] ).
 
 %  ------------------------------------------------------------------------------------------
 %  Translation: a goal as written -> the form the solver runs
@@ -163,20 +201,27 @@ format_check(F) :-
     (   catch(text_to_string(F, S), _, fail) -> true ; refuse("format/2: the format must be text") ),
     string_codes(S, Cs),
     (   phrase(directives(Ds), Cs) -> true ; refuse("format/2: a format directive cannot be read") ),
-    (   memberchk(0'@, Ds)
+    (   memberchk(0'@-_, Ds)
     ->  refuse("format/2: the directive ~@ calls a goal; it is not allowed")
+    ;   memberchk(0'W-_, Ds)
+    ->  refuse("format/2: the directive ~W takes write options that can call a goal; it is not allowed")
+    ;   memberchk(_-star, Ds)
+    ->  refuse("format/2: a column argument * is not allowed (write the number)")
+    ;   member(_-N, Ds), integer(N), N > 10000
+    ->  refuse("format/2: a directive's argument is more than 10000")
     ;   true
     ).
 
-directives(Ds) --> [0'~], !, dir_arg, [D], { Ds = [D|Ds1] }, directives(Ds1).
+%   The directives of a format text, each Code-Argument (none, star, a number, a character).
+directives(Ds) --> [0'~], !, dir_arg(A), [D], { Ds = [D-A|Ds1] }, directives(Ds1).
 directives(Ds) --> [_], !, directives(Ds).
 directives([]) --> [].
 
-dir_arg --> [0'`], !, [_].
-dir_arg --> [0'*], !.
-dir_arg --> digits_.
-digits_ --> [C], { code_type(C, digit) }, !, digits_.
-digits_ --> [].
+dir_arg(char) --> [0'`], !, [_].
+dir_arg(star) --> [0'*], !.
+dir_arg(N) --> digits_(Cs), { Cs == [] -> N = none ; number_codes(N, Cs) }.
+digits_([C|Cs]) --> [C], { code_type(C, digit) }, !, digits_(Cs).
+digits_([]) --> [].
 
 refuse(Msg) :- throw(error(peirce(Msg), _)).
 

@@ -252,7 +252,7 @@ jterm(X) --> { atom(X) }, !, { atom_string(X, S) }, [S].
 jterm(X) --> { integer(X) }, !, { integer_ok(X) }, [X].
 jterm(X) --> { float(X) }, !,
     (   { X =:= inf ; X =:= -inf ; X =\= X } -> { format(string(J), "~w", [X]) }, [J] ; [X] ).
-jterm(X) --> { string(X) }, !, [X].
+jterm(X) --> { string(X) }, !, [["$str", 1], X].   % a string: '$str'(Text)
 jterm(X) --> { compound(X) }, !,
     { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F), atom_string(F, S) },
     [[S, A]],
@@ -484,6 +484,7 @@ dec_(Vs, X, T) :- dec(X, Vs, T).
 dec(X, _, T) :- atom(X), !, ( X == '[]' -> T = [] ; T = X ).
 dec(X, _, X) :- number(X), !.
 dec([I], Vs, V) :- integer(I), !, nth0(I, Vs, V).
+dec(['$str', A], _, S) :- atom(A), !, atom_string(A, S).   % a string (see jterm//1)
 dec([N|As], Vs, T) :- atom(N), !,
     maplist(dec_(Vs), As, Ts),
     compound_name_arguments(T, N, Ts).
@@ -888,7 +889,7 @@ wt(X) --> { float(X) }, !,
     ->  { format(string(S), "~w", [X]) }, str(S)
     ;   num(X)
     ).
-wt(X) --> { string(X) }, !, str(X).
+wt(X) --> { string(X) }, !, "[\"$str\",1],", str(X).   % a string: '$str'(Text)
 wt(X) --> { compound(X) }, !,
     { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F) },
     "[", str(F), ",", num(A), "]",
@@ -945,10 +946,13 @@ esc1(C) --> { format(codes(Hex), "\\u~|~`0t~16r~4+", [C]) }, Hex.
 %  Names pairs each variable with its name: [[Var, "X"], ...].
 
 parse_program(Text, Items) :-
-    setup_call_cleanup(open_string(Text, S), read_items(S, Items), close(S)).
+    setup_call_cleanup(( open_string(Text, S), nb_setval(peirce_read_ops, []) ),
+                       read_items(S, Items),
+                       ( close(S), nb_setval(peirce_read_ops, []) )).
 
 read_items(S, Items) :-
-    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
+    peirce_control:read_options(Opts),   % with the operators the text declared (control.pl)
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)|Opts]),
             Item0 = term(T, Vs, P) ),
           error(syntax_error(What), Ctx),
           Item0 = syntax(What, Ctx)),
@@ -999,6 +1003,10 @@ bad_item(peirce(Msg), error(s(Msg)), []) :- !.
 bad_item(E, error(s(Msg)), []) :- message_text(error(E, _), Msg).
 
 clause_item(T, _, _, _) :- sub_term(X, T), bad_data(X, Why), !, refuse(Why).
+clause_item((:- op(P, T, N)), Vs, skipped(s(directive), s(Text)), []) :- !,
+    peirce_control:read_op(P, T, N),     % applied to reading the rest of the text, not run
+    show(op(P, T, N), Vs, Text0),
+    string_concat(Text0, " (applied to reading the rest of the text)", Text).
 clause_item((:- D), Vs, skipped(s(directive), s(Text)), []) :- !, show(D, Vs, Text).
 clause_item((?- Q), Vs, skipped(s(query), s(Text)), []) :- !, show(Q, Vs, Text).
 clause_item((H --> B), Vs, Item, Ws) :- !,   % the standard translation, as data

@@ -41,7 +41,7 @@ from typing import TextIO
 from peirce.config import console_history_path
 from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
 from peirce.engine.prolog.codec import BUILTINS, CONTROL
-from peirce.engine.prolog.writer import take_output
+from peirce.engine.prolog.writer import prolog_text, take_output
 from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Severity, Verdict
@@ -97,6 +97,8 @@ def _constant(c: Const) -> str:
 def _pieces(t: Compound) -> list[Term | str]:
     """What ``t`` is written as: strings as they are, terms still to write."""
     out: list[Term | str]
+    if t.functor == "$str" and len(t.args) == 1:  # a string, "text"
+        return [prolog_text(t)]
     if t.functor == "[|]" and len(t.args) == 2:
         out = ["["]
         tail: Term = t
@@ -159,6 +161,7 @@ class Console:
 
     def __init__(self, kb: KnowledgeBase, *, out: TextIO | None = None, answers: int = 20) -> None:
         self.kb = kb
+        kb.control = True  # queries run as SWI-Prolog runs them (kb/control.pl)
         self.out = out if out is not None else sys.stdout
         self.answers = answers
         self._added = 0
@@ -280,7 +283,7 @@ class Console:
 
     def _check(self, goals: Sequence[Literal]) -> None:
         for g in goals:
-            if not g.negated and (g.predicate, len(g.args)) in BUILTINS or g.predicate == CONTROL:
+            if (not g.negated and (g.predicate, len(g.args)) in BUILTINS) or g.predicate == CONTROL:
                 continue
             if not self.kb.concludes(g):
                 rel = f"{'-' if g.negated else ''}{g.predicate}/{len(g.args)}"

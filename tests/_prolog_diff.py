@@ -66,7 +66,9 @@ js(X, X) :- number(X), !.
 js(X, [a, S]) :- atom(X), !, atom_string(X, S).
 js([], [a, "[]"]) :- !.
 js(X, [s, X]) :- string(X), !.
-js(X, [f, F|Js]) :- compound_name_arguments(X, F0, As), ( F0 == '[|]' -> F = "[|]" ; atom_string(F0, F) ),
+js(X, [f, F|Js]) :-
+    compound_name_arguments(X, F0, As),
+    ( F0 == '[|]' -> F = "[|]" ; atom_string(F0, F) ),
     maplist(js, As, Js).
 """
 
@@ -87,6 +89,8 @@ def _shape(t: Term) -> JSON:
         v = t.value
         return ["a", v] if isinstance(v, str) else v
     assert isinstance(t, Compound)
+    if t.functor == "$str" and len(t.args) == 1 and isinstance(t.args[0], Const):
+        return ["s", str(t.args[0].value)]  # a string
     return ["f", t.functor, *[_shape(a) for a in t.args]]
 
 
@@ -142,6 +146,7 @@ def peirce_answers(cases: Sequence[Case]) -> list[list[JSON]]:
     for c in cases:
         got: list[JSON] = []
         with KnowledgeBase(builtins=True, limits=LIMITS) as kb:
+            kb.control = True  # as the console sets it
             diags = kb.load_program(c.program)
             errors = [d.message for d in diags if d.severity.value == "error"]
             for q in c.queries:

@@ -118,7 +118,9 @@ class _Gen:
             g, gb = self.seq(bound, r.randint(1, 2), depth + 1)
             t = r.choice(sorted(gb)) if gb else "x"
             lst, n = self.var(), self.var()  # (a list is never compared: not in bound)
-            tail, new = r.choice([("", set()), (f", length({lst}, {n})", {n}), (f", msort({lst}, {n})", set())])
+            tail, new = r.choice(
+                [("", set()), (f", length({lst}, {n})", {n}), (f", msort({lst}, {n})", set())]
+            )
             return f"findall({t}, ({g}), {lst}){tail}", new
         if x < 0.9:
             g, gb = self.call(bound)

@@ -298,7 +298,7 @@ def term_text(x: JSON) -> str:
 
 
 #: Functors that Prolog writes in a syntax of their own (lists, operators, curly terms).
-_WRITTEN = frozenset(["[|]", "{}", *OPERATORS])
+_WRITTEN = frozenset(["[|]", "{}", "$str", *OPERATORS])
 
 
 def goal_text(x: JSON) -> str:

@@ -203,7 +203,9 @@ class KnowledgeBase:
         self.builtins = builtins
         self._store = ClauseStore()
         self._ids = itertools.count(1)
-        #: a clause holds a control construct: queries run as SWI-Prolog runs them
+        #: queries run as SWI-Prolog runs them: depth first, clauses in order, every answer
+        #: (repeats too) in its order, cut and the other control constructs of
+        #: ``kb/control.pl``; set when a clause holds a control construct, and by the console
         self.control = False
         self._module: str | None = take_module()
         self._finalizer = weakref.finalize(self, abandon_module, self._module)

@@ -33,11 +33,11 @@ for _names, _p, _kind in (
     (("->", "*->"), 1050, "xfy"),
     ((",",), 1000, "xfy"),
     (
-        ("=", "\\=", "==", "\\==", "@<", "@>", "@=<", "@>=", "=..", "is", "=:=", "=\\=", "<", ">")
-        + ("=<", ">=", ">:<", ":<", "as"),
+        ("=", "\\=", "==", "\\==", "@<", "@>", "@=<", "@>=", "=..", "is", "=:=", "=\\="),
         700,
         "xfx",
     ),
+    (("<", ">", "=<", ">=", ">:<", ":<", "as"), 700, "xfx"),
     ((":",), 200, "xfy"),
     (("+", "-", "/\\", "\\/", "xor"), 500, "yfx"),
     (("*", "/", "//", "mod", "rem", "<<", ">>", "div", "rdiv", "divmod"), 400, "yfx"),
@@ -78,6 +78,9 @@ def _items(t: Term, most: int) -> list[Term | str]:
             return ["(", _const(t), ")"]
         return [t]
     f, args = t.functor, t.args
+    if f == "$str" and len(args) == 1 and isinstance(args[0], Const):  # a string
+        text = str(args[0].value).replace("\\", "\\\\").replace('"', '\\"')
+        return ['"' + text.replace("\n", "\\n") + '"']
     if f == "[|]" and len(args) == 2:
         out: list[Term | str] = ["["]
         tail: Term = t
@@ -104,8 +107,10 @@ def _items(t: Term, most: int) -> list[Term | str]:
             op += " "
         body = [*_items(args[0], left), op, *rhs]
         return ["(", *body, ")"] if prio > most else body
-    if len(args) == 1 and f in _PREFIX and not (
-        isinstance(args[0], Const) and not isinstance(args[0].value, str)
+    if (
+        len(args) == 1
+        and f in _PREFIX
+        and not (isinstance(args[0], Const) and not isinstance(args[0].value, str))
     ):
         prio = _PREFIX[f]
         arg = _items(args[0], prio)
