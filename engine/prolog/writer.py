@@ -11,7 +11,7 @@ recursion). A compound that is not an operator keeps peirce's ``f(a, b)``.
 >>> prolog_text(Compound("-", (Var("X"), Compound("+", (Const(1), Const(2))))))
 'X-(1+2)'
 >>> prolog_text(Compound(";", (Compound("->", (Const("a"), Const("b"))), Const("c"))))
-'(a->b;c)'
+'a->b;c'
 
 The control nodes (``kb/control.pl``) arrive as ``'$ctl'(Kind, Goal)``; :func:`control_text`
 says in words what the step was (which branch, why).
@@ -70,30 +70,33 @@ def _const(c: Const) -> str:
     return str(v)
 
 
-def _items(t: Term, most: int) -> list[Term | str]:
+_Item = str | tuple[Term, int]
+
+
+def _items(t: Term, most: int) -> list[_Item]:
     """What ``t`` is written as, at most priority ``most`` unbracketed: strings as they are,
-    terms still to write."""
+    (term, priority) still to write (no recursion: the caller's stack writes those)."""
     if not isinstance(t, Compound):
         if isinstance(t, Const) and not isinstance(t.value, str) and t.value < 0 and most < 200:
             return ["(", _const(t), ")"]
-        return [t]
+        return [_const(t) if isinstance(t, Const) else t.name if isinstance(t, Var) else str(t)]
     f, args = t.functor, t.args
     if f == "$str" and len(args) == 1 and isinstance(args[0], Const):  # a string
         text = str(args[0].value).replace("\\", "\\\\").replace('"', '\\"')
         return ['"' + text.replace("\n", "\\n") + '"']
     if f == "[|]" and len(args) == 2:
-        out: list[Term | str] = ["["]
+        out: list[_Item] = ["["]
         tail: Term = t
         while isinstance(tail, Compound) and tail.functor == "[|]" and len(tail.args) == 2:
             if len(out) > 1:
                 out.append(",")
-            out.extend(_items(tail.args[0], 999))
+            out.append((tail.args[0], 999))
             tail = tail.args[1]
         if tail != Const("[]"):
-            out += ["|", *_items(tail, 999)]
+            out += ["|", (tail, 999)]
         return [*out, "]"]
     if f == "{}" and len(args) == 1:
-        return ["{", *_items(args[0], 1200), "}"]
+        return ["{", (args[0], 1200), "}"]
     if len(args) == 2 and f in OPERATORS:
         prio, left, right = OPERATORS[f]
         if f == ",":
@@ -102,10 +105,9 @@ def _items(t: Term, most: int) -> list[Term | str]:
             op = f" {f} "
         else:
             op = f
-        rhs = _items(args[1], right)
-        if not f[0].isalpha() and f != "," and _starts_symbolic(rhs):
-            op += " "
-        body = [*_items(args[0], left), op, *rhs]
+            if _starts_symbolic(args[1]):
+                op += " "
+        body: list[_Item] = [(args[0], left), op, (args[1], right)]
         return ["(", *body, ")"] if prio > most else body
     if (
         len(args) == 1
@@ -113,45 +115,43 @@ def _items(t: Term, most: int) -> list[Term | str]:
         and not (isinstance(args[0], Const) and not isinstance(args[0].value, str))
     ):
         prio = _PREFIX[f]
-        arg = _items(args[0], prio)
-        sep = " " if f[0].isalpha() or f == "\\+" or _starts_symbolic(arg) else ""
-        body = [atom_text(f), sep, *arg]
+        sep = " " if f[0].isalpha() or f == "\\+" or _starts_symbolic(args[0]) else ""
+        body = [atom_text(f) + sep, (args[0], prio)]
         return ["(", *body, ")"] if prio > most else body
     out = [atom_text(f), "("]
     for i, a in enumerate(args):
         if i:
             out.append(", ")
-        out.extend(_items(a, 999))
+        out.append((a, 999))
     return [*out, ")"]
 
 
-def _starts_symbolic(items: list[Term | str]) -> bool:
-    first = items[0] if items else ""
-    if isinstance(first, Const):
-        text = _const(first)
-    elif isinstance(first, str):
-        text = first
-    else:
+def _starts_symbolic(t: Term) -> bool:
+    """Whether ``t`` is written starting with a symbol character (so that an operator before
+    it needs a space: ``1- -1``, ``a= \\+b``)."""
+    while isinstance(t, Compound):
+        if t.functor in _PREFIX and len(t.args) == 1:
+            return t.functor[0] in _SYMBOLS
+        if t.functor in OPERATORS and len(t.args) == 2:
+            t = t.args[0]  # (brackets may come first; a space is harmless then)
+            continue
         return False
-    return bool(text) and text[0] in _SYMBOLS
+    if isinstance(t, Const):
+        text = _const(t)
+        return bool(text) and text[0] in _SYMBOLS
+    return False
 
 
 def prolog_text(t: Term, most: int = 1200) -> str:
     """``t`` as Prolog writes it (see the module's description)."""
     out: list[str] = []
-    stack: list[Term | str] = [t]
-    first = True
+    stack: list[_Item] = [(t, most)]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             out.append(item)
-        elif isinstance(item, Var):
-            out.append(item.name)
-        elif isinstance(item, Const):
-            out.append(_const(item))
         else:
-            stack.extend(reversed(_items(item, most if first else 1200)))
-        first = False
+            stack.extend(reversed(_items(*item)))
     return "".join(out)
 
 
