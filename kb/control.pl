@@ -145,7 +145,12 @@ ctl(aggregate_all(S, G, R), aggregate(S, X, R, aggregate_all(S, G, R))) :- !,
     ;   refuse("aggregate_all/3 takes count, sum(E), max(E), min(E), bag(T) or set(T)")
     ),
     ctl(G, X).
-ctl(G, call(F, Args)) :- compound(G), compound_name_arguments(G, call, [F|Args]), !.
+ctl(G, call(F, Args)) :-    % the goal is checked now when it is known, and when it runs
+    compound(G), compound_name_arguments(G, call, [F|Args]), !,
+    (   var(F) -> true
+    ;   callable(F) -> F =.. L0, append(L0, Args, L1), G1 =.. L1, \+ \+ ctl(G1, _)
+    ;   format(string(M), "not a goal: ~q", [F]), refuse(M)
+    ).
 ctl(phrase(B, L), X) :- !, ctl(phrase(B, L, []), X).
 ctl(phrase(B, L, R), X) :- !,
     (   var(B)

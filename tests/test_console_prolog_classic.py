@@ -26,7 +26,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "queens.pl": ("queens(6, Qs)", "queens(4, Qs)", "queens(8, Qs)"),
     "zebra.pl": ("zebra(Owner, Drinker, _)",),
     "sendmore.pl": ("solve(L)",),
-    "hanoi.pl": ("hanoi(3, a, c, b, Ms)", "moves(6, K)", "moves(N, 7)"),
+    "hanoi.pl": ("hanoi(3, a, c, b, Ms)", "moves(6, K)", "moves(3, 7)"),
     "dcg.pl": (
         "phrase(sentence(T), [the, cat, sees, a, dog])",
         "phrase(sentence(T), [a, dog, sleeps])",
