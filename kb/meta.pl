@@ -1207,6 +1207,7 @@ comment_code(C0, C) :-
     ).
 
 plain('$b'(G), G) :- !.
+plain('$c'(_, '$goal'(G)), G) :- !.   % a control construct, as written (control.pl)
 plain(G, P) :-
     G =.. [MN|As],
     sub_atom(MN, 0, 2, _, Prefix),
@@ -1267,7 +1268,15 @@ kb_relation(N, A) :- atom(N), integer(A), A >= 0, \+ reserved(N, A, _).
 
 kb_head(H) :- callable(H), functor(H, N, A), kb_relation(N, A).
 
+kb_goal(G) :- var(G), !, fail.
+kb_goal(G) :- kb_control(G, Gs), !, maplist(kb_goal, Gs).   % checked again by the sandbox
 kb_goal(G) :- callable(G), functor(G, N, A), ( builtin(N, A) -> true ; kb_relation(N, A) ).
+
+kb_control((A, B), [A, B]).      kb_control((A ; B), [A, B]).    kb_control((A -> B), [A, B]).
+kb_control((A *-> B), [A, B]).   kb_control(\+ A, [A]).          kb_control(!, []).
+kb_control(fail, []).            kb_control(false, []).          kb_control(findall(_, G, _), [G]).
+kb_control(forall(A, B), [A, B]). kb_control(setof(_, G, _), [G]).  kb_control(bagof(_, G, _), [G]).
+kb_control(_^G, [G]).            kb_control(aggregate_all(_, G, _), [G]).
 
 left_out_term(T) :-
     print_message(warning, format("peirce: left out, not a clause of a relation: ~q", [T])).

@@ -83,15 +83,23 @@ class Case:
 
 
 def _shape(t: Term) -> JSON:
-    if isinstance(t, Var):
-        return ["v"]
-    if isinstance(t, Const):
-        v = t.value
-        return ["a", v] if isinstance(v, str) else v
-    assert isinstance(t, Compound)
-    if t.functor == "$str" and len(t.args) == 1 and isinstance(t.args[0], Const):
-        return ["s", str(t.args[0].value)]  # a string
-    return ["f", t.functor, *[_shape(a) for a in t.args]]
+    """The JSON shape of ``t`` (see the module's description), with a stack of its own."""
+    out: list[JSON] = []
+    work: list[tuple[Term, list[JSON]]] = [(t, out)]
+    while work:
+        x, into = work.pop()
+        if isinstance(x, Var):
+            into.append(["v"])
+        elif isinstance(x, Const):
+            into.append(["a", x.value] if isinstance(x.value, str) else x.value)
+        elif isinstance(x, Compound):
+            if x.functor == "$str" and len(x.args) == 1 and isinstance(x.args[0], Const):
+                into.append(["s", str(x.args[0].value)])  # a string
+                continue
+            node: list[JSON] = ["f", x.functor]
+            into.append(node)
+            work.extend((a, node) for a in reversed(x.args))
+    return out[0]
 
 
 def swipl_answers(cases: Sequence[Case]) -> list[list[JSON]]:
