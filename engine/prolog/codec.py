@@ -274,8 +274,20 @@ def term_text(x: JSON) -> str:
         one = _token_text(tokens[0])
         if isinstance(one, str):
             return one
-    if any(type(t) is list and len(t) == 2 and t[0] in _WRITTEN for t in tokens):
+    if _written(tokens):
         return prolog_text(decode_term(x))
+    return _plain_text(tokens, x)
+
+
+def _written(tokens: list[JSON]) -> bool:
+    """Whether the flat term ``tokens`` holds a list, an operator or a string."""
+    for t in tokens:  # noqa: SIM110 - a loop: no generator on the hot path
+        if type(t) is list and len(t) == 2 and t[0] in _WRITTEN:
+            return True
+    return False
+
+
+def _plain_text(tokens: list[JSON], x: JSON) -> str:
     out: list[str] = []
     left: list[int] = []  # per open compound, how many arguments are still to come
     for tok in tokens:
@@ -309,9 +321,11 @@ def goal_text(x: JSON) -> str:
     >>> goal_text(["p:rain"])
     'rain'
     """
-    if type(x) is list and any(type(t) is list and len(t) == 2 and t[0] in _WRITTEN for t in x):
+    if type(x) is not list or not x:
+        raise _bad(x)
+    if len(x) > 1 and _written(x):
         return literal_text(decode_literal(x))
-    text = term_text(x)
+    text = term_text(x) if len(x) == 1 else _plain_text(x, x)
     return "¬" + text[2:] if text.startswith("n:") else text[2:]
 
 
@@ -340,6 +354,13 @@ def text_of(t: Term) -> str:
     return "".join(out)
 
 
+def _args_written(args: tuple[Term, ...]) -> bool:
+    for a in args:  # noqa: SIM110 - a loop: no generator on the hot path
+        if type(a) is Compound and _has_written(a):
+            return True
+    return False
+
+
 def _has_written(t: Term) -> bool:
     work = [t]
     while work:
@@ -358,7 +379,7 @@ def literal_text(lit: Literal) -> str:
         goal = lit.args[0]
         if isinstance(goal, Compound) and goal.functor == "$goal" and len(goal.args) == 1:
             return prolog_text(goal.args[0], 999)
-    if lit.predicate in _WRITTEN or any(_has_written(a) for a in lit.args):
+    if lit.predicate in _WRITTEN or _args_written(lit.args):
         core = prolog_text(Compound(lit.predicate, lit.args) if lit.args else Const(lit.predicate))
         return "¬" + core if lit.negated else core
     core = lit.predicate
