@@ -3,8 +3,13 @@
 Queries are typed as Prolog goals (``?- grandparent(X, bob).``, the ``?-`` and the full stop are
 optional) and run through peirce's meta-interpreter with limits, so every answer comes with the
 proof that supports it. Everything typed or loaded is read as data: a directive in a file is
-reported and skipped, never run, and a query may call only the knowledge base's own relations
-and a whitelist of pure built-ins (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ...).
+reported and skipped, never run, and a query may call only the knowledge base's own relations,
+a whitelist of pure built-ins (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ...),
+Prolog's control constructs (``;``, ``->``, ``*->``, ``\\+``, ``!``, ``findall/3``, ``setof/3``,
+``forall/2``, ``aggregate_all/3``, ``call/N``, ``phrase/2,3``) and the safe libraries
+(``library(lists)``, ``maplist``, ``foldl``, atoms and strings, ``format/1,2``), run as SWI-Prolog
+runs them (every answer in its order; ``kb/control.pl``). A proof says which branch was taken
+and why; ``\\+ G`` is "no proof of G", negation as failure under the program's closed world.
 
 Commands::
 
@@ -299,6 +304,12 @@ class Console:
         self.say(doc[doc.index("Commands::") :].split("\n\n>>>")[0].replace("::", ":"))
         allowed = sorted({f"{n}/{a}" for n, a in BUILTINS})
         self.say("\nBuilt-ins a query or clause may call: " + " ".join(allowed))
+        self.say(
+            "Control constructs and libraries (kb/control.pl): , ; -> *-> \\+ ! findall/3,4 "
+            "bagof/3 setof/3 forall/2 aggregate_all/3 call/1..8 phrase/2,3 maplist/2..5 "
+            "foldl/4..6 include/3 exclude/3 partition/4 predsort/3, library(lists), atom and "
+            "string predicates, format/1,2 (not ~@)"
+        )
 
     def _list(self, name: str) -> None:
         shown = 0
