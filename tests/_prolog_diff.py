@@ -143,8 +143,9 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-#: peirce's limits in these runs (``make conformance-control``); ``swipl`` gets 20 million inferences per answer. (The
-#: meta-interpreter takes about 10 to 40 of its inferences for one of SWI-Prolog's.)
+#: peirce's limits in these runs; ``swipl`` gets 20 million inferences per answer. (The
+#: meta-interpreter takes about 10 to 40 of its inferences for one of SWI-Prolog's: SEND+MORE
+#: takes 0.5 million in ``swipl``, between 10 and 30 million here.)
 LIMITS = Limits(inferences=40_000_000, seconds=15.0, depth=5000)
 
 
