@@ -4,7 +4,7 @@ runs them); each query's first answers, in order, compared.
 
 An answer is the values of the query's variables (in order of appearance), each as a JSON
 shape that both sides can produce: an integer or float as itself, an atom ``["a", name]``, a
-compound ``["f", name, arg, ...]`` (a list as its ``'[|]'`` cells), a variable ``["v"]`` (its
+compound ``["f", name, arg, ...]``, a list ``["l", [item, ...], tail]``, a variable ``["v"]`` (its
 identity not compared). A query whose search ends in an error or a limit on either side is
 compared as the word ``error`` / ``limit``.
 
@@ -66,10 +66,14 @@ js(X, X) :- number(X), !.
 js(X, [a, S]) :- atom(X), !, atom_string(X, S).
 js([], [a, "[]"]) :- !.
 js(X, [s, X]) :- string(X), !.
+js(X, [l, Js, T]) :- X = [_|_], !, list_parts(X, Items, Tail), maplist(js, Items, Js), js(Tail, T).
 js(X, [f, F|Js]) :-
     compound_name_arguments(X, F0, As),
     ( F0 == '[|]' -> F = "[|]" ; atom_string(F0, F) ),
     maplist(js, As, Js).
+
+list_parts(L, [], L) :- ( var(L) ; L \= [_|_] ), !.
+list_parts([H|T], [H|Hs], Tail) :- list_parts(T, Hs, Tail).
 """
 
 
@@ -95,6 +99,18 @@ def _shape(t: Term) -> JSON:
         elif isinstance(x, Compound):
             if x.functor == "$str" and len(x.args) == 1 and isinstance(x.args[0], Const):
                 into.append(["s", str(x.args[0].value)])  # a string
+                continue
+            if x.functor == "[|]" and len(x.args) == 2:  # a list: flat, ["l", items, tail]
+                items: list[JSON] = []
+                whole: list[JSON] = ["l", items]
+                into.append(whole)
+                elems: list[Term] = []
+                tail: Term = x
+                while isinstance(tail, Compound) and tail.functor == "[|]" and len(tail.args) == 2:
+                    elems.append(tail.args[0])
+                    tail = tail.args[1]
+                work.append((tail, whole))
+                work.extend((e, items) for e in reversed(elems))
                 continue
             node: list[JSON] = ["f", x.functor]
             into.append(node)
