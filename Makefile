@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean
+.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -63,6 +63,13 @@ FUZZ_EXAMPLES ?= 100000
 FUZZ_SEED ?=
 fuzz: venv $(TESTSTAMP)
 	PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
+
+# Generated Prolog programs with control constructs (cut, negation, if-then-else, all-solutions,
+# lists) answered by peirce's engine and by swipl, first six answers in order (make test runs 60).
+CONTROL_PROGRAMS ?= 1000
+CONTROL_SEED ?= 30
+conformance-control: venv
+	PEIRCE_CONTROL_PROGRAMS=$(CONTROL_PROGRAMS) PEIRCE_CONTROL_SEED=$(CONTROL_SEED) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_conformance_control.py tests/test_console_prolog_classic.py
 
 # The compiled core (engine/_ground.c) under AddressSanitizer and UndefinedBehaviorSanitizer: built
 # into build/sanitize and found there first (put ahead on peirce.engine's path for this run only),

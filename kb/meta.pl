@@ -50,6 +50,8 @@
 :- use_module(library(apply)).
 :- use_module(library(solution_sequences)).
 :- autoload(library(sandbox), [safe_goal/1]).
+%   (kb/control.pl, Prolog's control constructs and safe libraries with proofs, is loaded
+%   beside this file: its predicates are called as peirce_control:...)
 
 %!  builtin(?Name, ?Arity) is nondet.
 %   Pure built-ins that a clause body or a console query may call.
@@ -251,7 +253,7 @@ jterm(X) --> { atom(X) }, !, { atom_string(X, S) }, [S].
 jterm(X) --> { integer(X) }, !, { integer_ok(X) }, [X].
 jterm(X) --> { float(X) }, !,
     (   { X =:= inf ; X =:= -inf ; X =\= X } -> { format(string(J), "~w", [X]) }, [J] ; [X] ).
-jterm(X) --> { string(X) }, !, [X].
+jterm(X) --> { string(X) }, !, [["$str", 1], X].   % a string: '$str'(Text)
 jterm(X) --> { compound(X) }, !,
     { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F), atom_string(F, S) },
     [[S, A]],
@@ -383,6 +385,8 @@ run(load, [Name, Path], s(Module)) :-
     load_files(Name:Path, [if(not_loaded)]),
     absolute_file_name(Path, Abs),
     (   source_file_property(Abs, module(Module)) -> true ; Module = Name ).
+run(output, [], s(Text)) :-
+    peirce_control:take_output(Text).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
 
@@ -439,7 +443,7 @@ json_data(Text, T) :-
 %   A relation used in a body but concluded by no clause must still exist (and fail).
 declare(_, []).
 declare(M, [G|Gs]) :-
-    (   G = '$b'(_)
+    (   ( G = '$b'(_) ; G = '$c'(_, _) )
     ->  true
     ;   functor(G, N, A0),
         A is A0 + 2,
@@ -479,6 +483,9 @@ dec_goal(L, Vs, G) :-
         (   builtin(B, Ar) -> true ; permission_error(call, builtin, B/Ar) ),
         G0 =.. [B|Ts],
         G = '$b'(G0)
+    ;   N == 'c:$ctl', Ts = [Raw]
+    ->  peirce_control:ctl_build(Raw, X),     % a control construct (control.pl)
+        G = '$c'(X, Raw)
     ;   relation_name(N),
         G =.. [N|Ts]
     ).
@@ -493,6 +500,7 @@ dec_(Vs, X, T) :- dec(X, Vs, T).
 dec(X, _, T) :- atom(X), !, ( X == '[]' -> T = [] ; T = X ).
 dec(X, _, X) :- number(X), !.
 dec([I], Vs, V) :- integer(I), !, nth0(I, Vs, V).
+dec(['$str', A], _, S) :- atom(A), !, atom_string(A, S).   % a string (see jterm//1)
 dec([N|As], Vs, T) :- atom(N), !,
     maplist(dec_(Vs), As, Ts),
     compound_name_arguments(T, N, Ts).
@@ -542,7 +550,10 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
-    (   Mode == all -> maplist(solution, Found, Sols) ; maplist(proofs_only, Found, Sols) ),
+    (   Mode == all -> maplist(solution, Found, Sols)
+    ;   Mode == prolog -> maplist(prolog_solution, Found, Sols)
+    ;   maplist(proofs_only, Found, Sols)
+    ),
     (   R == inference_limit_exceeded -> Status = s(inferences)
     ;   arg(2, Acc, inferences) -> Status = s(inferences)
     ;   R == time -> Status = s(time)
@@ -551,6 +562,10 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     ;   Status = s(ok)
     ).
 
+collect(prolog, Limit, _, Goals, Ctx, Acc) :- !,    % depth first, as SWI-Prolog (control.pl)
+    peirce_control:collect(Limit, Goals, Ctx, Acc).
+collect(prolog1, _, _, Goals, Ctx, Acc) :- !,
+    peirce_control:collect(1, Goals, Ctx, Acc).
 collect(first, _, _, Goals, Ctx, Acc) :- !,
     (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
 collect(all, Limit, Inf, Goals, Ctx, Acc) :-
@@ -726,6 +741,13 @@ within_memory(T) :-
 proofs_only(_-Proofs, [[], Ps]) :-
     maplist(tag(p), Proofs, Ps).
 
+prolog_solution(Goals0-Proofs, Sol) :-   % a control literal answered as it was written
+    maplist(as_written, Goals0, Goals),
+    solution(Goals-Proofs, Sol).
+
+as_written('$c'(_, Raw), 'c:$ctl'(Raw)) :- !.
+as_written(G, G).
+
 solution(Goals-Proofs, [Gs, Ps]) :-
     maplist(tag(t), Goals, Gs),
     maplist(tag(p), Proofs, Ps).
@@ -868,6 +890,7 @@ wvl([X|Xs]) --> ",", wv(X), wvl(Xs).
 %   a proof: its nodes in preorder, each Id, Goal, number of children
 wp(n(Id, G, Ps)) --> num(Id), ",[", wt(G), "],", { length(Ps, K) }, num(K), wpl(Ps).
 wp(b(G)) --> "-1,[", wt(G), "],0".
+wp(c(K, G, Ps)) --> "-2,[", wt('$ctl'(K, G)), "],", { length(Ps, N) }, num(N), wpl(Ps).
 
 wpl([]) --> [].
 wpl([P|Ps]) --> ",", wp(P), wpl(Ps).
@@ -882,7 +905,7 @@ wt(X) --> { float(X) }, !,
     ->  { format(string(S), "~w", [X]) }, str(S)
     ;   num(X)
     ).
-wt(X) --> { string(X) }, !, str(X).
+wt(X) --> { string(X) }, !, "[\"$str\",1],", str(X).   % a string: '$str'(Text)
 wt(X) --> { compound(X) }, !,
     { compound_name_arguments(X, N, As), length(As, A), functor_text(N, F) },
     "[", str(F), ",", num(A), "]",
@@ -939,10 +962,13 @@ esc1(C) --> { format(codes(Hex), "\\u~|~`0t~16r~4+", [C]) }, Hex.
 %  Names pairs each variable with its name: [[Var, "X"], ...].
 
 parse_program(Text, Items) :-
-    setup_call_cleanup(open_string(Text, S), read_items(S, Items), close(S)).
+    setup_call_cleanup(( open_string(Text, S), nb_setval(peirce_read_ops, []) ),
+                       read_items(S, Items),
+                       ( close(S), nb_setval(peirce_read_ops, []) )).
 
 read_items(S, Items) :-
-    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
+    peirce_control:read_options(Opts),   % with the operators the text declared (control.pl)
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)|Opts]),
             Item0 = term(T, Vs, P) ),
           error(syntax_error(What), Ctx),
           Item0 = syntax(What, Ctx)),
@@ -993,9 +1019,17 @@ bad_item(peirce(Msg), error(s(Msg)), []) :- !.
 bad_item(E, error(s(Msg)), []) :- message_text(error(E, _), Msg).
 
 clause_item(T, _, _, _) :- sub_term(X, T), bad_data(X, Why), !, refuse(Why).
+clause_item((:- op(P, T, N)), Vs, skipped(s(directive), s(Text)), []) :- !,
+    peirce_control:read_op(P, T, N),     % applied to reading the rest of the text, not run
+    show(op(P, T, N), Vs, Text0),
+    string_concat(Text0, " (applied to reading the rest of the text)", Text).
 clause_item((:- D), Vs, skipped(s(directive), s(Text)), []) :- !, show(D, Vs, Text).
 clause_item((?- Q), Vs, skipped(s(query), s(Text)), []) :- !, show(Q, Vs, Text).
-clause_item((_ --> _), _, _, _) :- !, refuse("grammar rules (-->) are not supported").
+clause_item((H --> B), Vs, Item, Ws) :- !,   % the standard translation, as data
+    (   catch(dcg_translate_rule((H --> B), C), _, fail)
+    ->  clause_item(C, Vs, Item, Ws)
+    ;   refuse("this grammar rule (-->) cannot be translated")
+    ).
 clause_item((H :- B), Vs, clause(Names, t(Head), Body), Ws) :- !,
     head_literal(H, Head),
     conj_literals(B, Gs, Ws0),
@@ -1051,9 +1085,10 @@ conj((A, B), Ws) --> !, conj(A, W1), conj(B, W2), { append(W1, W2, Ws) }.
 conj(G, Ws) --> { body_literal(G, L, Ws) }, [L].
 
 body_literal(-(G), L, []) :- !, relation(G, 'n:', L).
-body_literal(G, _, _) :- control(G, Why), !, refuse(Why).
 body_literal(G, L, []) :- callable(G), functor(G, N, A), builtin(N, A), !,
     G =.. [N|As], atom_concat('b:', N, BN), L =.. [BN|As].
+body_literal(G, L, []) :- peirce_control:ctl_literal(G, L), !.   % see control.pl
+body_literal(G, _, _) :- control(G, Why), !, refuse(Why).
 body_literal(G, L, Ws) :-
     relation(G, 'p:', L),
     functor(G, N, A),
@@ -1188,6 +1223,7 @@ comment_code(C0, C) :-
     ).
 
 plain('$b'(G), G) :- !.
+plain('$c'(_, '$goal'(G)), G) :- !.   % a control construct, as written (control.pl)
 plain(G, P) :-
     G =.. [MN|As],
     sub_atom(MN, 0, 2, _, Prefix),
@@ -1259,7 +1295,15 @@ kb_relation(N, A) :- atom(N), integer(A), A >= 0, \+ reserved(N, A, _).
 
 kb_head(H) :- callable(H), functor(H, N, A), kb_relation(N, A).
 
+kb_goal(G) :- var(G), !, fail.
+kb_goal(G) :- kb_control(G, Gs), !, maplist(kb_goal, Gs).   % checked again by the sandbox
 kb_goal(G) :- callable(G), functor(G, N, A), ( builtin(N, A) -> true ; kb_relation(N, A) ).
+
+kb_control((A, B), [A, B]).      kb_control((A ; B), [A, B]).    kb_control((A -> B), [A, B]).
+kb_control((A *-> B), [A, B]).   kb_control(\+ A, [A]).          kb_control(!, []).
+kb_control(fail, []).            kb_control(false, []).          kb_control(findall(_, G, _), [G]).
+kb_control(forall(A, B), [A, B]). kb_control(setof(_, G, _), [G]).  kb_control(bagof(_, G, _), [G]).
+kb_control(_^G, [G]).            kb_control(aggregate_all(_, G, _), [G]).
 
 left_out_term(T) :-
     print_message(warning, format("peirce: left out, not a clause of a relation: ~q", [T])).

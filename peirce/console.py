@@ -3,8 +3,13 @@
 Queries are typed as Prolog goals (``?- grandparent(X, bob).``, the ``?-`` and the full stop are
 optional) and run through peirce's meta-interpreter with limits, so every answer comes with the
 proof that supports it. Everything typed or loaded is read as data: a directive in a file is
-reported and skipped, never run, and a query may call only the knowledge base's own relations
-and a whitelist of pure built-ins (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ...).
+reported and skipped, never run, and a query may call only the knowledge base's own relations,
+a whitelist of pure built-ins (``=``, ``\\=``, ``is``, ``<``, ``member``, ``between``, ...),
+Prolog's control constructs (``;``, ``->``, ``*->``, ``\\+``, ``!``, ``findall/3``, ``setof/3``,
+``forall/2``, ``aggregate_all/3``, ``call/N``, ``phrase/2,3``) and the safe libraries
+(``library(lists)``, ``maplist``, ``foldl``, atoms and strings, ``format/1,2``), run as SWI-Prolog
+runs them (every answer in its order; ``kb/control.pl``). A proof says which branch was taken
+and why; ``\\+ G`` is "no proof of G", negation as failure under the program's closed world.
 
 Commands::
 
@@ -40,7 +45,8 @@ from typing import TextIO
 
 from peirce.config import console_history_path
 from peirce.engine.prolog import KnowledgeBase, LoadedProgram, parse_program, parse_query
-from peirce.engine.prolog.codec import BUILTINS
+from peirce.engine.prolog.codec import BUILTINS, CONTROL
+from peirce.engine.prolog.writer import prolog_text, take_output
 from peirce.errors import InputError, PeirceError
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Severity, Verdict
@@ -96,6 +102,8 @@ def _constant(c: Const) -> str:
 def _pieces(t: Compound) -> list[Term | str]:
     """What ``t`` is written as: strings as they are, terms still to write."""
     out: list[Term | str]
+    if t.functor == "$str" and len(t.args) == 1:  # a string, "text"
+        return [prolog_text(t)]
     if t.functor == "[|]" and len(t.args) == 2:
         out = ["["]
         tail: Term = t
@@ -158,6 +166,7 @@ class Console:
 
     def __init__(self, kb: KnowledgeBase, *, out: TextIO | None = None, answers: int = 20) -> None:
         self.kb = kb
+        kb.control = True  # queries run as SWI-Prolog runs them (kb/control.pl)
         self.out = out if out is not None else sys.stdout
         self.answers = answers
         self._added = 0
@@ -273,10 +282,15 @@ class Console:
         goals = parse_query(text)
         self._check(goals)
         result = self.kb.query(goals, limit=self.answers)
+        printed = take_output()  # what format/2, write/1, ... wrote
+        if printed:
+            self.out.write(printed if printed.endswith("\n") else printed + "\n")
         names = [n for n in dict.fromkeys(_vars(goals)) if not n.startswith("_")]
         for sol in result.solutions:
-            shown = [
-                f"{n} = {format_term(sol.bindings[n], 699)}" for n in names if n in sol.bindings
+            shown = [  # a variable left free is not shown (as SWI-Prolog's top level)
+                f"{n} = {format_term(sol.bindings[n], 699)}"
+                for n in names
+                if n in sol.bindings and not _fresh(sol.bindings[n])
             ]
             self.say(", ".join(shown) if shown else "true")
             for proof in sol.proofs:
@@ -294,7 +308,7 @@ class Console:
 
     def _check(self, goals: Sequence[Literal]) -> None:
         for g in goals:
-            if not g.negated and (g.predicate, len(g.args)) in BUILTINS:
+            if (not g.negated and (g.predicate, len(g.args)) in BUILTINS) or g.predicate == CONTROL:
                 continue
             if not self.kb.concludes(g):
                 rel = f"{'-' if g.negated else ''}{g.predicate}/{len(g.args)}"
@@ -310,6 +324,12 @@ class Console:
         self.say(doc[doc.index("Commands::") :].split("\n\n>>>")[0].replace("::", ":"))
         allowed = sorted({f"{n}/{a}" for n, a in BUILTINS})
         self.say("\nBuilt-ins a query or clause may call: " + " ".join(allowed))
+        self.say(
+            "Control constructs and libraries (kb/control.pl): , ; -> *-> \\+ ! findall/3,4 "
+            "bagof/3 setof/3 forall/2 aggregate_all/3 call/1..8 phrase/2,3 maplist/2..5 "
+            "foldl/4..6 include/3 exclude/3 partition/4 predsort/3, library(lists), atom and "
+            "string predicates, format/1,2 (not ~@)"
+        )
 
     def _list(self, name: str) -> None:
         shown = 0
@@ -449,6 +469,11 @@ def _readline(stdin: TextIO) -> str:
     if not line:
         raise EOFError
     return line.rstrip("\n")
+
+
+def _fresh(t: Term) -> bool:
+    """A variable the answer left free (the decoder names it ``_N``)."""
+    return isinstance(t, Var) and t.name[:1] == "_" and t.name[1:].isdigit()
 
 
 def _vars(goals: Sequence[Literal]) -> list[str]:

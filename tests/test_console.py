@@ -95,9 +95,9 @@ def test_console_session_through_a_terminal(terminal: Terminal, tmp_path: Path) 
     assert "    parent(bob, dan)   [kinship.pl:11]" in answer
     assert "1 answer." in answer
 
-    terminal.type("\\+ parent(ann, bob).")  # negation as failure: refused, session goes on
-    error = terminal.read_until("?- ")
-    assert "error:" in error and "negation as failure" in error
+    terminal.type("\\+ parent(bob, ann).")  # negation as failure, said to be so
+    naf = terminal.read_until("?- ")
+    assert "no proof of parent(bob, ann) (negation as failure" in naf and "closed world" in naf
 
     terminal.type("shell('touch pwned').")  # not a relation of the knowledge base
     refused = terminal.read_until("?- ")
@@ -107,7 +107,7 @@ def test_console_session_through_a_terminal(terminal: Terminal, tmp_path: Path) 
     terminal.read_until("|    ")
     terminal.type("  Who).")
     more = terminal.read_until("?- ")
-    assert "Who = eve" in more and "\\=(dan, eve)" in more
+    assert "Who = eve" in more and "dan\\=eve" in more
 
     terminal.type(":ask parent(dan, ann).")
     assert "False: ¬parent(dan, ann) is provable" in terminal.read_until("?- ")

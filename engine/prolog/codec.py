@@ -38,8 +38,11 @@ from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import ProofNode
 
+from .writer import OPERATORS, control_text, prolog_text
+
 __all__ = [
     "BUILTINS",
+    "CONTROL",
     "MAX_DIGITS",
     "MAX_NESTING",
     "clause_text",
@@ -82,10 +85,18 @@ _BIG = 10**MAX_DIGITS
 MAX_NESTING = 5000
 
 
+#: The predicate of a control literal: a control construct or a goal of the safe libraries
+#: (``;``, ``->``, ``\\+``, ``!``, ``findall/3``, ``maplist/3``, ...), its one argument
+#: ``'$goal'(Goal)`` the goal as written (``kb/control.pl`` translates and checks it).
+CONTROL = "$ctl"
+
+
 def mangled(lit: Literal, builtins: bool) -> str:
-    """The Prolog name of ``lit``'s relation (``p:name``, ``n:name`` or ``b:name``)."""
+    """The Prolog name of ``lit``'s relation (``p:name``, ``n:name``, ``b:name`` or ``c:$ctl``)."""
     if builtins and not lit.negated and (lit.predicate, len(lit.args)) in BUILTINS:
         return "b:" + lit.predicate
+    if builtins and lit.predicate == CONTROL and not lit.negated and len(lit.args) == 1:
+        return "c:" + CONTROL
     return ("n:" if lit.negated else "p:") + lit.predicate
 
 
@@ -263,6 +274,20 @@ def term_text(x: JSON) -> str:
         one = _token_text(tokens[0])
         if isinstance(one, str):
             return one
+    if _written(tokens):
+        return prolog_text(decode_term(x))
+    return _plain_text(tokens, x)
+
+
+def _written(tokens: list[JSON]) -> bool:
+    """Whether the flat term ``tokens`` holds a list, an operator or a string."""
+    for t in tokens:  # noqa: SIM110 - a loop: no generator on the hot path
+        if type(t) is list and len(t) == 2 and t[0] in _WRITTEN:
+            return True
+    return False
+
+
+def _plain_text(tokens: list[JSON], x: JSON) -> str:
     out: list[str] = []
     left: list[int] = []  # per open compound, how many arguments are still to come
     for tok in tokens:
@@ -284,6 +309,10 @@ def term_text(x: JSON) -> str:
     raise _bad(x)
 
 
+#: Functors that Prolog writes in a syntax of their own (lists, operators, curly terms).
+_WRITTEN = frozenset(["[|]", "{}", "$str", *OPERATORS])
+
+
 def goal_text(x: JSON) -> str:
     """``str(decode_literal(x))`` for a ``p:`` or ``n:`` literal, without building it.
 
@@ -292,14 +321,21 @@ def goal_text(x: JSON) -> str:
     >>> goal_text(["p:rain"])
     'rain'
     """
-    text = term_text(x)
+    if type(x) is not list or not x:
+        raise _bad(x)
+    if len(x) > 1 and _written(x):
+        return literal_text(decode_literal(x))
+    text = term_text(x) if len(x) == 1 else _plain_text(x, x)
     return "¬" + text[2:] if text.startswith("n:") else text[2:]
 
 
 def text_of(t: Term) -> str:
-    """``str(t)``, with an explicit stack (a term nested any depth)."""
+    """``str(t)``, with an explicit stack (a term nested any depth); a list or an operator as
+    Prolog writes it."""
     if not isinstance(t, Compound):
         return str(t)
+    if _has_written(t):
+        return prolog_text(t)
     out: list[str] = []
     work: list[Term | str] = [t]
     while work:
@@ -318,8 +354,34 @@ def text_of(t: Term) -> str:
     return "".join(out)
 
 
+def _args_written(args: tuple[Term, ...]) -> bool:
+    for a in args:  # noqa: SIM110 - a loop: no generator on the hot path
+        if type(a) is Compound and _has_written(a):
+            return True
+    return False
+
+
+def _has_written(t: Term) -> bool:
+    work = [t]
+    while work:
+        x = work.pop()
+        if isinstance(x, Compound):
+            if x.functor in _WRITTEN:
+                return True
+            work.extend(x.args)
+    return False
+
+
 def literal_text(lit: Literal) -> str:
-    """``str(lit)``, with an explicit stack (arguments nested any depth)."""
+    """``str(lit)``, with an explicit stack (arguments nested any depth); an operator, a list
+    as Prolog writes it (``X=[1,2]``)."""
+    if lit.predicate == CONTROL and len(lit.args) == 1:  # a control literal: its goal
+        goal = lit.args[0]
+        if isinstance(goal, Compound) and goal.functor == "$goal" and len(goal.args) == 1:
+            return prolog_text(goal.args[0], 999)
+    if lit.predicate in _WRITTEN or _args_written(lit.args):
+        core = prolog_text(Compound(lit.predicate, lit.args) if lit.args else Const(lit.predicate))
+        return "¬" + core if lit.negated else core
     core = lit.predicate
     if lit.args:
         core += "(" + ", ".join([text_of(a) for a in lit.args]) + ")"
@@ -355,7 +417,12 @@ def decode_proof(x: JSON, clauses: Mapping[int, Clause]) -> ProofNode:
     while True:
         cid, goal, k = cast(int, items[pos]), items[pos + 1], cast(int, items[pos + 2])
         pos += 3
-        if cid < 0:
+        if cid == -2:  # a control node: '$ctl'(Kind, Goal)
+            ctl = decode_term(goal)
+            if not (isinstance(ctl, Compound) and len(ctl.args) == 2):
+                raise _bad(goal)
+            text = control_text(ctl.args[0], ctl.args[1])
+        elif cid < 0:
             text, k = literal_text(decode_literal(goal)), 0
         else:
             text = goal_text(goal)
@@ -382,7 +449,7 @@ def _node(
     texts: dict[int, str],
 ) -> ProofNode:
     if cid < 0:
-        return ProofNode(goal)
+        return ProofNode(goal, children=kids)
     clause = clauses[cid]
     text = texts.get(cid)
     if text is None:

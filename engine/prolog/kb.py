@@ -109,6 +109,7 @@ from types import TracebackType
 from typing import cast
 
 from peirce.engine.prolog.codec import (
+    CONTROL,
     decode_literal,
     decode_proof,
     encode_clause,
@@ -212,6 +213,10 @@ class KnowledgeBase:
         self.builtins = builtins
         self._store = ClauseStore()
         self._ids = itertools.count(1)
+        #: queries run as SWI-Prolog runs them: depth first, clauses in order, every answer
+        #: (repeats too) in its order, cut and the other control constructs of
+        #: ``kb/control.pl``; set when a clause holds a control construct, and by the console
+        self.control = False
         self._module: str | None = take_module()
         self._finalizer = weakref.finalize(self, abandon_module, self._module)
         self.add(clauses)
@@ -270,6 +275,8 @@ class KnowledgeBase:
         for clause in clauses:
             cid = next(self._ids)
             payload.append(encode_clause(clause, cid, self.builtins))
+            if self.builtins and any(b.predicate == CONTROL for b in clause.body):
+                self.control = True
             table[cid] = clause
         return payload, table
 
@@ -442,6 +449,9 @@ class KnowledgeBase:
         """Run queries in one call; [(status, solutions)] and the clause table for proofs."""
         payload, table = self._encode(extra) if extra else ([], {})
         encoded = [encode_query(q, self.builtins)[0] for q in queries]
+        if self.control or any(g.predicate == CONTROL for q in queries for g in q):
+            # depth first, clauses in order, cut and answers as SWI-Prolog (kb/control.pl)
+            mode = "prolog" if mode == "all" else "prolog1"
         replies = run_proofs(
             self.module,
             mode,
@@ -456,7 +466,7 @@ class KnowledgeBase:
         return results, self._store
 
     def _may_conclude(self, goal: Literal, extra: Sequence[Clause]) -> bool:
-        if self.builtins and mangled(goal, True).startswith("b:"):
+        if self.builtins and mangled(goal, True).startswith(("b:", "c:")):
             return True
         return self.concludes(goal) or any(c.head.key == goal.key for c in extra)
 

@@ -184,15 +184,21 @@ class _Runtime:
         from peirce.engine.prolog.native import compiled, forget, keep
 
         source = Path(peirce.kb.__file__).with_name("meta.pl")
+        control = source.with_name("control.pl")  # called by meta.pl (control constructs)
         if not source.is_file():  # pragma: no cover - a package not on the file system
             import importlib.resources
 
             with ExitStack() as stack:
+                files = importlib.resources.files("peirce.kb") / "control.pl"
+                self._load(
+                    b"ensure_loaded", stack.enter_context(importlib.resources.as_file(files))
+                )
                 files = importlib.resources.files("peirce.kb") / "meta.pl"
                 self._load(
                     b"ensure_loaded", stack.enter_context(importlib.resources.as_file(files))
                 )
             return
+        self._load(b"ensure_loaded", control)
         qlf, copy = compiled(self.native, source)
         if qlf is not None or copy is not None:
             done = False

@@ -103,7 +103,7 @@ def _literal(raw: JSON, names: dict[str, str]) -> Literal:
     if lit.negated:
         return Literal(lit.predicate, terms, negated=True)
     name = lit.predicate
-    if name.startswith("b:"):  # a built-in: read as the relation of its name
+    if name.startswith(("b:", "c:")):  # a built-in or control: read as the relation of its name
         name = name[2:]
     return Literal(name, terms)
 

@@ -13,6 +13,7 @@ subprocess until it is fixed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -219,4 +220,46 @@ def test_nothing_read_from_a_program_runs(
     within_contract(parse_program, text + "\nq(1).\nr :- q(X), p(X).\n")
     within_contract(parse_program, "later(1).\n")  # a hook, had one been installed, runs here
     assert not canary.exists(), f"reading the program ran its code: {text!r}"
+    assert not os.path.exists(path)
+
+
+_CONTROL = [
+    "p :- ( true -> {act} ; true ).",
+    "p :- ( fail ; {act} ).",
+    "p :- \\+ ( {act} ).",
+    "p :- findall(x, ({act}), _).",
+    "p :- forall(true, ({act})).",
+    "p :- G = ({act}), call(G).",
+    "p :- call(call, ({act})).",
+    "p :- maplist(call, [({act})]).",
+    "p :- aggregate_all(count, ({act}), _).",
+    "p :- format('~@', [({act})]).",
+    "p --> {{ {act} }}.",
+    "p :- phrase(({{ {act} }}), [], _).",
+]
+
+
+@fuzz_settings(0.5)
+@given(
+    st.lists(st.tuples(st.sampled_from(_CONTROL), st.sampled_from(_ACTS)), min_size=1, max_size=4)
+)
+def test_nothing_in_a_control_construct_runs_when_queried(
+    canary_dir: Path, items: list[tuple[str, str]]
+) -> None:
+    """Control constructs run (kb/control.pl) but what they call is checked: a program whose
+    goals would write a file, loaded and queried as the console does, writes nothing."""
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.errors import PeirceError
+    from peirce.logic import Literal, Var
+
+    canary = canary_dir / "canary2"
+    path = str(canary).replace("'", "")
+    text = "\n".join(w.format(act=a.format(path=path)) for w, a in items) + "\n"
+    with KnowledgeBase(builtins=True) as kb:
+        kb.control = True
+        kb.load_program(text)
+        for goal in (Literal("p", ()), Literal("p", (Var("S0"), Var("S")))):
+            with contextlib.suppress(PeirceError):  # a refusal is an error of the query
+                kb.query([goal], limit=3)
+    assert not canary.exists(), f"querying the program ran its code: {text!r}"
     assert not os.path.exists(path)

@@ -1,0 +1,200 @@
+"""Differential runs against SWI-Prolog: the same programs and queries through the ``swipl``
+executable and through peirce's proof engine (``KnowledgeBase(builtins=True)``, as the console
+runs them); each query's first answers, in order, compared.
+
+An answer is the values of the query's variables (in order of appearance), each as a JSON
+shape that both sides can produce: an integer or float as itself, an atom ``["a", name]``, a
+compound ``["f", name, arg, ...]``, a list ``["l", [item, ...], tail]``, a variable ``["v"]`` (its
+identity not compared). A query whose search ends in an error or a limit on either side is
+compared as the word ``error`` / ``limit``.
+
+The programs are the test's own (generated, or written for the suite), so ``swipl`` consults
+them as they are; each is loaded into a module of its own, in one ``swipl`` process for a
+whole batch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from peirce.engine.prolog import KnowledgeBase, Limits, parse_query
+from peirce.errors import PeirceError
+from peirce.jsontypes import JSON
+from peirce.logic import Compound, Const, Term, Var
+
+SWIPL = shutil.which("swipl")
+
+_RUNNER = r"""
+:- initialization(main, main).
+:- use_module(library(http/json)).
+
+main :-
+    current_prolog_flag(argv, Argv),
+    last(Argv, File),
+    read_file_to_terms(File, Cases, []),
+    forall(nth1(I, Cases, case(Text, Queries, N)), run_case(I, Text, Queries, N)).
+
+run_case(I, Text, Queries, N) :-
+    format(atom(M), "p~d", [I]),
+    format(atom(F), "program~d.pl", [I]),
+    setup_call_cleanup(open_string(Text, S),
+                       catch(load_files(M:F, [stream(S), silent(true)]), _, true),
+                       close(S)),
+    forall(member(Q, Queries), run_query(M, Q, N)).
+
+run_query(M, QText, N) :-
+    catch(term_string(Q, QText, [variable_names(Vs)]), _, (Q = fail, Vs = [])),
+    maplist(arg(2), Vs, Vals),
+    catch(( findall(J, limit(N, ( call_with_inference_limit(M:Q, 20000000, R),
+                                   (   R == inference_limit_exceeded
+                                   ->  J = "limit"
+                                   ;   maplist(js, Vals, J)
+                                   ) )), Answers),
+            Out = ok(Answers) ),
+          E, ( E = error(resource_error(_), _) -> Out = limit ; Out = error )),
+    (   Out = ok(As) -> atom_json_term(A, json([answers=As]), [width(0)]) ; A = Out ),
+    format("~w~n", [A]).
+
+js(X, [v]) :- var(X), !.
+js(X, X) :- number(X), !.
+js(X, [a, S]) :- atom(X), !, atom_string(X, S).
+js([], [a, "[]"]) :- !.
+js(X, [s, X]) :- string(X), !.
+js(X, [l, Js, T]) :- X = [_|_], !, list_parts(X, Items, Tail), maplist(js, Items, Js), js(Tail, T).
+js(X, [f, F|Js]) :-
+    compound_name_arguments(X, F0, As),
+    ( F0 == '[|]' -> F = "[|]" ; atom_string(F0, F) ),
+    maplist(js, As, Js).
+
+list_parts(L, [], L) :- ( var(L) ; L \= [_|_] ), !.
+list_parts([H|T], [H|Hs], Tail) :- list_parts(T, Hs, Tail).
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """A program and its queries (each compared on its first ``answers`` answers)."""
+
+    program: str
+    queries: tuple[str, ...]
+    answers: int = 6
+
+
+def _shape(t: Term) -> JSON:
+    """The JSON shape of ``t`` (see the module's description), with a stack of its own."""
+    out: list[JSON] = []
+    work: list[tuple[Term, list[JSON]]] = [(t, out)]
+    while work:
+        x, into = work.pop()
+        if isinstance(x, Var):
+            into.append(["v"])
+        elif isinstance(x, Const):
+            into.append(["a", x.value] if isinstance(x.value, str) else x.value)
+        elif isinstance(x, Compound):
+            if x.functor == "$str" and len(x.args) == 1 and isinstance(x.args[0], Const):
+                into.append(["s", str(x.args[0].value)])  # a string
+                continue
+            if x.functor == "[|]" and len(x.args) == 2:  # a list: flat, ["l", items, tail]
+                items: list[JSON] = []
+                whole: list[JSON] = ["l", items]
+                into.append(whole)
+                elems: list[Term] = []
+                tail: Term = x
+                while isinstance(tail, Compound) and tail.functor == "[|]" and len(tail.args) == 2:
+                    elems.append(tail.args[0])
+                    tail = tail.args[1]
+                work.append((tail, whole))
+                work.extend((e, items) for e in reversed(elems))
+                continue
+            node: list[JSON] = ["f", x.functor]
+            into.append(node)
+            work.extend((a, node) for a in reversed(x.args))
+    return out[0]
+
+
+def swipl_answers(cases: Sequence[Case]) -> list[list[JSON]]:
+    """Per case, per query: ``[[answer, ...], complete]`` (complete false when the search was
+    stopped by a limit after those answers) or ``"error"`` / ``"limit"``."""
+    assert SWIPL is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = os.path.join(tmp, "runner.pl")
+        with open(runner, "w", encoding="utf-8") as f:
+            f.write(_RUNNER)
+        data = os.path.join(tmp, "cases.data")
+        with open(data, "w", encoding="utf-8") as f:
+            for c in cases:
+                qs = ", ".join(_quoted(q) for q in c.queries)
+                f.write(f"case({_quoted(c.program)}, [{qs}], {c.answers}).\n")
+        done = subprocess.run(
+            [SWIPL, "-q", "-f", "none", runner, data],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
+    out: list[list[JSON]] = []
+    it = iter(lines)
+    for c in cases:
+        got: list[JSON] = []
+        for _ in c.queries:
+            line = next(it, "missing")
+            if line.startswith("{"):
+                answers = json.loads(line)["answers"]
+                stopped = bool(answers) and answers[-1] == "limit"
+                got.append([answers[:-1] if stopped else answers, not stopped])
+            else:
+                got.append(line)
+        out.append(got)
+    return out
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+#: peirce's limits in these runs; ``swipl`` gets 20 million inferences per answer. (The
+#: meta-interpreter takes about 10 to 40 of its inferences for one of SWI-Prolog's: SEND+MORE
+#: takes 0.5 million in ``swipl``, between 10 and 30 million here.)
+LIMITS = Limits(inferences=40_000_000, seconds=15.0, depth=5000)
+
+
+def peirce_answers(cases: Sequence[Case]) -> list[list[JSON]]:
+    """The same, from peirce's engine (the console's way: ``builtins=True``)."""
+    out: list[list[JSON]] = []
+    for c in cases:
+        got: list[JSON] = []
+        with KnowledgeBase(builtins=True, limits=LIMITS) as kb:
+            kb.control = True  # as the console sets it
+            diags = kb.load_program(c.program)
+            errors = [d.message for d in diags if d.severity.value == "error"]
+            for q in c.queries:
+                if errors:
+                    got.append(f"not read: {errors[0]}")
+                    continue
+                try:
+                    goals = parse_query(q)
+                    res = kb.query(goals, limit=c.answers)
+                except PeirceError:  # an error of the program (as swipl's "error")
+                    got.append("error")
+                    continue
+                names = _names(goals)
+                answers = [
+                    [_shape(s.bindings.get(n, Var("_"))) for n in names] for s in res.solutions
+                ]
+                got.append([answers, res.complete or len(answers) == c.answers])
+        out.append(got)
+    return out
+
+
+def _names(goals: Sequence[object]) -> list[str]:
+    from peirce.console import _vars
+
+    seen = dict.fromkeys(n for n in _vars(goals) if not n.startswith("_"))  # type: ignore[arg-type]
+    return list(seen)
