@@ -130,3 +130,42 @@ def test_statuses_said_in_other_words() -> None:
     assert readings("We don't know anything from the premises about the owl being calm.") == [
         ("status", "The owl is calm.")
     ]
+
+
+def _judged(step: str) -> list[tuple[str, str | None, str]]:
+    report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The owl is calm.")
+    return [(c.claim.kind.value, c.claim.cnl, c.status.value) for c in report.steps[0].claims]
+
+
+def test_talk_about_the_premises_is_read_in_its_general_form() -> None:
+    # several verbs of saying joined by "or", a subject of several words
+    assert _judged("Still, none of the given facts state or imply that the fox is proud.") == [
+        ("status", "The fox is proud.", "valid")
+    ]
+    # helping to know, a gerund with "or not", a modal inside the statement
+    assert _judged("This does not help us determine whether the fox sees the owl.") == [
+        ("status", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("No rule tells us anything about the fox seeing or not seeing the owl.") == [
+        ("status", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("We have no information about whether the fox can see itself.") == [
+        ("status", "The fox sees the fox.", "valid")
+    ]
+    # judged under the open world: refuted when the statement or its opposite follows
+    # (the premises state "the owl is not quick"; "the owl is calm" follows through two rules)
+    assert _judged("None of the premises state that the owl is quick.") == [
+        ("status", "The owl is quick.", "refuted")
+    ]
+    assert _judged("None of the premises say whether the owl is calm.") == [
+        ("status", "The owl is calm.", "refuted")
+    ]
+    # "lets us conclude that X": X is not proved (its opposite may be)
+    assert _judged("No premise allows us to conclude that the owl is quick.") == [
+        ("unprovable", "The owl is quick.", "valid")
+    ]
+    assert _judged("No premise allows us to conclude that the owl is proud.")[0][2] == "refuted"
+    # what is no statement stays unread
+    assert _judged("None of the premises provide information about the owl's age.")[0][0] == (
+        "unread"
+    )

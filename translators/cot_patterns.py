@@ -31,6 +31,7 @@ __all__ = [
     "NOT_KNOWN",
     "NOT_KNOWN_ABOUT",
     "NO_CONCLUSION",
+    "PREMISE_TALK",
     "QUOTED_PREMISE",
     "SCAFFOLD",
     "SOURCE",
@@ -405,6 +406,39 @@ UNPROVABLE = re.compile(
         )\s+(?!about\b|on\b|regarding\b|as\b|concerning\b|of\b|to\b|in\b|whether\b|if\b)(?P<x>.+)$""",
     _F,
 )
+#: talk about what the premises (or a fact just used) say of a statement, in its general form:
+#: a subject that is the premises or none of them ("none of the conditional premises", "no
+#: premise", "there are no rules that", "this", "these facts do not"), one or more verbs of
+#: saying, implying or helping to know joined by "or"/"and" ("state or imply", "allow us to
+#: conclude", "help us determine", "can be used to infer"), what they give ("any direct
+#: information about"), then "whether X", "that X", a gerund ("the cow eating the squirrel") or
+#: a noun phrase ("Bob's age", left unread when it is no statement)
+_TALK_WHO = r"""(?:none\s+of\s+(?:the|these|those|our|this|them|that)(?:\s+[\w()-]+,?){0,6}?
+    |no\s+(?:other\s+|given\s+|single\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)(?:\s+(?:given|provided|above))?
+    |there\s+(?:is|are)\s+no\s+(?:other\s+|given\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)\s+(?:that|which)
+    |nothing(?:\s+in\s+the\s+(?:given\s+)?premises)?
+    |(?:the|these|those|our)\s+(?:given\s+|other\s+|remaining\s+)?(?:premises|rules|facts|statements|conditions|conditionals)(?:\s+(?:given|provided|above))?\s+(?:do\s+not|don't|never|fail\s+to)
+    |(?:this|that|it)(?:\s+(?:information|premise|rule|fact|statement))?\s+(?:does\s+not|doesn't|did\s+not|didn't)(?:\s+necessarily)?
+    |(?:these|those)(?:\s+(?:facts|premises|rules|statements|relationships))?\s+(?:do\s+not|don't))"""
+_TALK_ADV = (
+    r"(?:(?:directly|explicitly|indirectly|specifically|clearly|really|even|also|necessarily"
+    r"|seem\s+to|either)\s+|directly\s+or\s+indirectly\s+)*"
+)
+_TALK_VERB = r"""(?:provides?|gives?|offers?|contains?|states?|mentions?|impl(?:y|ies)|says?|tells?
+    |indicates?|suggests?
+    |relates?\s+to|involves?|leads?\s+(?:us\s+)?to|supports?|establish(?:es)?|shows?|proves?|confirms?
+    |allows?\s+(?:us\s+)?to\s+(?:conclude|infer|determine|deduce|know|say|decide)
+    |(?:can|could)\s+be\s+(?:used|applied)\s+to\s+(?:infer|conclude|determine|deduce|show|prove)
+    |helps?\s+(?:us\s+)?(?:to\s+)?(?:determine|infer|decide|know|conclude|deduce|figure\s+out|understand))"""
+PREMISE_TALK = re.compile(
+    rf"""^(?P<head>{_TALK_WHO}\s+{_TALK_ADV}{_TALK_VERB}(?:\s*,?\s+(?:or|and|nor)\s+{_TALK_ADV}{_TALK_VERB})*
+        (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?
+        (?:\s+(?:direct|explicit|specific|clear|additional|further|more|other|relevant|sufficient|new|logical|definitive))*
+        (?:\s+(?:information|info|details|evidence|indication|link|connection|relationship|clue|way|reason)s?)?
+        (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
+        \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
+    _F,
+)
 #: qualifiers at the end of the statement a status or goal is about
 X_TAIL = re.compile(
     r"""(?:\s*,?\s*(?:or\s+not|based\s+on\s+(?:the\s+|these\s+)?(?:given\s+)?(?:premises|information)(?:\s+given)?
@@ -444,6 +478,9 @@ def finite(gerund: str) -> str | None:
     'the cat is not red'
     >>> finite("the bear liking the cat"), finite("the color of the cow")
     ('the bear likes the cat', None)
+    >>> finite("the fox seeing the owl")
+    'the fox sees the owl'
+
     """
     m = re.match(
         r"^((?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+(?!not\b)[a-z]+)?|some\w+))\s+(not\s+)?([a-z]+ing)\b(.*)$",
@@ -456,7 +493,7 @@ def finite(gerund: str) -> str | None:
         word = _IRREGULAR[verb]
         return f"{subject} {word}{' not' if neg else ''}{rest}"
     stem = verb[:-3]
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeioulsz":
         stem = stem[:-1]  # "running" -> "run"
     elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
         stem += "e"  # one syllable ending consonant-vowel-consonant: "liking" -> "like"
