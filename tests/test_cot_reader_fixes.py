@@ -169,3 +169,15 @@ def test_talk_about_the_premises_is_read_in_its_general_form() -> None:
     assert _judged("None of the premises provide information about the owl's age.")[0][0] == (
         "unread"
     )
+
+
+def test_a_source_that_closes_a_step_is_not_part_of_its_claim() -> None:
+    for step in (
+        'The owl is proud according to the premise "If something is loud then it is proud".',
+        "The owl is proud (from the premise).",
+        "The owl is proud, according to one of the premises.",
+        "The owl is proud based on the provided premises.",
+    ):
+        report = check_chain(PREMISES, step + "\nANSWER: True", question="The owl is proud.")
+        claims = [(c.claim.kind.value, c.claim.cnl, c.status.value) for c in report.steps[0].claims]
+        assert claims == [("statement", "The owl is proud.", "valid")], step

@@ -333,9 +333,9 @@ class StepReader:
                 if pattern is not P.MID_SOURCE:
                     cites.append(self._citation(piece, m))
                 piece = piece.blank(m.start(), m.end())
-        tail = P.TRAIL_SOURCE.search(piece.s)
-        if tail and tail.start() > 0:
-            piece = piece.blank(tail.start(), tail.end())
+        for tail in list(P.TRAIL_SOURCE.finditer(piece.s)):
+            if tail.start() > 0:
+                piece = piece.blank(tail.start(), tail.end())
         return piece, cites
 
     def _citation(self, piece: Piece, m: re.Match[str]) -> Citation:

@@ -201,8 +201,13 @@ MID_SOURCE = re.compile(
 )
 #: a source that closes a clause: ", according to the premises", "from the premises"
 TRAIL_SOURCE = re.compile(
-    r"""\s*,?\s*(?:according\s+to|based\s+on|from|as\s+(?:stated|given)\s+in|by|given|in)\s+
-        (?:the\s+|these\s+|our\s+)?(?:given\s+)?(?:premises|information|facts|rules|context)(?:\s+given)?\s*[.!]?\s*$""",
+    r"""\s*,?\s*(?:according\s+to|based\s+on|from|as\s+(?:stated|given)\s+in|by|given|in|due\s+to)\s+
+        (?:the\s+|these\s+|our\s+|one\s+of\s+the\s+)?(?:given\s+|provided\s+|available\s+)?
+        (?:premises|information|facts|rules|context|premise|rule)(?:\s+(?:given|provided|available))?
+        (?:\s*,?\s*(?:that\s+(?:says|states)|stating|saying|which\s+(?:says|states))?(?:\s+that)?\s*:?\s*[\"“][^\"”]+[\"”]?)?
+        \s*[.!]?\s*$
+    |\s*\((?:from|by|according\s+to|as\s+(?:stated|given)\s+in)\s+(?:the\s+|one\s+of\s+the\s+)?(?:given\s+)?
+        (?:premises?|rules?|facts?)(?:\s+above)?\)""",
     _F,
 )
 
@@ -441,7 +446,8 @@ PREMISE_TALK = re.compile(
 )
 #: qualifiers at the end of the statement a status or goal is about
 X_TAIL = re.compile(
-    r"""(?:\s*,?\s*(?:or\s+not|based\s+on\s+(?:the\s+|these\s+)?(?:given\s+)?(?:premises|information)(?:\s+given)?
+    r"""(?:\s*,?\s*(?:or\s+not|based\s+on\s+(?:the\s+|these\s+|this\s+)?(?:given\s+|provided\s+|available\s+)?(?:premises|information)(?:\s+(?:given|provided|available))?
+        |from\s+(?:this|that|the|any)\s+(?:given\s+)?premise
         |from\s+(?:the\s+|these\s+)?(?:given\s+)?premises|with\s+(?:the\s+)?(?:given\s+)?(?:information|premises)
         |with\s+certainty|for\s+(?:sure|certain)|directly|definitively|either|at\s+all|or\s+otherwise
         |using\s+(?:the\s+)?(?:given\s+)?premises|in\s+the\s+premises|from\s+the\s+given\s+information
