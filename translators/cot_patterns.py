@@ -379,7 +379,8 @@ _NOT_KNOWN_HEAD = rf"""^(?:(?:it\s+is|it's|it\s+remains|this\s+(?:is|remains))\s
         |(?:the\s+|these\s+|our\s+)?(?:given\s+)?premises\s+(?:also\s+)?(?:do\s+not|don't|does\s+not|doesn't|never|fail\s+to)\s+
           (?:directly\s+|explicitly\s+|specifically\s+)?(?:provide|give|tell|say|state|mention|specify|indicate|contain|offer|include|inform)\s+
           (?:us\s+)?(?:with\s+)?(?:any\s+|enough\s+)?(?:direct\s+|explicit\s+|specific\s+)?(?:information\s+|info\s+|details\s+|evidence\s+)?
-        |(?:we\s+)?{_CANNOT}\s+(?:make|draw|reach|come\s+to)\s+(?:any|a)\s+(?:definitive\s+|definite\s+|certain\s+|firm\s+|clear\s+)?conclusions?\s+(?:about|on|regarding|as\s+to)\s+
+        |(?:we\s+)?{_CANNOT}\s+(?:make|draw|reach|come\s+to)\s+(?:any|a)\s+(?:definitive\s+|definite\s+|certain\s+|firm\s+|clear\s+)?conclusions?
+          (?:\s+from\s+(?:the\s+)?(?:given\s+|provided\s+)?premises)?\s+(?:about|on|regarding|as\s+to)\s+
         |(?:none\s+of\s+(?:the|these|our)\s+(?:given\s+|other\s+)?premises|no\s+premises?|nothing(?:\s+in\s+the\s+premises)?)\s+(?:directly\s+|explicitly\s+|specifically\s+)?
           (?:tells?\s+us|states?|says?|mentions?|indicates?|specif(?:y|ies)|(?:provides?|gives?)\s+(?:us\s+)?(?:with\s+)?(?:any\s+)?(?:direct\s+|explicit\s+|specific\s+)?information)\s+
         |(?:we\s+(?:know|have)\s+)?nothing(?:\s+is\s+(?:said|mentioned|stated|known))?\s+
@@ -420,7 +421,9 @@ UNPROVABLE = re.compile(
 #: a noun phrase ("Bob's age", left unread when it is no statement)
 _TALK_WHO = r"""(?:none\s+of\s+(?:the|these|those|our|this|them|that)(?:\s+[\w()-]+,?){0,6}?
     |no\s+(?:other\s+|given\s+|single\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)(?:\s+(?:given|provided|above))?
-    |there\s+(?:is|are)\s+no\s+(?:other\s+|given\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)\s+(?:that|which)
+    |there(?:'s|\s+is|\s+are)\s+(?:no|nothing)(?:\s+(?:other|given|direct|explicit|additional|relevant|specific))*
+      (?:\s+(?:premises?|rules?|facts?|conditions?|statements?|conditionals?|information|evidence|indications?))?
+      (?:\s+(?:given|provided|stated))?(?:\s+in\s+the\s+(?:given\s+)?premises)?\s+(?:that|which)
     |nothing(?:\s+in\s+the\s+(?:given\s+)?premises)?
     |(?:the|these|those|our)\s+(?:given\s+|other\s+|remaining\s+)?(?:premises|rules|facts|statements|conditions|conditionals)(?:\s+(?:given|provided|above))?\s+(?:do\s+not|don't|never|fail\s+to)
     |(?:this|that|it)(?:\s+(?:information|premise|rule|fact|statement))?\s+(?:does\s+not|doesn't|did\s+not|didn't)(?:\s+necessarily)?
