@@ -181,3 +181,17 @@ def test_a_source_that_closes_a_step_is_not_part_of_its_claim() -> None:
         report = check_chain(PREMISES, step + "\nANSWER: True", question="The owl is proud.")
         claims = [(c.claim.kind.value, c.claim.cnl, c.status.value) for c in report.steps[0].claims]
         assert claims == [("statement", "The owl is proud.", "valid")], step
+
+
+def test_more_forms_of_talk_about_the_premises() -> None:
+    for step in (
+        "This information alone doesn't tell us anything about whether the fox sees the owl.",
+        "No information is given about the fox seeing the owl.",
+        "Nowhere in the premises is it stated or implied that the fox sees the owl.",
+        "There is nothing in the premises that says whether the fox sees the owl.",
+        "We can't draw any conclusion from the given premises about whether the fox sees the owl.",
+    ):
+        assert _judged(step) == [("status", "The fox sees the owl.", "valid")], step
+    assert _judged("The rules do not contain any information to infer that the owl is quick.") == [
+        ("unprovable", "The owl is quick.", "valid")
+    ]

@@ -426,7 +426,7 @@ _TALK_WHO = r"""(?:none\s+of\s+(?:the|these|those|our|this|them|that)(?:\s+[\w()
       (?:\s+(?:given|provided|stated))?(?:\s+in\s+the\s+(?:given\s+)?premises)?\s+(?:that|which)
     |nothing(?:\s+in\s+the\s+(?:given\s+)?premises)?
     |(?:the|these|those|our)\s+(?:given\s+|other\s+|remaining\s+)?(?:premises|rules|facts|statements|conditions|conditionals)(?:\s+(?:given|provided|above))?\s+(?:do\s+not|don't|never|fail\s+to)
-    |(?:this|that|it)(?:\s+(?:information|premise|rule|fact|statement))?\s+(?:does\s+not|doesn't|did\s+not|didn't)(?:\s+necessarily)?
+    |(?:this|that|it)(?:\s+(?:information|premise|rule|fact|statement))?(?:\s+alone)?\s+(?:does\s+not|doesn't|did\s+not|didn't)(?:\s+necessarily)?
     |(?:these|those)(?:\s+(?:facts|premises|rules|statements|relationships))?\s+(?:do\s+not|don't))"""
 _TALK_ADV = (
     r"(?:(?:directly|explicitly|indirectly|specifically|clearly|really|even|also|necessarily"
@@ -439,10 +439,14 @@ _TALK_VERB = r"""(?:provides?|gives?|offers?|contains?|states?|mentions?|impl(?:
     |(?:can|could)\s+be\s+(?:used|applied)\s+to\s+(?:infer|conclude|determine|deduce|show|prove)
     |helps?\s+(?:us\s+)?(?:to\s+)?(?:determine|infer|decide|know|conclude|deduce|figure\s+out|understand))"""
 PREMISE_TALK = re.compile(
-    rf"""^(?P<head>{_TALK_WHO}\s+{_TALK_ADV}{_TALK_VERB}(?:\s*,?\s+(?:or|and|nor)\s+{_TALK_ADV}{_TALK_VERB})*
+    rf"""^(?P<head>(?:{_TALK_WHO}\s+{_TALK_ADV}{_TALK_VERB}(?:\s*,?\s+(?:or|and|nor)\s+{_TALK_ADV}{_TALK_VERB})*
+          |no\s+(?:information|evidence|premise|rule|fact)\s+(?:is|was)\s+(?:given|provided|stated)
+          |nowhere\s+in\s+the\s+(?:given\s+)?premises\s+(?:is\s+it|it\s+is)\s+(?:stated|implied|mentioned|said)
+            (?:\s+or\s+(?:stated|implied|mentioned|said|inferred))?)
         (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?
         (?:\s+(?:direct|explicit|specific|clear|additional|further|more|other|relevant|sufficient|new|logical|definitive))*
         (?:\s+(?:information|info|details|evidence|indication|link|connection|relationship|clue|way|reason)s?)?
+        (?:\s+(?:given|provided))?(?:\s+(?:to|that\s+would|which\s+would)\s+(?:help\s+(?:us\s+)?)?(?:infer|conclude|determine|decide|know|deduce|prove|show))?
         (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
         \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
     _F,
