@@ -195,3 +195,22 @@ def test_more_forms_of_talk_about_the_premises() -> None:
     assert _judged("The rules do not contain any information to infer that the owl is quick.") == [
         ("unprovable", "The owl is quick.", "valid")
     ]
+
+
+def test_remarks_assertions_and_statements_about_the_premises() -> None:
+    assert _judged("So the owl is proud, which we already knew.") == [
+        ("statement", "The owl is proud.", "valid")
+    ]
+    assert _judged("We can also assert that the owl is proud.") == [
+        ("statement", "The owl is proud.", "valid")
+    ]
+    assert _judged("We don't have a direct statement about whether the fox sees the owl.") == [
+        ("not_stated", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("There is no statement that directly refers to the fox seeing the owl.") == [
+        ("not_stated", "The fox sees the owl.", "valid")
+    ]
+    # "we don't have any premise stating that X" keeps its reading: X not proved
+    assert _judged("We don't have any premise stating that the fox is proud.") == [
+        ("unprovable", "The fox is proud.", "valid")
+    ]

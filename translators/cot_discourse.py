@@ -158,7 +158,10 @@ _SOURCE_ONLY = re.compile(
     re.IGNORECASE,
 )
 #: a remark about the claim before it, cut off by a separator
-_REMARK = re.compile(r"^\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already)\b")
+_REMARK = re.compile(
+    r"^\s*which\s+(?:(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already)"
+    r"|we\s+(?:already|also)\s+(?:knew|know|established|found))\b"
+)
 _WITHOUT = re.compile(
     r"^without\s+(?:knowing|information\s+(?:about|on)|any\s+information\s+(?:about|on))\s+"
     r"(?:if|whether)\s+(?P<x>[^,]+),\s*",

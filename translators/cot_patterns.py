@@ -207,7 +207,8 @@ TRAIL_SOURCE = re.compile(
         (?:\s*,?\s*(?:that\s+(?:says|states)|stating|saying|which\s+(?:says|states))?(?:\s+that)?\s*:?\s*[\"“][^\"”]+[\"”]?)?
         \s*[.!]?\s*$
     |\s*\((?:from|by|according\s+to|as\s+(?:stated|given)\s+in)\s+(?:the\s+|one\s+of\s+the\s+)?(?:given\s+)?
-        (?:premises?|rules?|facts?)(?:\s+above)?\)""",
+        (?:premises?|rules?|facts?)(?:\s+above)?\)
+    |\s*,\s*which\s+we\s+(?:already|also)\s+(?:knew|know|established|found)(?:\s+before|\s+earlier)?\s*[.!]?\s*$""",
     _F,
 )
 
@@ -238,7 +239,7 @@ CONSEQUENCE = re.compile(
         |which\s+(?:means|implies|shows|tells\s+us|indicates)(?:\s+that)?|meaning(?:\s+that)?
         |(?:and\s+)?(?:so\s+)?(?:from\s+this,?\s+|based\s+on\s+this,?\s+|with\s+this,?\s+)?we\s+
           (?:can\s+(?:also\s+|now\s+|then\s+|further\s+|safely\s+|definitively\s+|therefore\s+|thus\s+)?
-             (?:conclude|infer|deduce|derive|determine|say|see|know|get|find|establish)
+             (?:conclude|infer|deduce|derive|determine|say|see|know|get|find|establish|assert|state|confirm)
            |(?:now|then|thus|therefore|finally|also)\s+(?:also\s+)?(?:know|have|get|see|conclude|infer|deduce|find|derive)
            |(?:conclude|infer|deduce|derive|get|find))(?:\s+that)?
         |(?:it|this)\s+(?:is\s+)?(?:clear|evident|certain|true)\s+that|by\s+(?:modus\s+ponens|transitivity)
@@ -363,7 +364,7 @@ NO_CONCLUSION = re.compile(
         |(?:we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|assess|confirm|know)|{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+to\s+(?:evaluate|determine|decide|assess|confirm|prove))
           \s+(?:the\s+truth(?:\s+value)?\s+of\s+)?(?:the|this|our)\s+(?:statement|conclusion)
         |{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+either\s+way
-        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
+        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell|confirm|verify|be\s+sure)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
         |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:confirm|prove|verify)\s+or\s+(?:refute|deny|reject|disprove)\s+(?:the|this|our|it)(?:\s+(?:statement|conclusion))?)
         (?!.*\b(?:whether|if|that)\b).*$""",
     _F,
@@ -421,7 +422,7 @@ UNPROVABLE = re.compile(
 #: a noun phrase ("Bob's age", left unread when it is no statement)
 _TALK_WHO = r"""(?:none\s+of\s+(?:the|these|those|our|this|them|that)(?:\s+[\w()-]+,?){0,6}?
     |no\s+(?:other\s+|given\s+|single\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)(?:\s+(?:given|provided|above))?
-    |there(?:'s|\s+is|\s+are)\s+(?:no|nothing)(?:\s+(?:other|given|direct|explicit|additional|relevant|specific))*
+    |there(?:'s|\s+is|\s+are)\s+(?:no|nothing)(?:\s+(?:other|given|direct|explicit|additional|relevant|specific|logical))*
       (?:\s+(?:premises?|rules?|facts?|conditions?|statements?|conditionals?|information|evidence|indications?))?
       (?:\s+(?:given|provided|stated))?(?:\s+in\s+the\s+(?:given\s+)?premises)?\s+(?:that|which)
     |nothing(?:\s+in\s+the\s+(?:given\s+)?premises)?
@@ -434,13 +435,15 @@ _TALK_ADV = (
 )
 _TALK_VERB = r"""(?:provides?|gives?|offers?|contains?|states?|mentions?|impl(?:y|ies)|says?|tells?
     |indicates?|suggests?
-    |relates?\s+to|involves?|leads?\s+(?:us\s+)?to|supports?|establish(?:es)?|shows?|proves?|confirms?
+    |relates?\s+to|refers?\s+to|involves?|leads?\s+(?:us\s+)?to|supports?|establish(?:es)?|shows?|proves?|confirms?
     |allows?\s+(?:us\s+)?to\s+(?:conclude|infer|determine|deduce|know|say|decide)
     |(?:can|could)\s+be\s+(?:used|applied)\s+to\s+(?:infer|conclude|determine|deduce|show|prove)
     |helps?\s+(?:us\s+)?(?:to\s+)?(?:determine|infer|decide|know|conclude|deduce|figure\s+out|understand))"""
 PREMISE_TALK = re.compile(
     rf"""^(?P<head>(?:{_TALK_WHO}\s+{_TALK_ADV}{_TALK_VERB}(?:\s*,?\s+(?:or|and|nor)\s+{_TALK_ADV}{_TALK_VERB})*
           |no\s+(?:information|evidence|premise|rule|fact)\s+(?:is|was)\s+(?:given|provided|stated)
+          |we\s+(?:do\s+not|don't|did\s+not|didn't)\s+have\s+(?:a|any)(?:\s+(?:direct|explicit|specific|clear|other))*
+            \s+(?:statements?|premises?|rules?|facts?)\s+(?:about|on|regarding|as\s+to|concerning)(?=\s)
           |nowhere\s+in\s+the\s+(?:given\s+)?premises\s+(?:is\s+it|it\s+is)\s+(?:stated|implied|mentioned|said)
             (?:\s+or\s+(?:stated|implied|mentioned|said|inferred))?)
         (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?
