@@ -214,3 +214,17 @@ def test_remarks_assertions_and_statements_about_the_premises() -> None:
     assert _judged("We don't have any premise stating that the fox is proud.") == [
         ("unprovable", "The fox is proud.", "valid")
     ]
+
+
+def test_the_goal_said_undecided_in_more_words() -> None:
+    for step in (
+        "We don't have enough information to determine if the statement is true or false.",
+        "We can't determine the truth value of this.",
+    ):
+        report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The fox is calm.")
+        claims = [
+            (c.claim.kind.value, c.claim.about_goal, c.status.value) for c in report.steps[0].claims
+        ]
+        assert claims == [("status", True, "valid")], step
+        report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The owl is calm.")
+        assert report.steps[0].claims[0].status is ClaimStatus.REFUTED, step

@@ -364,6 +364,8 @@ NO_CONCLUSION = re.compile(
         |(?:we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|assess|confirm|know)|{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+to\s+(?:evaluate|determine|decide|assess|confirm|prove))
           \s+(?:the\s+truth(?:\s+value)?\s+of\s+)?(?:the|this|our)\s+(?:statement|conclusion)
         |{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+either\s+way
+        |{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+to\s+(?:determine|decide|know|say|tell|evaluate)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
+        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell)\s+the\s+truth(?:\s+value)?\s+of\s+(?:this|it|that)
         |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell|confirm|verify|be\s+sure)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
         |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:confirm|prove|verify)\s+or\s+(?:refute|deny|reject|disprove)\s+(?:the|this|our|it)(?:\s+(?:statement|conclusion))?)
         (?!.*\b(?:whether|if|that)\b).*$""",
