@@ -228,3 +228,22 @@ def test_the_goal_said_undecided_in_more_words() -> None:
         assert claims == [("status", True, "valid")], step
         report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The owl is calm.")
         assert report.steps[0].claims[0].status is ClaimStatus.REFUTED, step
+
+
+def test_a_verdict_on_a_statement_named_as_such() -> None:
+    cases = {
+        'The statement "The owl is quick" is clearly false.': ("status", "The owl is quick."),
+        "The statement that the owl is proud is true.": ("status", "The owl is proud."),
+        "The conclusion that the fox sees the owl cannot be confirmed.": (
+            "unprovable",
+            "The fox sees the owl.",
+        ),
+        'The conclusion, "The fox sees the owl," cannot be determined.': (
+            "status",
+            "The fox sees the owl.",
+        ),
+    }
+    for step, (kind, cnl) in cases.items():
+        assert _judged(step) == [(kind, cnl, "valid")], step
+    # judged: the owl is proud, so "it is false" is refuted
+    assert _judged("The statement that the owl is proud is false.")[0][2] == "refuted"

@@ -466,6 +466,21 @@ class StepReader:
         if m:
             x = m.group("x") or m.group("y") or m.group("z") or m.group("w")
             return self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+        m = P.STATEMENT_VERDICT.match(s)
+        if m:
+            x = m.group("x") or m.group("q") or m.group("y")
+            if m.group("unproved"):
+                return self._about(
+                    piece, x, ClaimKind.UNPROVABLE, None, derived=derived, cites=cites
+                )
+            verdict = (
+                Answer.TRUE
+                if m.group("true")
+                else Answer.FALSE
+                if m.group("false")
+                else Answer.UNKNOWN
+            )
+            return self._about(piece, x, ClaimKind.STATUS, verdict, derived=derived, cites=cites)
         m = P.STATUS.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("c") or m.group("d")

@@ -35,6 +35,7 @@ __all__ = [
     "QUOTED_PREMISE",
     "SCAFFOLD",
     "SOURCE",
+    "STATEMENT_VERDICT",
     "STATUS",
     "TRAIL_CITATION",
     "TRAIL_SOURCE",
@@ -454,6 +455,21 @@ PREMISE_TALK = re.compile(
         (?:\s+(?:given|provided))?(?:\s+(?:to|that\s+would|which\s+would)\s+(?:help\s+(?:us\s+)?)?(?:infer|conclude|determine|decide|know|deduce|prove|show))?
         (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
         \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
+    _F,
+)
+#: a verdict on a statement named as such: 'the conclusion that X cannot be confirmed', 'the
+#: statement "X" is clearly false', "the statement X is true" (read by the chain reader: true,
+#: false, not proved or undecided)
+STATEMENT_VERDICT = re.compile(
+    r"""^(?:the\s+|this\s+|our\s+)?(?:statement|conclusion|claim)\s*,?\s*
+        (?:that\s+(?P<x>.+?)|[\"“'](?P<q>[^\"”']+?)[.,]?[\"”'],?|(?P<y>[A-Z].+?))\s+
+        (?:(?P<true>is\s+(?:clearly\s+|definitely\s+|indeed\s+|therefore\s+)?(?:true|correct))
+        |(?P<false>is\s+(?:clearly\s+|definitely\s+|indeed\s+|therefore\s+|directly\s+)?(?:false|incorrect|contradicted|contrary\s+to\s+the\s+premises))
+        |(?P<unproved>(?:cannot|can't|can\s?not)\s+be\s+(?:confirmed|proven|proved|verified|established)(?:\s+true)?
+          |is\s+(?:not\s+necessarily\s+true|(?:completely\s+)?unsupported|not\s+supported(?:\s+by\s+the\s+premises)?))
+        |(?P<open>(?:cannot|can't|can\s?not)\s+be\s+(?:(?:definitely\s+)?determined|decided|(?:definitely\s+)?proven\s+(?:true\s+or\s+false|false\s+or\s+true|either\s+way))
+          |is\s+(?:uncertain|unknown|undetermined)))
+        \s*[.!]?\s*$""",
     _F,
 )
 #: qualifiers at the end of the statement a status or goal is about
