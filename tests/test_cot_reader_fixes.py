@@ -130,3 +130,120 @@ def test_statuses_said_in_other_words() -> None:
     assert readings("We don't know anything from the premises about the owl being calm.") == [
         ("status", "The owl is calm.")
     ]
+
+
+def _judged(step: str) -> list[tuple[str, str | None, str]]:
+    report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The owl is calm.")
+    return [(c.claim.kind.value, c.claim.cnl, c.status.value) for c in report.steps[0].claims]
+
+
+def test_talk_about_the_premises_is_read_in_its_general_form() -> None:
+    # several verbs of saying joined by "or", a subject of several words
+    assert _judged("Still, none of the given facts state or imply that the fox is proud.") == [
+        ("status", "The fox is proud.", "valid")
+    ]
+    # helping to know, a gerund with "or not", a modal inside the statement
+    assert _judged("This does not help us determine whether the fox sees the owl.") == [
+        ("status", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("No rule tells us anything about the fox seeing or not seeing the owl.") == [
+        ("status", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("We have no information about whether the fox can see itself.") == [
+        ("status", "The fox sees the fox.", "valid")
+    ]
+    # judged under the open world: refuted when the statement or its opposite follows
+    # (the premises state "the owl is not quick"; "the owl is calm" follows through two rules)
+    assert _judged("None of the premises state that the owl is quick.") == [
+        ("status", "The owl is quick.", "refuted")
+    ]
+    assert _judged("None of the premises say whether the owl is calm.") == [
+        ("status", "The owl is calm.", "refuted")
+    ]
+    # "lets us conclude that X": X is not proved (its opposite may be)
+    assert _judged("No premise allows us to conclude that the owl is quick.") == [
+        ("unprovable", "The owl is quick.", "valid")
+    ]
+    assert _judged("No premise allows us to conclude that the owl is proud.")[0][2] == "refuted"
+    # what is no statement stays unread
+    assert _judged("None of the premises provide information about the owl's age.")[0][0] == (
+        "unread"
+    )
+
+
+def test_a_source_that_closes_a_step_is_not_part_of_its_claim() -> None:
+    for step in (
+        'The owl is proud according to the premise "If something is loud then it is proud".',
+        "The owl is proud (from the premise).",
+        "The owl is proud, according to one of the premises.",
+        "The owl is proud based on the provided premises.",
+    ):
+        report = check_chain(PREMISES, step + "\nANSWER: True", question="The owl is proud.")
+        claims = [(c.claim.kind.value, c.claim.cnl, c.status.value) for c in report.steps[0].claims]
+        assert claims == [("statement", "The owl is proud.", "valid")], step
+
+
+def test_more_forms_of_talk_about_the_premises() -> None:
+    for step in (
+        "This information alone doesn't tell us anything about whether the fox sees the owl.",
+        "No information is given about the fox seeing the owl.",
+        "Nowhere in the premises is it stated or implied that the fox sees the owl.",
+        "There is nothing in the premises that says whether the fox sees the owl.",
+        "We can't draw any conclusion from the given premises about whether the fox sees the owl.",
+    ):
+        assert _judged(step) == [("status", "The fox sees the owl.", "valid")], step
+    assert _judged("The rules do not contain any information to infer that the owl is quick.") == [
+        ("unprovable", "The owl is quick.", "valid")
+    ]
+
+
+def test_remarks_assertions_and_statements_about_the_premises() -> None:
+    assert _judged("So the owl is proud, which we already knew.") == [
+        ("statement", "The owl is proud.", "valid")
+    ]
+    assert _judged("We can also assert that the owl is proud.") == [
+        ("statement", "The owl is proud.", "valid")
+    ]
+    assert _judged("We don't have a direct statement about whether the fox sees the owl.") == [
+        ("not_stated", "The fox sees the owl.", "valid")
+    ]
+    assert _judged("There is no statement that directly refers to the fox seeing the owl.") == [
+        ("not_stated", "The fox sees the owl.", "valid")
+    ]
+    # "we don't have any premise stating that X" keeps its reading: X not proved
+    assert _judged("We don't have any premise stating that the fox is proud.") == [
+        ("unprovable", "The fox is proud.", "valid")
+    ]
+
+
+def test_the_goal_said_undecided_in_more_words() -> None:
+    for step in (
+        "We don't have enough information to determine if the statement is true or false.",
+        "We can't determine the truth value of this.",
+    ):
+        report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The fox is calm.")
+        claims = [
+            (c.claim.kind.value, c.claim.about_goal, c.status.value) for c in report.steps[0].claims
+        ]
+        assert claims == [("status", True, "valid")], step
+        report = check_chain(PREMISES, step + "\nANSWER: Uncertain", question="The owl is calm.")
+        assert report.steps[0].claims[0].status is ClaimStatus.REFUTED, step
+
+
+def test_a_verdict_on_a_statement_named_as_such() -> None:
+    cases = {
+        'The statement "The owl is quick" is clearly false.': ("status", "The owl is quick."),
+        "The statement that the owl is proud is true.": ("status", "The owl is proud."),
+        "The conclusion that the fox sees the owl cannot be confirmed.": (
+            "unprovable",
+            "The fox sees the owl.",
+        ),
+        'The conclusion, "The fox sees the owl," cannot be determined.': (
+            "status",
+            "The fox sees the owl.",
+        ),
+    }
+    for step, (kind, cnl) in cases.items():
+        assert _judged(step) == [(kind, cnl, "valid")], step
+    # judged: the owl is proud, so "it is false" is refuted
+    assert _judged("The statement that the owl is proud is false.")[0][2] == "refuted"

@@ -7,7 +7,7 @@ import pytest
 
 from peirce.engine.fol import SolverLimits
 from peirce.fol import Quantified
-from peirce.pipelines.llm_translate import SampleStatus, run_sample
+from peirce.pipelines.llm_translate import SampleStatus, run_sample, vote
 from peirce.results import Answer
 from peirce.translators.linc_fol import read_translation
 
@@ -144,3 +144,25 @@ def test_quantifiers_scope_as_nltk_scopes_them() -> None:
     assert str(r.premises[0]) == "∀x ((∀x Fox(x)) → Red(x))"
     kept = read_translation(text.replace("all x. Fox(x) -> Red(x)", "all x. (Fox(x) -> Red(x))"))
     assert str(kept.premises[0]) == "∀x (Fox(x) → Red(x))"
+
+
+def test_what_prover9_refuses_is_named_and_votes_only_when_nothing_else_does() -> None:
+    two_arities = _sample("Owns(ann, boat)", "Owns(ann)")
+    pred_and_const = _sample("Cat(tom)", "Likes(tom, Cat)", "Likes(tom, Cat)")
+    plain = _sample("Cat(tom)", "all x. (Cat(x) -> Pet(x))", "Pet(tom)")
+    assert len(read_translation(two_arities).refusals) == 1
+    assert read_translation(pred_and_const).refusals == (
+        "'Cat' is a predicate and a constant, which Prover9 does not take",
+    )
+    assert read_translation(plain).refusals == ()
+    # a list alone is taken (Prover9 reads [a, b] as a term)
+    assert read_translation(_sample("Has(a, [b, c])", "Has(a, [b, c])")).refusals == ()
+    refused = [run_sample(two_arities, LIMITS), run_sample(pred_and_const, LIMITS)]
+    assert [s.answer for s in refused] == [Answer.UNKNOWN, Answer.TRUE]
+    assert all(s.refusals for s in refused)
+    # two refused samples say Unknown, one taken says True: the one taken decides
+    unknown = run_sample(_sample("Owns(ann, boat)", "Owns(bob)"), LIMITS)
+    v = vote([unknown, unknown, run_sample(plain, LIMITS)])
+    assert v.answer is Answer.TRUE and v.agreement == 1.0
+    # refused samples alone still vote
+    assert vote([unknown, unknown, refused[1]]).answer is Answer.UNKNOWN

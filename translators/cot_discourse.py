@@ -158,7 +158,10 @@ _SOURCE_ONLY = re.compile(
     re.IGNORECASE,
 )
 #: a remark about the claim before it, cut off by a separator
-_REMARK = re.compile(r"^\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already)\b")
+_REMARK = re.compile(
+    r"^\s*which\s+(?:(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already)"
+    r"|we\s+(?:already|also)\s+(?:knew|know|established|found))\b"
+)
 _WITHOUT = re.compile(
     r"^without\s+(?:knowing|information\s+(?:about|on)|any\s+information\s+(?:about|on))\s+"
     r"(?:if|whether)\s+(?P<x>[^,]+),\s*",
@@ -302,6 +305,9 @@ class StepReader:
         x = re.sub(r"^or\s+not\s+", "", x, flags=re.IGNORECASE)
         x = re.sub(r"\b(is|are)\s+(\w+)\s+or\s+not\s+\2$", r"\1 \2", x)  # "white or not white"
         x = re.sub(r"\b(?:does|do)\s+or\s+(?:does|do)\s+not\s+([a-z]+)", _third, x)  # "does or not"
+        # "needs or does not need"; "can see", "would eat" as what is (not) known: "sees", "eats"
+        x = re.sub(r"\b(\w+s)\s+or\s+does\s+not\s+\w+(?=\s|$)", r"\1", x)
+        x = re.sub(r"\b(?:can|would)\s+(?:or\s+does\s+)?(?!be\b|have\b)([a-z]+)\b", _third, x)
         out = []
         for part in _alternatives(x):
             reading = read_statement(part, self.subject)
@@ -330,9 +336,9 @@ class StepReader:
                 if pattern is not P.MID_SOURCE:
                     cites.append(self._citation(piece, m))
                 piece = piece.blank(m.start(), m.end())
-        tail = P.TRAIL_SOURCE.search(piece.s)
-        if tail and tail.start() > 0:
-            piece = piece.blank(tail.start(), tail.end())
+        for tail in list(P.TRAIL_SOURCE.finditer(piece.s)):
+            if tail.start() > 0:
+                piece = piece.blank(tail.start(), tail.end())
         return piece, cites
 
     def _citation(self, piece: Piece, m: re.Match[str]) -> Citation:
@@ -460,6 +466,21 @@ class StepReader:
         if m:
             x = m.group("x") or m.group("y") or m.group("z") or m.group("w")
             return self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+        m = P.STATEMENT_VERDICT.match(s)
+        if m:
+            x = m.group("x") or m.group("q") or m.group("y")
+            if m.group("unproved"):
+                return self._about(
+                    piece, x, ClaimKind.UNPROVABLE, None, derived=derived, cites=cites
+                )
+            verdict = (
+                Answer.TRUE
+                if m.group("true")
+                else Answer.FALSE
+                if m.group("false")
+                else Answer.UNKNOWN
+            )
+            return self._about(piece, x, ClaimKind.STATUS, verdict, derived=derived, cites=cites)
         m = P.STATUS.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("c") or m.group("d")
@@ -489,6 +510,16 @@ class StepReader:
             return self._about(
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
             )
+        m = P.PREMISE_TALK.match(s)
+        if m:
+            x = m.group("x")
+            if not (m.group("w") or m.group("t")):  # "the cow needing or not needing it"
+                x = re.sub(r"\b(\w+ing)\s+or\s+not\s+\1\b", r"\1", P.X_TAIL.sub("", x))
+                x = P.finite(x) or x
+            nk_kind, nk_value = _not_known(m.group("head"))
+            if m.group("t") and _DERIVE.search(m.group("head")):
+                nk_kind, nk_value = ClaimKind.UNPROVABLE, None  # "no rule lets us infer that X"
+            return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
         m = P.NOT_KNOWN.match(s)
         if m:
             nk_kind, nk_value = _not_known(s[: m.start("x")])
@@ -560,6 +591,11 @@ def _claim_form(s: str) -> bool:
 
 
 _DIRECT = re.compile(r"\b(?:direct(?:ly)?|explicit(?:ly)?|specific(?:ally)?)\b", re.IGNORECASE)
+
+
+_DERIVE = re.compile(
+    r"\b(?:conclude|infer|deduce|lead|allow|help|prove|confirm|support|establish|show)", re.I
+)
 
 
 _ONE_WAY = re.compile(r"\b(?:confirm|prove|verify|support)\b", re.IGNORECASE)

@@ -31,9 +31,11 @@ __all__ = [
     "NOT_KNOWN",
     "NOT_KNOWN_ABOUT",
     "NO_CONCLUSION",
+    "PREMISE_TALK",
     "QUOTED_PREMISE",
     "SCAFFOLD",
     "SOURCE",
+    "STATEMENT_VERDICT",
     "STATUS",
     "TRAIL_CITATION",
     "TRAIL_SOURCE",
@@ -200,8 +202,14 @@ MID_SOURCE = re.compile(
 )
 #: a source that closes a clause: ", according to the premises", "from the premises"
 TRAIL_SOURCE = re.compile(
-    r"""\s*,?\s*(?:according\s+to|based\s+on|from|as\s+(?:stated|given)\s+in|by|given|in)\s+
-        (?:the\s+|these\s+|our\s+)?(?:given\s+)?(?:premises|information|facts|rules|context)(?:\s+given)?\s*[.!]?\s*$""",
+    r"""\s*,?\s*(?:according\s+to|based\s+on|from|as\s+(?:stated|given)\s+in|by|given|in|due\s+to)\s+
+        (?:the\s+|these\s+|our\s+|one\s+of\s+the\s+)?(?:given\s+|provided\s+|available\s+)?
+        (?:premises|information|facts|rules|context|premise|rule)(?:\s+(?:given|provided|available))?
+        (?:\s*,?\s*(?:that\s+(?:says|states)|stating|saying|which\s+(?:says|states))?(?:\s+that)?\s*:?\s*[\"“][^\"”]+[\"”]?)?
+        \s*[.!]?\s*$
+    |\s*\((?:from|by|according\s+to|as\s+(?:stated|given)\s+in)\s+(?:the\s+|one\s+of\s+the\s+)?(?:given\s+)?
+        (?:premises?|rules?|facts?)(?:\s+above)?\)
+    |\s*,\s*which\s+we\s+(?:already|also)\s+(?:knew|know|established|found)(?:\s+before|\s+earlier)?\s*[.!]?\s*$""",
     _F,
 )
 
@@ -232,7 +240,7 @@ CONSEQUENCE = re.compile(
         |which\s+(?:means|implies|shows|tells\s+us|indicates)(?:\s+that)?|meaning(?:\s+that)?
         |(?:and\s+)?(?:so\s+)?(?:from\s+this,?\s+|based\s+on\s+this,?\s+|with\s+this,?\s+)?we\s+
           (?:can\s+(?:also\s+|now\s+|then\s+|further\s+|safely\s+|definitively\s+|therefore\s+|thus\s+)?
-             (?:conclude|infer|deduce|derive|determine|say|see|know|get|find|establish)
+             (?:conclude|infer|deduce|derive|determine|say|see|know|get|find|establish|assert|state|confirm)
            |(?:now|then|thus|therefore|finally|also)\s+(?:also\s+)?(?:know|have|get|see|conclude|infer|deduce|find|derive)
            |(?:conclude|infer|deduce|derive|get|find))(?:\s+that)?
         |(?:it|this)\s+(?:is\s+)?(?:clear|evident|certain|true)\s+that|by\s+(?:modus\s+ponens|transitivity)
@@ -357,7 +365,9 @@ NO_CONCLUSION = re.compile(
         |(?:we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|assess|confirm|know)|{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+to\s+(?:evaluate|determine|decide|assess|confirm|prove))
           \s+(?:the\s+truth(?:\s+value)?\s+of\s+)?(?:the|this|our)\s+(?:statement|conclusion)
         |{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+either\s+way
-        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
+        |{_NO_INFO}(?:enough\s+|sufficient\s+|any\s+)?(?:information|evidence)\s+to\s+(?:determine|decide|know|say|tell|evaluate)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
+        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell)\s+the\s+truth(?:\s+value)?\s+of\s+(?:this|it|that)
+        |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:determine|evaluate|decide|know|say|tell|confirm|verify|be\s+sure)\s+(?:whether|if)\s+(?:the|this|our)\s+(?:statement|conclusion)\s+is\s+(?:true|false|correct)(?:\s+or\s+(?:not|false|true))?
         |we\s+(?:cannot|can't|can\s?not|could\s?not)\s+(?:confirm|prove|verify)\s+or\s+(?:refute|deny|reject|disprove)\s+(?:the|this|our|it)(?:\s+(?:statement|conclusion))?)
         (?!.*\b(?:whether|if|that)\b).*$""",
     _F,
@@ -373,7 +383,8 @@ _NOT_KNOWN_HEAD = rf"""^(?:(?:it\s+is|it's|it\s+remains|this\s+(?:is|remains))\s
         |(?:the\s+|these\s+|our\s+)?(?:given\s+)?premises\s+(?:also\s+)?(?:do\s+not|don't|does\s+not|doesn't|never|fail\s+to)\s+
           (?:directly\s+|explicitly\s+|specifically\s+)?(?:provide|give|tell|say|state|mention|specify|indicate|contain|offer|include|inform)\s+
           (?:us\s+)?(?:with\s+)?(?:any\s+|enough\s+)?(?:direct\s+|explicit\s+|specific\s+)?(?:information\s+|info\s+|details\s+|evidence\s+)?
-        |(?:we\s+)?{_CANNOT}\s+(?:make|draw|reach|come\s+to)\s+(?:any|a)\s+(?:definitive\s+|definite\s+|certain\s+|firm\s+|clear\s+)?conclusions?\s+(?:about|on|regarding|as\s+to)\s+
+        |(?:we\s+)?{_CANNOT}\s+(?:make|draw|reach|come\s+to)\s+(?:any|a)\s+(?:definitive\s+|definite\s+|certain\s+|firm\s+|clear\s+)?conclusions?
+          (?:\s+from\s+(?:the\s+)?(?:given\s+|provided\s+)?premises)?\s+(?:about|on|regarding|as\s+to)\s+
         |(?:none\s+of\s+(?:the|these|our)\s+(?:given\s+|other\s+)?premises|no\s+premises?|nothing(?:\s+in\s+the\s+premises)?)\s+(?:directly\s+|explicitly\s+|specifically\s+)?
           (?:tells?\s+us|states?|says?|mentions?|indicates?|specif(?:y|ies)|(?:provides?|gives?)\s+(?:us\s+)?(?:with\s+)?(?:any\s+)?(?:direct\s+|explicit\s+|specific\s+)?information)\s+
         |(?:we\s+(?:know|have)\s+)?nothing(?:\s+is\s+(?:said|mentioned|stated|known))?\s+
@@ -405,9 +416,66 @@ UNPROVABLE = re.compile(
         )\s+(?!about\b|on\b|regarding\b|as\b|concerning\b|of\b|to\b|in\b|whether\b|if\b)(?P<x>.+)$""",
     _F,
 )
+#: talk about what the premises (or a fact just used) say of a statement, in its general form:
+#: a subject that is the premises or none of them ("none of the conditional premises", "no
+#: premise", "there are no rules that", "this", "these facts do not"), one or more verbs of
+#: saying, implying or helping to know joined by "or"/"and" ("state or imply", "allow us to
+#: conclude", "help us determine", "can be used to infer"), what they give ("any direct
+#: information about"), then "whether X", "that X", a gerund ("the cow eating the squirrel") or
+#: a noun phrase ("Bob's age", left unread when it is no statement)
+_TALK_WHO = r"""(?:none\s+of\s+(?:the|these|those|our|this|them|that)(?:\s+[\w()-]+,?){0,6}?
+    |no\s+(?:other\s+|given\s+|single\s+)?(?:premises?|rules?|facts?|conditions?|statements?|conditionals?)(?:\s+(?:given|provided|above))?
+    |there(?:'s|\s+is|\s+are)\s+(?:no|nothing)(?:\s+(?:other|given|direct|explicit|additional|relevant|specific|logical))*
+      (?:\s+(?:premises?|rules?|facts?|conditions?|statements?|conditionals?|information|evidence|indications?))?
+      (?:\s+(?:given|provided|stated))?(?:\s+in\s+the\s+(?:given\s+)?premises)?\s+(?:that|which)
+    |nothing(?:\s+in\s+the\s+(?:given\s+)?premises)?
+    |(?:the|these|those|our)\s+(?:given\s+|other\s+|remaining\s+)?(?:premises|rules|facts|statements|conditions|conditionals)(?:\s+(?:given|provided|above))?\s+(?:do\s+not|don't|never|fail\s+to)
+    |(?:this|that|it)(?:\s+(?:information|premise|rule|fact|statement))?(?:\s+alone)?\s+(?:does\s+not|doesn't|did\s+not|didn't)(?:\s+necessarily)?
+    |(?:these|those)(?:\s+(?:facts|premises|rules|statements|relationships))?\s+(?:do\s+not|don't))"""
+_TALK_ADV = (
+    r"(?:(?:directly|explicitly|indirectly|specifically|clearly|really|even|also|necessarily"
+    r"|seem\s+to|either)\s+|directly\s+or\s+indirectly\s+)*"
+)
+_TALK_VERB = r"""(?:provides?|gives?|offers?|contains?|states?|mentions?|impl(?:y|ies)|says?|tells?
+    |indicates?|suggests?
+    |relates?\s+to|refers?\s+to|involves?|leads?\s+(?:us\s+)?to|supports?|establish(?:es)?|shows?|proves?|confirms?
+    |allows?\s+(?:us\s+)?to\s+(?:conclude|infer|determine|deduce|know|say|decide)
+    |(?:can|could)\s+be\s+(?:used|applied)\s+to\s+(?:infer|conclude|determine|deduce|show|prove)
+    |helps?\s+(?:us\s+)?(?:to\s+)?(?:determine|infer|decide|know|conclude|deduce|figure\s+out|understand))"""
+PREMISE_TALK = re.compile(
+    rf"""^(?P<head>(?:{_TALK_WHO}\s+{_TALK_ADV}{_TALK_VERB}(?:\s*,?\s+(?:or|and|nor)\s+{_TALK_ADV}{_TALK_VERB})*
+          |no\s+(?:information|evidence|premise|rule|fact)\s+(?:is|was)\s+(?:given|provided|stated)
+          |we\s+(?:do\s+not|don't|did\s+not|didn't)\s+have\s+(?:a|any)(?:\s+(?:direct|explicit|specific|clear|other))*
+            \s+(?:statements?|premises?|rules?|facts?)\s+(?:about|on|regarding|as\s+to|concerning)(?=\s)
+          |nowhere\s+in\s+the\s+(?:given\s+)?premises\s+(?:is\s+it|it\s+is)\s+(?:stated|implied|mentioned|said)
+            (?:\s+or\s+(?:stated|implied|mentioned|said|inferred))?)
+        (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?
+        (?:\s+(?:direct|explicit|specific|clear|additional|further|more|other|relevant|sufficient|new|logical|definitive))*
+        (?:\s+(?:information|info|details|evidence|indication|link|connection|relationship|clue|way|reason)s?)?
+        (?:\s+(?:given|provided))?(?:\s+(?:to|that\s+would|which\s+would)\s+(?:help\s+(?:us\s+)?)?(?:infer|conclude|determine|decide|know|deduce|prove|show))?
+        (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
+        \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
+    _F,
+)
+#: a verdict on a statement named as such: 'the conclusion that X cannot be confirmed', 'the
+#: statement "X" is clearly false', "the statement X is true" (read by the chain reader: true,
+#: false, not proved or undecided)
+STATEMENT_VERDICT = re.compile(
+    r"""^(?:the\s+|this\s+|our\s+)?(?:statement|conclusion|claim)\s*,?\s*
+        (?:that\s+(?P<x>.+?)|[\"“'](?P<q>[^\"”']+?)[.,]?[\"”'],?|(?P<y>[A-Z].+?))\s+
+        (?:(?P<true>is\s+(?:clearly\s+|definitely\s+|indeed\s+|therefore\s+)?(?:true|correct))
+        |(?P<false>is\s+(?:clearly\s+|definitely\s+|indeed\s+|therefore\s+|directly\s+)?(?:false|incorrect|contradicted|contrary\s+to\s+the\s+premises))
+        |(?P<unproved>(?:cannot|can't|can\s?not)\s+be\s+(?:confirmed|proven|proved|verified|established)(?:\s+true)?
+          |is\s+(?:not\s+necessarily\s+true|(?:completely\s+)?unsupported|not\s+supported(?:\s+by\s+the\s+premises)?))
+        |(?P<open>(?:cannot|can't|can\s?not)\s+be\s+(?:(?:definitely\s+)?determined|decided|(?:definitely\s+)?proven\s+(?:true\s+or\s+false|false\s+or\s+true|either\s+way))
+          |is\s+(?:uncertain|unknown|undetermined)))
+        \s*[.!]?\s*$""",
+    _F,
+)
 #: qualifiers at the end of the statement a status or goal is about
 X_TAIL = re.compile(
-    r"""(?:\s*,?\s*(?:or\s+not|based\s+on\s+(?:the\s+|these\s+)?(?:given\s+)?(?:premises|information)(?:\s+given)?
+    r"""(?:\s*,?\s*(?:or\s+not|based\s+on\s+(?:the\s+|these\s+|this\s+)?(?:given\s+|provided\s+|available\s+)?(?:premises|information)(?:\s+(?:given|provided|available))?
+        |from\s+(?:this|that|the|any)\s+(?:given\s+)?premise
         |from\s+(?:the\s+|these\s+)?(?:given\s+)?premises|with\s+(?:the\s+)?(?:given\s+)?(?:information|premises)
         |with\s+certainty|for\s+(?:sure|certain)|directly|definitively|either|at\s+all|or\s+otherwise
         |using\s+(?:the\s+)?(?:given\s+)?premises|in\s+the\s+premises|from\s+the\s+given\s+information
@@ -444,6 +512,9 @@ def finite(gerund: str) -> str | None:
     'the cat is not red'
     >>> finite("the bear liking the cat"), finite("the color of the cow")
     ('the bear likes the cat', None)
+    >>> finite("the fox seeing the owl")
+    'the fox sees the owl'
+
     """
     m = re.match(
         r"^((?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+(?!not\b)[a-z]+)?|some\w+))\s+(not\s+)?([a-z]+ing)\b(.*)$",
@@ -456,7 +527,7 @@ def finite(gerund: str) -> str | None:
         word = _IRREGULAR[verb]
         return f"{subject} {word}{' not' if neg else ''}{rest}"
     stem = verb[:-3]
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeioulsz":
         stem = stem[:-1]  # "running" -> "run"
     elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem):
         stem += "e"  # one syllable ending consonant-vowel-consonant: "liking" -> "like"

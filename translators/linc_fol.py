@@ -74,12 +74,15 @@ class Translation:
     """A translation read: the problem (premises, conclusion, each with its formula's text),
     the sentences the premises come from, what could not be read (``errors``: one line each,
     with its place; a problem is given only when there are none) and what was read by a
-    convention of the notation (``warnings``)."""
+    convention of the notation (``warnings``) and, of that, what LINC's NLTK parser and Prover9
+    would refuse (``refusals``: a predicate with two arities, a name that is a predicate and a
+    constant), for which LINC drops the sample."""
 
     problem: Problem | None
     sentences: tuple[str, ...]
     errors: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    refusals: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -138,7 +141,32 @@ def read_translation(text: str) -> Translation:
             for n in names
         ]
     problem = Problem(tuple(formulas[:-1]), formulas[-1], p.premise_texts, p.conclusion_text)
-    return Translation(problem, sentences, (), tuple(warnings))
+    refusals = [w for w in warnings if "argument" in w and "read as two predicates" in w]
+    refusals += _refusals(formulas)
+    return Translation(problem, sentences, (), tuple(warnings), tuple(refusals))
+
+
+def _refusals(formulas: list[Formula]) -> list[str]:
+    """What Prover9 would not take of formulas this reader reads: a name that is a predicate
+    and a constant (Prover9 tells symbols by name and arity, and refuses one name as a
+    predicate and a term)."""
+    from peirce.fol import atoms
+
+    predicates = {a.predicate for f in formulas for a in atoms(f)}
+    names: set[str] = set()
+    for f in formulas:
+        for a in atoms(f):
+            stack = list(a.args)
+            while stack:
+                t = stack.pop()
+                if isinstance(t, Compound):
+                    stack += t.args
+                elif isinstance(t, Const) and isinstance(t.value, str):
+                    names.add(t.value)
+    return [
+        f"{n!r} is a predicate and a constant, which Prover9 does not take"
+        for n in sorted(predicates & names)
+    ]
 
 
 #: NLTK's quantifier words (it reads them in lower case only), their variables and the dot

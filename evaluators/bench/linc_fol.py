@@ -18,8 +18,9 @@ roughly.
 
 LINC's own conventions differ in three places: Prover9 answers Uncertain when it proves
 neither the conclusion nor its negation within its time (here a limit reached gives no vote);
-a sample Prover9 cannot take is dropped (here it is read when the reader can: a name that is a
-predicate and a constant, function terms, two arities); a tie goes to the answer of the
+a sample Prover9 cannot take is dropped (here a predicate with two arities or a name that is a
+predicate and a constant is read, but such a sample votes only when no sample Prover9 takes
+does; function terms and lists are read as Prover9 reads them); a tie goes to the answer of the
 earliest sample (here it is no answer).
 
 Reference:

@@ -54,14 +54,16 @@ _ANSWER = {
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One translation: its text, what became of it, its answer (when it voted), why, and how
-    many repairs it took."""
+    """One translation: its text, what became of it, its answer (when it voted), why, how
+    many repairs it took, and what of it a prover held to its notation (NLTK's parser, Prover9)
+    would refuse (``refusals``: such a sample is read, but votes only when no other does)."""
 
     text: str
     status: SampleStatus
     answer: Answer | None = None
     reason: str = ""
     repairs: int = 0
+    refusals: tuple[str, ...] = ()
 
     def to_json(self) -> JSONObject:
         return {
@@ -69,6 +71,7 @@ class Sample:
             "answer": self.answer.value if self.answer else None,
             "reason": self.reason,
             "repairs": self.repairs,
+            "refusals": list(self.refusals),
         }
 
 
@@ -113,18 +116,21 @@ def run_sample(text: str, limits: SolverLimits, repairs: int = 0) -> Sample:
     if read.problem is None:
         return Sample(text, SampleStatus.UNREADABLE, None, "; ".join(read.errors), repairs)
     found = decide(read.problem, limits)
+    refused = read.refusals
     if found.kind is FindingKind.INCONSISTENT:
-        return Sample(text, SampleStatus.INCONSISTENT, None, found.reason, repairs)
+        return Sample(text, SampleStatus.INCONSISTENT, None, found.reason, repairs, refused)
     answer = _ANSWER.get(found.kind)
     if answer is None:
-        return Sample(text, SampleStatus.TOO_COMPLEX, None, found.reason, repairs)
-    return Sample(text, SampleStatus.VOTED, answer, found.reason, repairs)
+        return Sample(text, SampleStatus.TOO_COMPLEX, None, found.reason, repairs, refused)
+    return Sample(text, SampleStatus.VOTED, answer, found.reason, repairs, refused)
 
 
 def vote(samples: Sequence[Sample], *, prune: bool = True) -> Vote:
     """The majority of the samples' answers; without ``prune``, a sample whose premises are
     inconsistent votes as Z3 would answer it were inconsistency not checked (True: anything
-    follows), as LINC's Prover9 does.
+    follows), as LINC's Prover9 does. Samples that a prover held to the notation would refuse
+    (a predicate with two arities, a name that is a predicate and a constant: read here
+    by a convention that may not be what the model meant) vote only when no other sample does.
 
     >>> s = [Sample("", SampleStatus.VOTED, Answer.TRUE)] * 3 + [Sample("", SampleStatus.VOTED,
     ...      Answer.FALSE)]
@@ -134,9 +140,11 @@ def vote(samples: Sequence[Sample], *, prune: bool = True) -> Vote:
     >>> vote(s[2:]).ambiguous
     True
     """
-    answers = [s.answer for s in samples if s.answer is not None]
-    if not prune:
-        answers += [Answer.TRUE for s in samples if s.status is SampleStatus.INCONSISTENT]
+    voters = [s for s in samples if s.answer is not None or (not prune and s.status is
+              SampleStatus.INCONSISTENT)]  # fmt: skip
+    if any(not s.refusals for s in voters):
+        voters = [s for s in voters if not s.refusals]
+    answers = [s.answer or Answer.TRUE for s in voters]
     counts = Counter(answers)
     table = {a.value: n for a, n in counts.items()}
     if not counts:
