@@ -1404,7 +1404,8 @@ call_json_(M, P, In, Inf, Secs, Out) :-
 %  Builtins is 1 when clause bodies may call the built-ins, 0 when a built-in's name is a
 %  relation like any other.  Past MaxClauses clauses, or on any error (the memory limit of
 %  MiB mebibytes on reading one term), every clause this load asserted is taken back.  Out is
-%  ["ok", [Count, Relations, Items]], Relations [[MangledName, Arity, Added], ...], Items the
+%  ["ok", [Count, Relations, Items, Control]] (Control 1 when a clause holds a control construct
+%  of control.pl), Relations [[MangledName, Arity, Added], ...], Items the
 %  diagnostics as parse_program/2 gives them (no clause items; each warning once); or ["limit", Count] when there
 %  were more than MaxClauses clauses; or ["error", Message].
 
@@ -1414,14 +1415,16 @@ load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
     retractall(load_item_(_, _)),
     retractall(load_warned_(_)),
     retractall(load_seen_(_, _)),
+    retractall(load_control_),
     catch(with_memory(MiB, false, load_stream(How, M, Text, Base, St)), E, true),
+    (   retract(load_control_) -> Ctl = 1 ; Ctl = 0 ),
     findall(I, retract(load_item_(_, I)), Items),
     retractall(load_warned_(_)),
     (   var(E)
     ->  arg(1, St, N),
         relation_counts(M, After),
         added_relations(After, Before, Rels),
-        write_json([s(ok), [N, Rels, Items]], Out)
+        write_json([s(ok), [N, Rels, Items, Ctl]], Out)
     ;   unload_range(M, Base, 1 << 62),     % (no clause has a later id yet)
         (   E == peirce_too_many
         ->  arg(1, St, N), write_json([s(limit), N], Out)
@@ -1430,14 +1433,17 @@ load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
     ).
 
 load_stream(How, M, Text, Base, St) :-
-    setup_call_cleanup(open_text(How, Text, S), load_terms(S, M, Base, St), close(S)).
+    setup_call_cleanup(( open_text(How, Text, S), nb_setval(peirce_read_ops, []) ),
+                       load_terms(S, M, Base, St),
+                       ( close(S), nb_setval(peirce_read_ops, []) )).
 
 open_text(text, Text, S) :- open_string(Text, S).
 open_text(file, Path, S) :- open(Path, read, S, [encoding(utf8)]).
 
 load_terms(S, M, Base, St) :-
     repeat,
-    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)]),
+    peirce_control:read_options(Opts),   % with the operators the text declared (control.pl)
+    catch(( bounded_read(S, T, [variable_names(Vs), term_position(P)|Opts]),
             Item0 = term(T, Vs, P) ),
           error(syntax_error(What), Ctx),
           Item0 = syntax(What, Ctx)),
@@ -1468,7 +1474,7 @@ load_item(Item0, S, M, Base, St) :-
 
 %   The diagnostics of a load, in order (asserted: a load may have many); a warning once per
 %   load (a relation SWI-Prolog reserves, defined by a hundred thousand facts, is said once).
-:- dynamic load_item_/2, load_warned_/1.
+:- dynamic load_item_/2, load_warned_/1, load_control_/0.
 
 keep_item(I) :-
     (   I = [s(warning), _, _, _, _, s(W)|_]
@@ -1505,6 +1511,10 @@ load_clause(M, Head0, Body0, Builtins, Id) :-
     stored(H, Id, Gs, Fact),
     assertz(M:Fact).
 
+body_goal(_, t('c:$ctl'(Raw)), G) :- !,   % a control construct (control.pl), as read
+    peirce_control:ctl_build(Raw, X),
+    G = '$c'(X, Raw),
+    (   load_control_ -> true ; assertz(load_control_) ).
 body_goal(Builtins, t(L0), G) :-
     data_term(L0, L),
     (   compound(L) -> compound_name_arguments(L, N, As) ; N = L, As = [] ),

@@ -228,6 +228,7 @@ class KnowledgeBase:
         """A knowledge base over a module loaded by :func:`~peirce.engine.prolog.saved.restore`."""
         kb = cls.__new__(cls)
         kb.limits, kb.builtins, kb._store = limits, builtins, store
+        kb.control = False  # (the console sets it; a query with a control literal sets it too)
         kb._ids = itertools.count(next_id)
         kb._module = module
         mark_saved(module)
@@ -388,10 +389,12 @@ class KnowledgeBase:
         with LOCK:
             first = next(self._ids)
             self._ids = itertools.count(first + len(kept) + 1)
-            count, rows, items = cast(
+            count, rows, items, control = cast(
                 list[JSON],
                 load_text(self.module, text, first, self.builtins, self.limits, file=file),
             )
+            if control:  # a clause holds a control construct: queries run as SWI-Prolog's
+                self.control = True
             found: list[Diagnostic] = []
             warnings: list[tuple[str, Diagnostic]] = []
             read_items(cast(list[list[JSON]], items), source, [], found, warnings)
