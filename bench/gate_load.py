@@ -68,43 +68,20 @@ async def _run_rate(
     client: httpx.AsyncClient, method: str, url: str, body: object, *, rate: float,
     seconds: float, check: str | None,
 ) -> dict[str, object]:  # fmt: skip
-    latencies: list[float] = []
-    errors = 0
-    n = max(1, int(rate * seconds))
-    start = time.perf_counter()
+    """``method url`` on an open-loop schedule (see :func:`_fixed_rate`); a request succeeds
+    with a 200 whose JSON holds ``check``."""
 
-    async def one(i: int) -> None:
-        nonlocal errors
-        delay = start + i / rate - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        t0 = time.perf_counter()
+    async def one() -> bool:
         try:
             if method == "GET":
                 r = await client.get(url)
             else:
                 r = await client.post(url, json=body)
-            ok = r.status_code == 200
-            if ok and check is not None:
-                data = r.json()
-                ok = check in json.dumps(data)
         except httpx.HTTPError:
-            ok = False
-        latencies.append((time.perf_counter() - t0) * 1000)
-        if not ok:
-            errors += 1
+            return False
+        return r.status_code == 200 and (check is None or check in json.dumps(r.json()))
 
-    await asyncio.gather(*(one(i) for i in range(n)))
-    wall = time.perf_counter() - start
-    return {
-        "rate": rate,
-        "requests": n,
-        "errors": errors,
-        "throughput": n / wall,
-        "p50_ms": statistics.median(latencies),
-        "p99_ms": _percentile(latencies, 0.99),
-        "max_ms": max(latencies),
-    }
+    return await _fixed_rate(one, rate, seconds)
 
 
 async def _sweep(
@@ -331,6 +308,7 @@ async def _fixed_rate(
         "throughput": n / wall,
         "p50_ms": statistics.median(latencies),
         "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies),
     }
 
 

@@ -246,33 +246,35 @@ class _Machine:
     def s_If(self, node: ast.If, env: dict[str, object]) -> None:
         self.block(node.body if self.expr(node.test, env) else node.orelse, env)
 
-    def s_For(self, node: ast.For, env: dict[str, object]) -> None:
-        broke = False
-        for item in self.iterate(self.expr(node.iter, env)):
-            self.store(node.target, item, env)
+    def _loop(
+        self, rounds: Iterator[None], node: ast.For | ast.While, env: dict[str, object]
+    ) -> None:
+        """A loop's body once per round (``rounds`` sets each one up), then its ``else``
+        unless a ``break`` ended it."""
+        for _ in rounds:
             try:
                 self.block(node.body, env)
             except _Break:
-                broke = True
-                break
+                return
             except _Continue:
                 continue
-        if not broke:
-            self.block(node.orelse, env)
+        self.block(node.orelse, env)
+
+    def s_For(self, node: ast.For, env: dict[str, object]) -> None:
+        def rounds() -> Iterator[None]:
+            for item in self.iterate(self.expr(node.iter, env)):
+                self.store(node.target, item, env)
+                yield
+
+        self._loop(rounds(), node, env)
 
     def s_While(self, node: ast.While, env: dict[str, object]) -> None:
-        broke = False
-        while self.expr(node.test, env):
-            self.tick(node)
-            try:
-                self.block(node.body, env)
-            except _Break:
-                broke = True
-                break
-            except _Continue:
-                continue
-        if not broke:
-            self.block(node.orelse, env)
+        def rounds() -> Iterator[None]:
+            while self.expr(node.test, env):
+                self.tick(node)
+                yield
+
+        self._loop(rounds(), node, env)
 
     def s_Break(self, node: ast.Break, env: dict[str, object]) -> None:
         raise _Break
