@@ -182,6 +182,10 @@ class Judgement:
         reason: why, in words; always set for UNKNOWN.
         proof: the proof tree for ENTAILED (or of the negation for REFUTED), when symbolic.
         evidence: anything else worth keeping (judge votes, raw replies, counter-models).
+        contradictory: the premises prove both the hypothesis and its opposite (they contradict
+            each other), so the verdict is UNKNOWN; callers read this field, never the reason.
+        limited: a bound (inferences, time, depth) stopped the search before it decided, so
+            the verdict is UNKNOWN (the reason says which bound).
 
     >>> from peirce import entailment_model
     >>> with entailment_model("symbolic") as model:
@@ -199,6 +203,8 @@ class Judgement:
     reason: str = ""
     proof: ProofNode | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
+    contradictory: bool = False
+    limited: bool = False
 
     def to_json(self) -> str:
         return serde.dumps(self)

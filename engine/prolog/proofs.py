@@ -136,13 +136,16 @@ def judgement(goal: Literal, p: Proof, q: Proof) -> Judgement:
             "complement_proof": serde.to_json_obj(q.proof),
         }
         reason = f"contradictory: both {goal_str} and {comp_str} are provable"
-        return Judgement(Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence)
+        return Judgement(
+            Verdict.UNKNOWN, None, "prolog", reason, evidence=evidence, contradictory=True
+        )
     if p.proved:
         return entailed(goal_str, p.proof)
     if q.proved:
         return refuted(comp_str, q.proof)
     limited = [r.reason for r in (p, q) if r.limit_hit]
     if limited:
-        return Judgement(Verdict.UNKNOWN, None, "prolog", "; ".join(dict.fromkeys(limited)))
+        why = "; ".join(dict.fromkeys(limited))
+        return Judgement(Verdict.UNKNOWN, None, "prolog", why, limited=True)
     reason = f"neither {goal_str} nor {comp_str} is provable ({p.reason}; {q.reason})"
     return Judgement(Verdict.UNKNOWN, None, "prolog", reason)

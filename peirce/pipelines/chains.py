@@ -475,7 +475,7 @@ class _Judge:
             )
         judgement = self.kb.ask(goal)
         given = _ANSWER[judgement.verdict]
-        contradictory = judgement.verdict is Verdict.UNKNOWN and "contradictory" in judgement.reason
+        contradictory = judgement.contradictory
         classical = self._classical_answer(goal) != given
         if contradictory:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, judgement.reason, classical=classical)

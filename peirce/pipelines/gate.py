@@ -458,7 +458,7 @@ def _step_finding(s: StepCheck) -> StepFinding:
         premises = worst.premises
         proof = _proof_text(worst)
         if finding in (Finding.ENTAILED, Finding.REFUTED, Finding.CONTINGENT):
-            backend = "arithmetic" if worst.claim.kind.value == "arithmetic" else "prolog"
+            backend = "prolog"  # (a math reply is judged apart: see math_decision)
     step = s.step
     return StepFinding(
         step.index,

@@ -167,10 +167,10 @@ def _horn_outcome(
     j: Judgement, reading: Reading[HornProgram], options: Sequence[str]
 ) -> ProgramOutcome:
     warnings = reading.warnings
-    if j.verdict is Verdict.UNKNOWN and "complement_proof" in j.evidence:
+    if j.verdict is Verdict.UNKNOWN and j.contradictory:
         issue = ProgramIssue(FailureKind.INCONSISTENT, f"the program is {j.reason}")
         return ProgramOutcome(None, issue, warnings, verdict="contradictory", backend="prolog")
-    if j.verdict is Verdict.UNKNOWN and not j.reason.startswith("neither"):
+    if j.verdict is Verdict.UNKNOWN and (j.limited or "error" in j.evidence):
         kind = FailureKind.UNSUPPORTED if "error" in j.evidence else FailureKind.TIMEOUT
         issue = ProgramIssue(kind, f"Prolog could not answer: {j.reason}")
         return ProgramOutcome(None, issue, warnings, verdict="unknown", backend="prolog")
