@@ -16,7 +16,8 @@ callers can catch ``ValueError`` or ``RuntimeError`` as usual::
 
 "Not proven" is never an error: it is a result with verdict UNKNOWN and a reason.
 
-:data:`EXIT_STATUS` is the one table from error classes to the command line's exit status, and
+:data:`EXIT_STATUS` is the one table from error classes to the command line's exit status,
+:data:`HTTP_STATUS` the one to the gate server's HTTP status, and
 :data:`EXTRAS` the one from an optional package to the extra that installs it.
 """
 
@@ -27,6 +28,7 @@ from peirce.span import Span, caret_context
 __all__ = [
     "EXIT_STATUS",
     "EXTRAS",
+    "HTTP_STATUS",
     "BackendError",
     "BackendTimeout",
     "CapabilityError",
@@ -38,7 +40,9 @@ __all__ = [
     "PeirceError",
     "UnsafeInputError",
     "exit_status",
+    "http_status",
     "missing_extra",
+    "register_status",
 ]
 
 
@@ -271,6 +275,41 @@ EXIT_STATUS: dict[type[PeirceError], int] = {
     BackendTimeout: 1,
     LLMError: 3,
 }
+
+
+#: The HTTP status the gate server answers for each error class (the nearest class decides):
+#: input that cannot be read 400, a bad option or policy, or what a backend cannot do 422, a
+#: missing extra 501, the LLM endpoint failed 502, a worker lost under the request 503 (it can be
+#: sent again), past a time limit 504, anything else that broke 500.
+HTTP_STATUS: dict[type[PeirceError], int] = {
+    PeirceError: 500,
+    InputError: 400,
+    ParseError: 400,
+    UnsafeInputError: 400,
+    ConfigError: 422,
+    CapabilityError: 422,
+    BackendError: 500,
+    MissingDependencyError: 501,
+    BackendTimeout: 504,
+    LLMError: 502,
+}
+
+
+def http_status(exc: PeirceError) -> int:
+    """The HTTP status of ``exc`` by :data:`HTTP_STATUS` (classes defined elsewhere may add
+    themselves with :func:`register_status`).
+
+    >>> [http_status(e) for e in (ParseError("bad"), BackendTimeout("slow"), LLMError("x"))]
+    [400, 504, 502]
+    """
+    return next((HTTP_STATUS[cls] for cls in type(exc).__mro__ if cls in HTTP_STATUS), 500)
+
+
+def register_status(cls: type[PeirceError], *, exit: int, http: int) -> type[PeirceError]:
+    """Put an error class of another module in both tables (its exit and HTTP statuses)."""
+    EXIT_STATUS[cls] = exit
+    HTTP_STATUS[cls] = http
+    return cls
 
 
 def exit_status(exc: PeirceError) -> int:

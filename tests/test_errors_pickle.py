@@ -61,3 +61,31 @@ def test_every_error_pickles_and_comes_back_equal(cls: type[PeirceError]) -> Non
     assert str(back) == str(err)
     assert back.args == err.args
     assert vars(back) == vars(err)
+
+
+#: each error class's exit status and HTTP status, as documented (errors.py)
+STATUSES = {
+    "PeirceError": (1, 500),
+    "InputError": (1, 400),
+    "ParseError": (1, 400),
+    "UnsafeInputError": (1, 400),
+    "ConfigError": (2, 422),
+    "CapabilityError": (1, 422),
+    "BackendError": (1, 500),
+    "MissingDependencyError": (2, 501),
+    "BackendTimeout": (1, 504),
+    "LLMError": (3, 502),
+    "WorkerLost": (1, 503),
+    "CheckTimeout": (1, 504),
+    "CheckFailed": (1, 500),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATUSES))
+def test_each_error_has_its_exit_and_http_status_from_one_table(name: str) -> None:
+    from peirce.errors import exit_status, http_status
+
+    cls = next(c for c in _all_errors() if c.__name__ == name)
+    factory = FACTORIES.get(name)
+    err = factory(cls) if factory is not None else cls("something went wrong")
+    assert (exit_status(err), http_status(err)) == STATUSES[name]

@@ -59,7 +59,7 @@ from starlette.responses import (
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from peirce.errors import ConfigError, InputError
+from peirce.errors import ConfigError, InputError, http_status
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeSource, Policy
 from peirce.server import openapi
@@ -459,12 +459,8 @@ class _Server:
         (504 past the deadline, whose work is ended; 503 when its worker died)."""
         try:
             return await self.pool.run(fn, *args, timeout=max(timeout, 0.0))
-        except CheckTimeout as exc:
-            raise _HTTPError(504, str(exc)) from None
-        except WorkerLost as exc:
-            raise _HTTPError(503, str(exc)) from None
-        except CheckFailed as exc:
-            raise _HTTPError(500, str(exc)[:300]) from None
+        except (CheckTimeout, WorkerLost, CheckFailed) as exc:  # statuses: errors.HTTP_STATUS
+            raise _HTTPError(http_status(exc), str(exc)[:300]) from None
 
     async def check(self, ask: _Ask, reasoning: str, timeout: float | None = None) -> JSONObject:
         """The gate's decision on ``reasoning`` (within ``timeout``, default the request

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
-from peirce.errors import BackendError, BackendTimeout
+from peirce.errors import BackendError, BackendTimeout, register_status
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import Gate, KnowledgeSource, Policy
 from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
@@ -121,7 +121,7 @@ def verify(
 ) -> JSONObject:
     """Check ``reasoning`` against the knowledge base ``source``; the decision as JSON, or
     ``{"error": ..., "status": 400}`` for input that cannot be read."""
-    from peirce.errors import PeirceError
+    from peirce.errors import PeirceError, http_status
 
     with _lock:
         try:
@@ -133,7 +133,7 @@ def verify(
                 policy=Policy.from_json(policy),
             )
         except PeirceError as exc:
-            return {"error": str(exc), "status": 400}
+            return {"error": str(exc), "status": http_status(exc)}
         return decision.to_json()
 
 
@@ -144,7 +144,7 @@ def prefix_findings(
     or none, and ``safe_end``: the end of the steps before the first one the policy would
     mark (what the streaming proxy may release, since the final decision shows it as
     written)."""
-    from peirce.errors import PeirceError
+    from peirce.errors import PeirceError, http_status
 
     with _lock:
         try:
@@ -152,7 +152,7 @@ def prefix_findings(
             pol = Policy.from_json(policy)
             _, steps, _, _ = gate.judge(reasoning, question=question)
         except PeirceError as exc:
-            return {"error": str(exc), "status": 400}
+            return {"error": str(exc), "status": http_status(exc)}
         safe_end = 0
         for s in steps:
             if s.finding in pol.block or (s.citation_error and pol.block_citations):
@@ -170,7 +170,11 @@ class CheckTimeout(BackendTimeout):
 
 
 class WorkerLost(BackendError):
-    """The worker running a check died before it answered (it is replaced)."""
+    """The worker running a check died before it answered (it is replaced; 503: the request
+    can be sent again)."""
+
+
+register_status(WorkerLost, exit=1, http=503)
 
 
 class CheckFailed(BackendError):
