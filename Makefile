@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
+.PHONY: demo test test-fast lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -50,6 +50,10 @@ typecheck: venv $(TESTSTAMP)
 # type checks read them too. The demo needs the core only.
 pytest: venv $(TESTSTAMP)
 	$(BIN)/python -m pytest -q
+
+# The fast lane: every test not marked slow (tests/conftest.py says which), in under a minute.
+test-fast: venv $(TESTSTAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
 # It takes hours on 2 cores; it can be run a part at a time, e.g.

@@ -1,0 +1,57 @@
+"""What every test module shares: the fast lane's marks.
+
+``make test`` runs everything; ``make test-fast`` (``pytest -m "not slow"``) leaves out the tests
+marked ``slow``: those marked in their own module, and every test of the modules below, which
+start servers, databases, browsers or subprocesses, run the conformance suites against
+SWI-Prolog, Z3 and the OWL reasoners, or spend seconds on generated inputs (measured with
+``pytest --durations=0``; the fast lane takes under a minute on 2 cores).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+#: modules whose tests are all slow (each takes seconds: servers, browsers, conformance suites)
+SLOW_MODULES = frozenset(
+    {
+        "test_gate_hostile.py",
+        "test_conformance_prolog_z3.py",
+        "test_conformance_owl_z3.py",
+        "test_conformance_control.py",
+        "test_console_prolog_classic.py",
+        "test_store.py",
+        "test_server.py",
+        "test_server_page.py",
+        "test_server_schema.py",
+        "test_replicas.py",
+        "test_docs_code.py",
+        "test_mcp.py",
+        "test_report_hostile.py",
+        "test_batch_ray.py",
+        "test_batch_recycle.py",
+        "test_llm_integrity.py",
+        "test_limits.py",
+        "test_kb_stream.py",
+        "test_ir.py",
+        "test_arche_llm.py",
+        "test_console_input.py",
+        "test_report.py",
+        "test_cli_errors.py",
+        "test_ares_reference.py",
+        "test_ask_many_groups.py",
+        "test_score_plain.py",
+        "test_prolog_buffers.py",
+        "test_protocol_plain.py",
+        "test_llm_untrusted_replies.py",
+        "test_horn_z3.py",
+        "test_loopback_faults.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
