@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +39,7 @@ from pathlib import Path
 import httpx
 
 from peirce.llm import LoopbackServer
+from peirce.server.db.ephemeral import free_port
 
 PREMISES = [f"If something is c{i} then it is c{i + 1}." for i in range(20)] + ["Bob is c0."]
 CHAIN = (
@@ -48,12 +48,6 @@ CHAIN = (
     + "\nANSWER: True"
 )
 TARGET_P99_MS = 50.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -185,7 +179,7 @@ def main() -> int:
     rates = [float(r) for r in args.rates.split(",")]
     if args.replicas or args.database:
         return replicas_main(args, rates)
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp, LoopbackServer(oracle=lambda m, p: CHAIN) as up:
         env = dict(os.environ)
@@ -259,7 +253,7 @@ def main() -> int:
 
 # ------------------------------------------------------------------------------------ replicas
 def _start_serve(args: argparse.Namespace, database: str, tmp: Path) -> tuple[object, str]:
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ)
     env.pop("OPENAI_API_KEY", None)
     cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port),

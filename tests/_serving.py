@@ -12,6 +12,22 @@ import uvicorn
 from peirce.server.app import ServerSettings, create_app
 from peirce.server.http import server_config
 
+__all__ = ["PREMISES", "RIGHT", "WRONG", "serving"]
+
+
+#: a small knowledge base, and a chain its premises prove and one they refute (step 2)
+PREMISES = [
+    "Gwen is tall.",
+    "Gwen is calm.",
+    "If someone is tall and calm then they are kind.",
+    "If someone is kind then they are happy.",
+]
+RIGHT = (
+    "Let's think step by step. We want to evaluate if Gwen is happy. Gwen is tall and calm "
+    "(premises 1 and 2), so Gwen is kind (premise 3). So Gwen is happy.\nANSWER: True"
+)
+WRONG = "Gwen is tall. Gwen is not kind. So Gwen is not happy.\nANSWER: False"
+
 
 @contextmanager
 def serving(settings: ServerSettings) -> Iterator[str]:

@@ -1,4 +1,5 @@
-"""What every test module shares: the fast lane's marks.
+"""What every test module shares: the fast lane's marks, and the ``endpoint`` fixture (an LLM
+endpoint on loopback, set in the environment as a user would).
 
 ``make test`` runs everything; ``make test-fast`` (``pytest -m "not slow"``) leaves out the tests
 marked ``slow``: those marked in their own module, and every test of the modules below, which
@@ -9,9 +10,12 @@ SWI-Prolog, Z3 and the OWL reasoners, or spend seconds on generated inputs (meas
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from peirce.llm import LoopbackServer
 
 #: modules whose tests are all slow (each takes seconds: servers, browsers, conformance suites)
 SLOW_MODULES = frozenset(
@@ -55,3 +59,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).name in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def endpoint(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Callable[[Callable[..., object]], LoopbackServer]]:
+    """Point the environment (``OPENAI_BASE_URL``, ``PEIRCE_MODEL``, a cache of this test's own)
+    at a loopback server answering with the oracle given; the servers stop after the test."""
+    servers: list[LoopbackServer] = []
+
+    def start(oracle: Callable[..., object]) -> LoopbackServer:
+        srv = LoopbackServer(oracle=oracle).start()  # type: ignore[arg-type]
+        servers.append(srv)
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "x")
+        monkeypatch.setenv("PEIRCE_MODEL", "loop")
+        monkeypatch.setenv("PEIRCE_LLM_CACHE", str(tmp_path / "cache.sqlite3"))
+        return srv
+
+    yield start
+    for srv in servers:
+        srv.stop()

@@ -17,7 +17,7 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -152,27 +152,6 @@ def test_a_missing_or_unreadable_file_is_one_line_and_exit_2(
 
 
 # ------------------------------------------------------------------------- the LLM (13)
-
-
-@pytest.fixture
-def endpoint(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> Iterator[Callable[[Callable[..., object]], LoopbackServer]]:
-    """Point the environment at a loopback server answering with ``oracle``."""
-    servers: list[LoopbackServer] = []
-
-    def start(oracle: Callable[..., object]) -> LoopbackServer:
-        srv = LoopbackServer(oracle=oracle).start()  # type: ignore[arg-type]
-        servers.append(srv)
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "x")
-        monkeypatch.setenv("PEIRCE_MODEL", "loop")
-        monkeypatch.setenv("PEIRCE_LLM_CACHE", str(tmp_path / "cache.sqlite3"))
-        return srv
-
-    yield start
-    for srv in servers:
-        srv.stop()
 
 
 def _down(messages: object, params: object) -> Fault:

@@ -25,16 +25,9 @@ import pytest
 
 from peirce.server.app import ServerSettings
 from tests._hostile import Hostile, Reply, completion, sse
-from tests._serving import serving
+from tests._serving import PREMISES, WRONG, serving
 
-PREMISES = [
-    "Gwen is tall.",
-    "Gwen is calm.",
-    "If someone is tall and calm then they are kind.",
-    "If someone is kind then they are happy.",
-]
 RIGHT = "Gwen is tall and calm, so Gwen is kind. So Gwen is happy.\nANSWER: True"
-WRONG = "Gwen is tall. Gwen is not kind. So Gwen is not happy.\nANSWER: False"
 OPEN = "Gwen is tall. Gwen is rich. Gwen is kind, so Gwen is happy.\nANSWER: True"
 REFUTED_WORDS = "not kind"
 GATE = {"context": PREMISES, "question": "Gwen is happy."}

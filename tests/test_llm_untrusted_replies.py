@@ -5,7 +5,6 @@ every reply was unusable exits 3, and token counts that cannot be true are not a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,24 +47,6 @@ def test_the_judge_gives_no_verdict_for_a_cut_reply(cut: str) -> None:
         j = LLMJudge(client).entails(["Socrates is a man."], "Socrates is mortal.")
     assert j.probability is None and j.verdict.value == "unknown"
     assert "cut at the token limit" in j.reason
-
-
-@pytest.fixture
-def endpoint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
-    servers: list[LoopbackServer] = []
-
-    def start(oracle: Any) -> LoopbackServer:
-        srv = LoopbackServer(oracle=oracle).start()
-        servers.append(srv)
-        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", "x")
-        monkeypatch.setenv("PEIRCE_MODEL", "loop")
-        monkeypatch.setenv("PEIRCE_LLM_CACHE", str(tmp_path / "cache.sqlite3"))
-        return srv
-
-    yield start
-    for srv in servers:
-        srv.stop()
 
 
 def _ares(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[Any], str]:

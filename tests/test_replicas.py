@@ -10,7 +10,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,30 +21,15 @@ import httpx
 import sqlalchemy as sa
 
 from peirce.pipelines.gate import KnowledgeSource
+from peirce.server.db.ephemeral import free_port
 from tests._postgres import fresh_database, postgres_server
+from tests._serving import PREMISES, RIGHT
 
 __all__ = ["postgres_server"]  # the fixture, used by name
 
-PREMISES = [
-    "Gwen is tall.",
-    "Gwen is calm.",
-    "If someone is tall and calm then they are kind.",
-    "If someone is kind then they are happy.",
-]
-RIGHT = (
-    "Let's think step by step. We want to evaluate if Gwen is happy. Gwen is tall and calm "
-    "(premises 1 and 2), so Gwen is kind (premise 3). So Gwen is happy.\nANSWER: True"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 def _replica(database: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "0",
            "--database", database, "--data-dir", str(tmp)]  # fmt: skip
     with open(tmp / f"serve-{port}.log", "wb") as log:

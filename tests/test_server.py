@@ -18,19 +18,8 @@ import pytest
 
 from peirce.llm import Fault, LoopbackServer
 from peirce.server.app import ServerSettings
-from tests._serving import serving
-
-PREMISES = [
-    "Gwen is tall.",
-    "Gwen is calm.",
-    "If someone is tall and calm then they are kind.",
-    "If someone is kind then they are happy.",
-]
-RIGHT = (
-    "Let's think step by step. We want to evaluate if Gwen is happy. Gwen is tall and calm "
-    "(premises 1 and 2), so Gwen is kind (premise 3). So Gwen is happy.\nANSWER: True"
-)
-WRONG = "Gwen is tall. Gwen is not kind. So Gwen is not happy.\nANSWER: False"
+from peirce.server.db.ephemeral import free_port
+from tests._serving import PREMISES, RIGHT, WRONG, serving
 
 
 @pytest.fixture(scope="module")
@@ -244,12 +233,6 @@ def test_worker_processes_serve_checks_in_parallel(tmp_path: Path) -> None:
     assert all(r.status_code == 200 and r.json()["action"] == "pass" for r in results)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _start(port: int, data: Path) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "0",
            "--data-dir", str(data)]  # fmt: skip
@@ -267,7 +250,7 @@ def _start(port: int, data: Path) -> subprocess.Popen[bytes]:
 
 
 def test_a_killed_server_loses_no_registered_knowledge_base(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     proc = _start(port, tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -311,7 +294,7 @@ def _children(pid: int) -> list[int]:
 
 
 def test_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "2",
            "--data-dir", str(tmp_path / "kbs")]  # fmt: skip
     with open(tmp_path / "serve.log", "wb") as log:

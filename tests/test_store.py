@@ -32,21 +32,9 @@ from peirce.server.db.store import (
 )
 from tests._hostile import Hostile, Reply, completion
 from tests._postgres import fresh_database, postgres_server
-from tests._serving import serving
+from tests._serving import PREMISES, RIGHT, WRONG, serving
 
 __all__ = ["postgres_server"]  # the fixture, used by name
-
-PREMISES = [
-    "Gwen is tall.",
-    "Gwen is calm.",
-    "If someone is tall and calm then they are kind.",
-    "If someone is kind then they are happy.",
-]
-RIGHT = (
-    "Let's think step by step. We want to evaluate if Gwen is happy. Gwen is tall and calm "
-    "(premises 1 and 2), so Gwen is kind (premise 3). So Gwen is happy.\nANSWER: True"
-)
-WRONG = "Gwen is tall. Gwen is not kind. So Gwen is not happy.\nANSWER: False"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -22,7 +22,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["PostgresUnavailable", "bin_dir", "create_database", "temporary_postgres"]
+__all__ = [
+    "PostgresUnavailable",
+    "bin_dir",
+    "create_database",
+    "free_port",
+    "temporary_postgres",
+]
 
 
 class PostgresUnavailable(RuntimeError):
@@ -46,7 +52,8 @@ def bin_dir() -> Path:
     )
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that is free now (the OS picks it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -82,7 +89,7 @@ def temporary_postgres(database: str = "peirce", *, durable: bool = False) -> It
         os.chown(root, *owner)
     data = root / "data"
     log = root / "server.log"
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
     proc: subprocess.Popen[bytes] | None = None
     try:
