@@ -144,6 +144,22 @@ def _dead_llms() -> list[str]:
     return dead
 
 
+def cannot_listen(command: str, host: str, port: int) -> bool:
+    """Whether ``host:port`` cannot be listened on (a port in use, an address not of this
+    machine), said in one line on standard error as ``peirce COMMAND: ...``; checked before a
+    server and its workers start."""
+    import os
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            return False
+    except OSError as exc:
+        why = os.strerror(exc.errno or 0)
+        print(f"peirce {command}: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+        return True
+
+
 def integer_at_least(minimum: int) -> Callable[[str], int]:
     """An ``argparse`` type: an integer no smaller than ``minimum``, else a clear error.
 

@@ -24,7 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.cli import EXIT_USAGE, cannot_listen, integer_at_least
 from peirce.commands.db import add_database_arguments
 
 __all__ = ["add_arguments", "run"]
@@ -55,18 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import os
-    import socket
 
     from peirce.mcp_server import MCPSettings, create_server
 
-    if args.http:
-        try:  # a port in use is one clear line, before anything is started
-            with socket.create_server((args.host, args.port)):
-                pass
-        except OSError as exc:
-            why = os.strerror(exc.errno or 0)
-            print(f"peirce mcp: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
-            return EXIT_USAGE
+    if args.http and cannot_listen("mcp", args.host, args.port):
+        return EXIT_USAGE
     settings = MCPSettings(
         data_dir=Path(args.data_dir),
         database=args.database or os.environ.get("PEIRCE_DATABASE"),

@@ -20,7 +20,7 @@ import argparse
 import json
 from pathlib import Path
 
-from peirce.cli import EXIT_USAGE, integer_at_least
+from peirce.cli import EXIT_USAGE, cannot_listen, integer_at_least
 from peirce.commands.db import add_database_arguments
 from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
 
@@ -165,15 +165,7 @@ def run(args: argparse.Namespace) -> int:
             retention_days=args.audit_retention_days,
         ),
     )
-    import os
-    import socket
-
-    try:  # a port in use is one clear line, before the app and its workers start
-        with socket.create_server((args.host, args.port)):
-            pass
-    except OSError as exc:
-        why = os.strerror(exc.errno or 0)
-        print(f"peirce serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+    if cannot_listen("serve", args.host, args.port):
         return EXIT_USAGE
     try:
         app = create_app(settings)
