@@ -357,4 +357,5 @@ def test_a_stream_chunk_that_cannot_be_read_ends_the_stream_with_why(tmp_path: P
     last = events[-1]
     assert last["choices"][0]["finish_reason"] == "content_filter"  # type: ignore[index]
     assert "not a chat completion chunk" in last["peirce"]["reason"]  # type: ignore[index]
+    assert "not json" not in json.dumps(events)  # the upstream's unverified text is not repeated
     assert "Gwen is tall." in _released(events)  # what verified before it was released

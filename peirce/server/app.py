@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import re
 import time
 from collections import Counter
@@ -135,6 +136,11 @@ class ServerSettings:
     header_timeout: float = 10.0
     worker_requests: int = MAX_REQUESTS
     worker_memory_mb: float = MAX_MEMORY_MB
+
+
+_log = logging.getLogger("peirce.server")
+#: what a client is told of a failure inside a check (the detail goes to the server's log)
+_INTERNAL = "the check failed with an internal error (the server's log has the detail)"
 
 
 class _HTTPError(Exception):
@@ -459,8 +465,11 @@ class _Server:
         (504 past the deadline, whose work is ended; 503 when its worker died)."""
         try:
             return await self.pool.run(fn, *args, timeout=max(timeout, 0.0))
-        except (CheckTimeout, WorkerLost, CheckFailed) as exc:  # statuses: errors.HTTP_STATUS
+        except (CheckTimeout, WorkerLost) as exc:  # statuses: errors.HTTP_STATUS
             raise _HTTPError(http_status(exc), str(exc)[:300]) from None
+        except CheckFailed as exc:  # its words may quote what was checked: logged, not shown
+            _log.error("%s", exc)
+            raise _HTTPError(http_status(exc), _INTERNAL) from None
 
     async def check(self, ask: _Ask, reasoning: str, timeout: float | None = None) -> JSONObject:
         """The gate's decision on ``reasoning`` (within ``timeout``, default the request
@@ -798,9 +807,9 @@ class _Server:
                     return
                 piece = _delta(payload, meta)
                 if piece is None:
-                    raise _StreamEnd(
-                        "the upstream sent a chunk that is not a chat completion chunk: "
-                        + repr(payload[:120])
+                    raise _StreamEnd(  # (its text, unverified, is not repeated)
+                        "the upstream sent a chunk that is not a chat completion chunk "
+                        f"({len(payload):,} characters after {size:,} bytes of the reply)"
                     )
                 length += len(piece)
                 if length > MAX_REASONING:
@@ -903,8 +912,9 @@ class _Server:
             why = f"the upstream model cannot be reached: {exc!r}"[:300]
         except _HTTPError as exc:  # the check failed: past its deadline, its worker lost, ...
             why = exc.message
-        except Exception as exc:  # a bug: said in the stream, which still ends properly
-            why = f"the check failed: {type(exc).__name__}: {exc}"[:300]
+        except Exception:  # a bug: logged; the stream still ends properly, saying so
+            _log.exception("the verified stream failed")
+            why = _INTERNAL
         if why is not None:
             self.metrics.actions["block"] += 1
             note: JSONObject = {"content": f"\n[stopped by peirce: {why}]"}
