@@ -167,6 +167,10 @@ class _Machine:
         self.line = 0
         self.assigned: list[tuple[int, tuple[tuple[str, object], ...]]] = []
         self.call = Call(bounds, self._apply, self._print)
+        modules = namespace.get("__modules__")  # a namespace's own modules (never a name)
+        self.modules: Mapping[str, Mapping[str, object]] | None = (
+            modules if isinstance(modules, Mapping) else None
+        )
 
     def run(self, tree: ast.Module) -> Run:
         status, reason = RunStatus.OK, ""
@@ -331,14 +335,15 @@ class _Machine:
 
     def s_Import(self, node: ast.Import, env: dict[str, object]) -> None:
         for alias in node.names:
-            module = resolve_import(alias.name, None)
+            module = resolve_import(alias.name, None, self.modules)
             env[alias.asname or alias.name.split(".")[0]] = module
 
     def s_ImportFrom(self, node: ast.ImportFrom, env: dict[str, object]) -> None:
         for alias in node.names:
             if alias.name == "*":
                 raise Refusal(f"line {node.lineno}: 'from {node.module} import *'")
-            env[alias.asname or alias.name] = resolve_import(node.module or "", alias.name)
+            found = resolve_import(node.module or "", alias.name, self.modules)
+            env[alias.asname or alias.name] = found
 
     def s_Assert(self, node: ast.Assert, env: dict[str, object]) -> None:
         if not self.expr(node.test, env):

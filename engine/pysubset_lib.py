@@ -24,6 +24,7 @@ import contextlib
 import datetime as dt
 import fractions
 import functools
+import inspect
 import itertools
 import math
 import re
@@ -36,6 +37,15 @@ from typing import Any
 
 import sympy
 from dateutil.relativedelta import relativedelta
+
+from peirce.engine.pysubset_faithful import (
+    MATH37_NAMES,
+    factorial37,
+    gcd37,
+    hypot37,
+    solve_110,
+    subs_110,
+)
 
 __all__ = [
     "Bounds",
@@ -450,11 +460,21 @@ def attribute(value: object, name: str) -> object:
                 break
             if name in ("today", "now"):
                 raise Refusal("a program that reads the clock has no fixed answer")
+            if name == "subs" and isinstance(value, sympy.Basic):
+                return _Method(name, functools.partial(subs_110, value), value)
             found = getattr(value, name)
             if callable(found):
                 return _Method(name, found, value)
             return found
+    if inspect.getattr_static(value, name, _MISSING) is _MISSING:
+        # Python's own error: the value has no such attribute at all (``(3).subs``)
+        raise ProgramFault(
+            f"'{type(value).__name__}' object has no attribute '{name}'", "AttributeError"
+        )
     raise Refusal(f"the attribute {name!r} of {type(value).__name__} is outside the subset")
+
+
+_MISSING = object()
 
 
 # -- namespaces --------------------------------------------------------------------------------
@@ -490,7 +510,10 @@ def _symbols(names: object, **assumptions: object) -> object:
 
 def _solve_it(equation: object, variable: object) -> dict[object, object]:
     """Faithful-CoT's helper: SymPy's first solution as a dict, or every variable None."""
-    solution = sympy.solve(equation, variable, dict=True)
+    return _first_solution(sympy.solve(equation, variable, dict=True), variable)
+
+
+def _first_solution(solution: Any, variable: object) -> dict[object, object]:
     if not solution:
         if isinstance(variable, list):
             return {v: None for v in variable}
@@ -604,17 +627,21 @@ _MODULES: dict[str, Mapping[str, object]] = {
 }  # fmt: skip
 
 
-def resolve_import(module: str, name: str | None) -> object:
-    """``import module`` (name None) or ``from module import name``, from the whitelist."""
+def resolve_import(
+    module: str, name: str | None, overrides: Mapping[str, Mapping[str, object]] | None = None
+) -> object:
+    """``import module`` (name None) or ``from module import name``, from the whitelist
+    (``overrides``: a namespace's own members of some modules, Python 3.7's ``math``)."""
+    modules = {**_MODULES, **(overrides or {})}
     if name is None:
         if module in ("dateutil", "dateutil.relativedelta"):
             return Namespace(
                 "dateutil", {"relativedelta": Namespace(module, _MODULES["dateutil.relativedelta"])}
             )
-        if module in _MODULES:
-            return Namespace(module, _MODULES[module])
+        if module in modules:
+            return Namespace(module, modules[module])
         raise Refusal(f"import of {module!r} is outside the subset")
-    members = _MODULES.get(module)
+    members = modules.get(module)
     if members is None:
         raise Refusal(f"import from {module!r} is outside the subset")
     if name not in members:
@@ -622,17 +649,46 @@ def resolve_import(module: str, name: str | None) -> object:
     return members[name]
 
 
-def plain_namespace() -> dict[str, object]:
-    """The builtins only."""
-    return _builtins()
+def plain_namespace(*, faithful: bool = False) -> dict[str, object]:
+    """The builtins only (``faithful``: imports of ``math`` as Python 3.7 has it, see
+    :func:`math_namespace`)."""
+    out = _builtins()
+    if faithful:
+        out["__modules__"] = {"math": _MATH37}
+    return out
 
 
-def math_namespace() -> dict[str, object]:
-    """Faithful-CoT's math prefix: SymPy names, ``math`` and its names, ``lcm``, ``solve_it``."""
+def math_namespace(*, faithful: bool = False) -> dict[str, object]:
+    """Faithful-CoT's math prefix: SymPy names, ``math`` and its names, ``lcm``, ``solve_it``.
+
+    ``faithful``: as their executor ran it, under Python 3.7 and SymPy 1.10: ``math`` without
+    the names later Pythons added (``comb``, ``perm``, ``prod``, ``isqrt``, ``lcm``...),
+    ``factorial`` of an integral float, and ``solve`` dropping a float solution of an integer
+    symbol (SymPy 1.10 held ``Float(1000.0).is_integer`` False).
+    """
     out = _builtins()
     out.update({k: _SYMPY[k] for k in ("Symbol", "Eq", "simplify", "solve")})
-    out["math"] = Namespace("math", _MODULES["math"])
-    out.update(_MODULES["math"])
+    math_members = _MATH37 if faithful else _MODULES["math"]
+    out["math"] = Namespace("math", math_members)
+    out.update(math_members)
     out["lcm"] = _b("lcm", _lcm2)
-    out["solve_it"] = _sym("solve_it", _solve_it)
+    if faithful:
+        out["solve"] = _sym("solve", solve_110)
+        out["solve_it"] = _sym("solve_it", _solve_it_110)
+        out["__modules__"] = {"math": _MATH37}
+    else:
+        out["solve_it"] = _sym("solve_it", _solve_it)
     return out
+
+
+#: ``math`` as Python 3.7 has it (:mod:`peirce.engine.pysubset_faithful`)
+_MATH37: dict[str, object] = {k: v for k, v in _MODULES["math"].items() if k in MATH37_NAMES} | {
+    "factorial": _b("factorial", factorial37),
+    "gcd": _b("gcd", gcd37),
+    "hypot": _b("hypot", hypot37),
+}
+
+
+def _solve_it_110(equation: object, variable: object) -> dict[object, object]:
+    """:func:`_solve_it` as it ran under SymPy 1.10."""
+    return _first_solution(solve_110(equation, variable, dict=True), variable)

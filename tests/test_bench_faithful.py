@@ -81,3 +81,36 @@ def test_a_record_without_outputs_is_a_clear_error(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "record 1" in done.stderr and "outputs" in done.stderr
+
+
+def _aqua(rid: str, question: str, code: str, recorded: str) -> dict[str, object]:
+    return {
+        "id": rid, "dataset": "AQUA", "question": question, "gold": "A",
+        "outputs": {"m": {"nl_sl": {"completion": code, "answer": recorded}}},
+    }  # fmt: skip
+
+
+def test_replay_follows_their_executor_and_lists_letters_no_value_gives(tmp_path: Path) -> None:
+    step = "# 1. How many? (independent, support: [])\n"
+    crates = "A crate holds p pallets of 1250.\n# Answer option: ['A)1000p', 'B)2500p', 'C)9']"
+    unsolved = "How many?\n# Answer option: ['A)66%', 'B)75%']"
+    twice = "How many?\n# Answer option: ['A)277', 'B)288', 'C)277']"
+    records = [
+        _aqua("AQUA_1", crates, step + "p = Symbol('p')\nanswer = p * 1250 * 4\n", "B"),
+        _aqua("AQUA_3", unsolved, step + "f = Symbol('f')\nanswer = 300 * f / (f + 1)\n", "A"),
+        _aqua("AQUA_5", twice, step + "answer = 277\n", "C"),
+        {"id": "GSM8K_1", "dataset": "GSM8K", "question": "Pairs of 5?", "gold": "10",
+         "outputs": {"m": {"nl_sl": {"completion": step + "answer = comb(5, 2)\n",
+                                     "answer": "[invalid]"}}}},
+    ]  # fmt: skip
+    path = tmp_path / "aqua.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    bench = faithful.BENCHMARK
+    summary = execute(bench, bench.settings(data=path))
+    rows = {r["dataset"]: r for r in summary.figures["results"]}  # type: ignore[union-attr]
+    wrong = rows["AQUA"]["executor_wrong"]
+    assert "a different expression" in wrong["AQUA_1"]  # type: ignore[index]
+    assert "varies with unsolved f" in wrong["AQUA_3"]  # type: ignore[index]
+    assert "AQUA_5" not in wrong and rows["AQUA"]["replay_agreement"] == 1.0  # A and C alike
+    # their Python 3.7 had no math.comb: the program failed there as it fails here
+    assert rows["GSM8K"]["replay_agreement"] == 1.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from peirce.pipelines.math_program import ProgramStatus, answers_equal, run_program
@@ -118,6 +120,37 @@ def test_aqua_answer_is_matched_to_an_option() -> None:
         "# 1. x? (independent, support: [])\nx = Symbol('x')\nanswer = solve_it(Eq(3*x, 2), x)[x]\n"
     )
     assert run_program(program, dataset="AQUA", question=question).answer == "C"
+
+
+def _symbolic(text: str) -> object:
+    from peirce.engine.pysubset import run_python
+    from peirce.engine.pysubset_lib import math_namespace
+
+    names = sorted(set(re.findall(r"[A-Za-z_]\w*", text)))
+    code = "".join(f"{n} = Symbol('{n}')\n" for n in names) + f"v = {text}\n"
+    return run_python(code, math_namespace()).env["v"]
+
+
+def test_aqua_options_read_as_a_reader_of_the_printed_answer_would() -> None:
+    choose = "If m runs M miles and N miles, in 8 hours, how fast?\n# Answer option: "
+    options = "['A)M + N / 8', 'B)2M + N / 8', 'C)M + N / 4', 'D)M + 3N / 8', 'E)M + N / 5']"
+    value = _symbolic("M/8 + N/8")
+    assert option_for(str(value), value, choose + options) == "A"  # the bar spans M + N
+    fence = "x pickets?\n# Answer option: ['A)13x/2', 'B)13x/24', 'C)(13x+1)/24']"
+    value = _symbolic("(13 * num_pickets + 1) / 24")
+    assert option_for(str(value), value, fence) == "C"  # one symbol renamed to the option's
+    undecided = "p?\n# Answer option: ['A)3400', 'B)Cannot be determined', 'C)None of these']"
+    value = _symbolic("10 * length + 20")
+    assert option_for(str(value), value, undecided) == "B"
+    assert option_for("3400.0", 3400.0, undecided) == "A"
+    text = "Q?\n# Answer option: ['A)I only', 'B)III only', 'C)II only']"
+    assert option_for("II only", "II only", text) == "C"
+    assert option_for("A)I only", "A)I only", text) == "A"
+    ratio = "Z?\n# Answer option: ['A)69:91', 'B)59:90', 'C)59:91']"
+    assert option_for("39.333:60.667", "39.333:60.667", ratio) == "C"
+    assert option_for("0.6484", 0.6484, ratio) == "C"
+    clock = "When?\n# Answer option: ['A)1 hour and 31 minutes', 'B)2 hour and 31 minutes']"
+    assert option_for("91.0", 91.0, clock) == "A"
 
 
 def test_failures_have_a_status_and_a_reason() -> None:

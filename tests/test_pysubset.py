@@ -140,3 +140,44 @@ def test_unreadable_text() -> None:
 def test_assigned_values_are_recorded_per_statement() -> None:
     r = run_python("a = 2\nb = a * 3\na = 5\n", plain_namespace())
     assert r.assigned == ((1, (("a", 2),)), (2, (("b", 6),)), (3, (("a", 5),)))
+
+
+def test_faithful_namespace_is_their_python_37_and_sympy_110() -> None:
+    def both(text: str) -> tuple[object, object]:
+        now = run_python(text, math_namespace())
+        then = run_python(text, math_namespace(faithful=True))
+        return now, then
+
+    now, then = both("x = comb(5, 2)\n")
+    assert now.status is RunStatus.OK and now.env["x"] == 10  # type: ignore[attr-defined]
+    assert then.status is RunStatus.ERROR and "comb" in then.reason  # type: ignore[attr-defined]
+    _, then = both("from math import comb\n")
+    assert then.status is RunStatus.ERROR  # type: ignore[attr-defined]
+    _, then = both("x = factorial(5.0)\n")
+    assert then.env["x"] == 120  # type: ignore[attr-defined]
+    # SymPy 1.10 dropped a float solution of an integer symbol
+    text = "n = Symbol('n', integer=True, positive=True)\nsol = solve_it(n - 0.25 * n - 30, n)\n"
+    now, then = both(text)
+    assert [float(v) for v in now.env["sol"].values()] == [40.0]  # type: ignore[attr-defined]
+    assert list(then.env["sol"].values()) == [None]  # type: ignore[attr-defined]
+    _, then = both("n = Symbol('n', integer=True)\nsol = solve(2 * n - 8, n)\n")
+    assert then.env["sol"] == [4]  # type: ignore[attr-defined]
+
+
+def test_subs_skips_a_none_pair_and_a_missing_attribute_is_the_programs_error() -> None:
+    text = (
+        "x = Symbol('x')\n"
+        "sol = {x: None}\n"
+        "a = (x + 1).subs(x, sol[x])\n"
+        "b = (x + 1).subs(sol)\n"
+        "c = (x + 1).subs({x: 2})\n"
+    )
+    r = run_python(text, math_namespace())
+    assert r.status is RunStatus.OK, r.reason
+    assert str(r.env["a"]) == str(r.env["b"]) == "x + 1" and r.env["c"] == 3
+    r = run_python("x = Symbol('x')\ny = (x + 1).subs(x)\n", math_namespace())
+    assert r.status is RunStatus.ERROR and "single argument" in r.reason
+    r = run_python("p = 2 * (8 + 3)\nq = p.subs({1: 2})\n", math_namespace())
+    assert r.status is RunStatus.ERROR and "has no attribute 'subs'" in r.reason
+    r = run_python("try:\n    q = (3).subs(1, 2)\nexcept AttributeError:\n    q = 0\n", {})
+    assert r.status is RunStatus.OK and r.env["q"] == 0

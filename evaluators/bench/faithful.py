@@ -23,6 +23,7 @@ References:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,7 +34,15 @@ from peirce.evaluators.bench.common import load_items, text_field
 from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.math_program import ProgramRun, ProgramStatus, answers_equal, run_program
-from peirce.pipelines.program_options import option_for, option_value
+from peirce.pipelines.program_options import (
+    differs_under_renaming,
+    option_expressions,
+    option_for,
+    option_readings,
+    option_text,
+    option_value,
+    same_option,
+)
 from peirce.results import Severity
 
 __all__ = ["BENCHMARK", "Faithful", "Item", "Outcome"]
@@ -115,11 +124,15 @@ def gold_equal(answer: object, gold: JSON, dataset: str) -> bool:
 
 
 def run_item(item: Item, model: str, completion: str, recorded: JSON) -> Outcome:
-    run = run_program(completion, dataset=item.dataset, question=item.question)
+    run = run_program(completion, dataset=item.dataset, question=item.question, faithful=True)
     ok = run.status is ProgramStatus.OK
     if ok:
-        agrees = not failed_record(recorded) and answers_equal(
-            _as_recorded(run.answer, recorded), recorded, dataset=item.dataset
+        agrees = not failed_record(recorded) and (
+            answers_equal(_as_recorded(run.answer, recorded), recorded, dataset=item.dataset)
+            or (
+                item.dataset.lower() == "aqua"
+                and same_option(item.question, str(run.answer), str(recorded))
+            )
         )
     elif run.value is not None and run.printed == "":
         # their executor answers a program it cannot run (Soufflé refuses it) all the same
@@ -156,20 +169,73 @@ def executor_wrong(item: Item, run: ProgramRun, recorded: JSON) -> str:
         return ""
     if run.status is ProgramStatus.ERROR and run.value is None:
         return f"the program fails ({run.reason}); the letter was chosen without a value"
+    if _holds_none(run.value):
+        return (
+            f"the program's answer {run.printed} holds no value; the letter was chosen without one"
+        )
+    if _unsolved(run.value):
+        return _symbolic_wrong(item, run, str(recorded))
     if run.status is not ProgramStatus.OK:
         return ""
     exact = option_for(str(run.printed), run.value, item.question, tolerance=1e-6)
-    if exact is not None and not answers_equal(exact, recorded, dataset=item.dataset):
+    if exact is not None and not same_option(item.question, exact, str(recorded)):
         return f"the program computes {run.printed}, option {exact}; {recorded} was recorded"
     chosen = option_value(item.question, str(recorded))
     value = _number(run.value)
     if chosen is not None and value is not None:
-        readings = (chosen, chosen / 100)
+        text = option_text(item.question, str(recorded)) or ""
+        readings = (*option_readings(text), chosen, chosen / 100)
         if all(abs(r - value) > 0.05 * max(abs(r), abs(value), 1e-9) for r in readings):
             return (
                 f"the program computes {run.printed}; the recorded option {recorded} "
                 f"is {chosen:g}, not what it computes"
             )
+    return ""
+
+
+def _unsolved(value: object) -> set[object]:
+    """The unsolved symbols of an answer (of each item of a tuple of answers)."""
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    found: set[object] = set()
+    for v in items:
+        found |= set(getattr(v, "free_symbols", None) or ())
+    return found
+
+
+def _holds_none(value: object) -> bool:
+    if isinstance(value, dict):
+        return any(v is None for v in value.values())
+    return isinstance(value, (tuple, list)) and any(v is None for v in value)
+
+
+def _symbolic_wrong(item: Item, run: ProgramRun, recorded: str) -> str:
+    """An answer with unsolved symbols: demonstrably not the recorded option when that option
+    is an expression no renaming of the symbols makes equal, or a number while the answer
+    still varies with its symbols."""
+    import sympy
+
+    text = option_text(item.question, recorded)
+    if text is None:
+        return ""
+    readings = option_expressions(text, item.question)
+    if readings:
+        if all(differs_under_renaming(run.value, r) for r in readings):
+            return (
+                f"the program computes {run.printed}; the recorded option {recorded} is "
+                f"{text}, a different expression under any naming of its symbols"
+            )
+        return ""
+    parts = run.value if isinstance(run.value, (tuple, list)) else (run.value,)
+    try:
+        varies = any(bool(sympy.simplify(p).free_symbols) for p in parts)
+    except (TypeError, ValueError, AttributeError, sympy.SympifyError):
+        return ""
+    if varies and re.search(r"\d", text):
+        names = ", ".join(sorted(str(s) for s in _unsolved(run.value)))
+        return (
+            f"the program's answer {run.printed} varies with unsolved {names}: no number; "
+            f"the recorded option {recorded} is {text}"
+        )
     return ""
 
 

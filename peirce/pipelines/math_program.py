@@ -74,26 +74,46 @@ def language_of(dataset: str) -> str:
 
 
 def run_program(
-    text: str, *, dataset: str, question: str, limits: Limits | None = None
+    text: str,
+    *,
+    dataset: str,
+    question: str,
+    limits: Limits | None = None,
+    faithful: bool = False,
 ) -> ProgramRun:
-    """Run a model-written program of ``dataset`` on ``question`` (see the module docstring)."""
+    """Run a model-written program of ``dataset`` on ``question`` (see the module docstring).
+
+    ``faithful``: Python and SymPy programs see what Faithful-CoT's executor gave them under
+    its Python 3.7 and SymPy 1.10 (no ``math.comb``, ``factorial`` of ``5.0``, a float
+    solution of an integer symbol dropped; :func:`peirce.engine.pysubset_lib.math_namespace`),
+    to replay their recorded answers; by default the names of the Python running peirce.
+    """
     language = language_of(dataset)
     key = dataset.lower()
     program = read_nlsl(text)
     if language in ("python", "sympy"):
-        return _run_python(program, key, question, language, limits)
+        return _run_python(program, key, question, language, limits, faithful=faithful)
     from peirce.pipelines import program_langs
 
     return program_langs.run_other(program, key, question, language, limits)
 
 
 def _run_python(
-    program: NlslProgram, key: str, question: str, language: str, limits: Limits | None
+    program: NlslProgram,
+    key: str,
+    question: str,
+    language: str,
+    limits: Limits | None,
+    *,
+    faithful: bool,
 ) -> ProgramRun:
     code = program.text.rstrip("#")
     if key == "sports":
         code += "\nprint(answer)"
-    namespace = math_namespace() if key in _MATH else plain_namespace()
+    if key in _MATH:
+        namespace = math_namespace(faithful=faithful)
+    else:
+        namespace = plain_namespace(faithful=faithful)
     run = run_python(code, namespace, limits)
     checks = program_checks.check_steps(program, run.assigned, question, language)
     steps = steps_of(program, checks)
