@@ -692,3 +692,7 @@ _MATH37: dict[str, object] = {k: v for k, v in _MODULES["math"].items() if k in 
 def _solve_it_110(equation: object, variable: object) -> dict[object, object]:
     """:func:`_solve_it` as it ran under SymPy 1.10."""
     return _first_solution(solve_110(equation, variable, dict=True), variable)
+
+
+# a program's wrong call of solve_it reads as Python words it: "solve_it() got an unexpected..."
+_solve_it.__qualname__ = _solve_it_110.__qualname__ = "solve_it"

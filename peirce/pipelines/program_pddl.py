@@ -6,8 +6,9 @@ data (:func:`read_sexpr`), its quantifiers and ``or`` grounded over the problem'
 disjunction of conjunctions (static facts such as ``is-spicy`` and ``=`` decided on the way), and
 each conjunction becomes an action ``reach-goal-K`` whose effect is the one goal the planner is
 given; negated fluents in preconditions and goals are compiled to complement predicates kept by
-every action, so the domain is plain STRIPS. pyperplan's A* with the LM-cut heuristic finds an
-optimal plan; the plan is written in SayCan's words as their executor writes it (``find``,
+every action, so the domain is plain STRIPS. pyperplan's greedy best-first search with the FF
+heuristic finds a plan, over the operators in one fixed order (the same plan in every process);
+the plan is written in SayCan's words as their executor writes it (``find``,
 ``pick``, ``put``; two ``go`` in a row merged unless the goal is to visit). As their executor
 does, a goal equivalent to one of three tasks starts from that task's own initial state.
 """
@@ -302,9 +303,11 @@ def _search(planner: Any, domain: str, problem: str) -> list[str]:
         dpath, ppath = Path(tmp) / "domain.pddl", Path(tmp) / "problem.pddl"
         dpath.write_text(domain, encoding="utf-8")
         ppath.write_text(problem, encoding="utf-8")
-        found = planner.search_plan(
-            str(dpath), str(ppath), planner.SEARCHES["gbf"], planner.HEURISTICS["hff"]
-        )
+        task = planner._ground(planner._parse(str(dpath), str(ppath)))  # search_plan, step by step
+    # the operators in one order: pyperplan grounds them from sets, whose order changes with
+    # each process's string hashing, and greedy search keeps the first of equal plans
+    task.operators.sort(key=lambda op: op.name)
+    found = planner.SEARCHES["gbf"](task, planner.HEURISTICS["hff"](task))
     return [op.name for op in found] if found is not None else []
 
 
