@@ -3,7 +3,8 @@
 Data: JSONL records ``{id, dataset, question, gold, outputs: {model: {nl_sl: {completion,
 answer}}}}`` (one file per dataset, or a folder of them). Every recorded NL+SL program is run by
 :func:`peirce.pipelines.math_program.run_program` (no ``exec``, bounded), and compared with the
-answer Faithful-CoT's own executor recorded and with the gold answer.
+answer Faithful-CoT's own executor recorded and with the gold answer. Programs run as that
+executor ran them, under Python 3.7 and SymPy 1.10 (``run_program(faithful=True)``).
 
 Figures per dataset and model: ``items`` (programs run), ``read_rate`` (programs that parse in
 their language), ``replay_agreement`` (peirce's answer equals the recorded one; a program whose
@@ -163,8 +164,10 @@ def executor_wrong(item: Item, run: ProgramRun, recorded: JSON) -> str:
     """Why Faithful-CoT's recorded answer is demonstrably not what the program computes ('' when
     it is not demonstrable). AQuA's answer letter was chosen by a language model from the
     executor's printed value: a letter recorded for a program that raises an error (their
-    executor printed ``[invalid]``), whose value is exactly another option's, or whose value is
-    more than 5% from the recorded option's number was not computed by the program."""
+    executor printed ``[invalid]``), whose answer holds None, whose value is exactly another
+    option's, or is more than 5% from the recorded option's number, whose expression no
+    renaming of its symbols makes the recorded option's, or that still varies with unsolved
+    symbols while the recorded option is a number, was not computed by the program."""
     if item.dataset.lower() != "aqua" or failed_record(recorded):
         return ""
     if run.status is ProgramStatus.ERROR and run.value is None:

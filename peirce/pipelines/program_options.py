@@ -2,9 +2,14 @@
 
 Faithful-CoT's executor hands the printed answer to a language model that picks an option; here
 the option is picked by value: an option equal to the answer (a number, a tuple of numbers, a
-symbolic expression), else the nearest within 5%, else a 'none of these' option. Option texts
-are read as arithmetic by the safe interpreter (:mod:`peirce.engine.pysubset`), never by
-``eval`` or SymPy's ``sympify``.
+symbolic expression, under the option's own letter when the answer has one symbol, or several
+matched one to one when one option only fits; an option written without its fraction's
+brackets, ``M + N / 8``, read both ways), an option the answer names (``II only``,
+``A)I only``), else the nearest number within 5% (a ratio ``59:91`` as 59/91, ``1 hour and 31
+minutes`` as 91 minutes or 1.52 hours, a percentage both ways), else a 'none of these' option;
+an answer that still holds unsolved symbols reads as 'cannot be determined', else 'none of
+these'. Option texts are read as arithmetic by the safe interpreter
+(:mod:`peirce.engine.pysubset`), never by ``eval`` or SymPy's ``sympify``.
 """
 
 from __future__ import annotations
