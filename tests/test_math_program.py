@@ -151,6 +151,8 @@ def test_aqua_options_read_as_a_reader_of_the_printed_answer_would() -> None:
     assert option_for("0.6484", 0.6484, ratio) == "C"
     clock = "When?\n# Answer option: ['A)1 hour and 31 minutes', 'B)2 hour and 31 minutes']"
     assert option_for("91.0", 91.0, clock) == "A"
+    big = _symbolic("(x + 1) ** 40").expand()  # type: ignore[attr-defined]
+    assert option_for(str(big), big, undecided) == "B"  # too big to simplify: no option equals it
 
 
 def test_failures_have_a_status_and_a_reason() -> None:

@@ -43,6 +43,7 @@ from peirce.pipelines.program_options import (
     option_text,
     option_value,
     same_option,
+    small_expression,
 )
 from peirce.results import Severity
 
@@ -229,6 +230,8 @@ def _symbolic_wrong(item: Item, run: ProgramRun, recorded: str) -> str:
             )
         return ""
     parts = run.value if isinstance(run.value, (tuple, list)) else (run.value,)
+    if not all(small_expression(p) for p in parts if isinstance(p, sympy.Basic)):
+        return ""
     try:
         varies = any(bool(sympy.simplify(p).free_symbols) for p in parts)
     except (TypeError, ValueError, AttributeError, sympy.SympifyError):

@@ -17,9 +17,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, TypeGuard
 
 from peirce.engine.pysubset import Bounds, RunStatus, run_python
 from peirce.engine.pysubset_lib import math_namespace
+
+if TYPE_CHECKING:
+    import sympy
 
 __all__ = [
     "differs_under_renaming",
@@ -30,6 +34,7 @@ __all__ = [
     "option_value",
     "options_of",
     "same_option",
+    "small_expression",
 ]
 
 
@@ -131,7 +136,7 @@ _RATIO = re.compile(r"\s*([^:]+?)\s*:\s*([^:]+?)\s*")
 
 def _ratio(text: str) -> float | None:
     """``a:b`` (each side a number or arithmetic, ``2: π``) as a / b."""
-    m = _RATIO.fullmatch(text or "")
+    m = _RATIO.fullmatch(text) if text and len(text) <= 200 else None
     if m is None:
         return None
     a, b = _option_expression(m.group(1)), _option_expression(m.group(2))
@@ -224,10 +229,21 @@ def _option_symbolic(text: str) -> object | None:
     return run.env.get("v") if run.status is RunStatus.OK else None
 
 
+#: the largest expression (SymPy's operation count) compared by simplifying
+MAX_OPS = 200
+
+
+def small_expression(value: object) -> TypeGuard[sympy.Basic]:
+    """Whether ``value`` is a SymPy expression small enough to simplify (``MAX_OPS``)."""
+    import sympy
+
+    return isinstance(value, sympy.Basic) and sympy.count_ops(value) <= MAX_OPS
+
+
 def _same_expression(a: object, b: object) -> bool:
     import sympy
 
-    if not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
+    if not small_expression(a) or not small_expression(b):
         return False
     plain = {s: sympy.Symbol(s.name) for s in a.free_symbols if isinstance(s, sympy.Symbol)}
     try:
@@ -291,7 +307,7 @@ def same_option(question: str, a: str, b: str) -> bool:
 
 def differs_under_renaming(value: object, option: object, *, unknown: bool = False) -> bool:
     """Whether no renaming of ``value``'s symbols to ``option``'s makes the two equal
-    (``unknown`` when it cannot be told: not expressions, or more than four symbols)."""
+    (``unknown`` when it cannot be told: not expressions, or more than three symbols)."""
     import itertools
 
     import sympy
@@ -302,7 +318,7 @@ def differs_under_renaming(value: object, option: object, *, unknown: bool = Fal
     theirs = sorted(option.free_symbols, key=str)
     if len(mine) != len(theirs):
         return True
-    if len(mine) > 4:
+    if len(mine) > 3:
         return unknown
     for order in itertools.permutations(theirs):
         renamed = value.subs(
