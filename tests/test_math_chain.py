@@ -353,3 +353,23 @@ def test_bench_math_cot_with_a_second_translator_model(tmp_path: Path) -> None:
     assert row["wrong_chain_recall"] == 1.0 and row["model"] == "gpt-3.5-turbo"
     bad = bench("--translators", "gpt-5")
     assert bad.returncode != 0 and "--translators" in bad.stderr
+
+
+def test_a_percentage_of_the_original_taken_of_a_computed_amount_is_flagged() -> None:
+    q = (
+        "The price of a lamp increases by 10% of the original price every year. "
+        "It was $50 initially. What is the price after 2 years?"
+    )
+    compounded = (
+        "Year 1: the increase is 50 * 0.1 = 5, so the price is 50 + 5 = 55. "
+        "Year 2: the increase is 55 * 10% = 5.5, so the price is 55 + 5.5 = 60.5. "
+        "The answer is 60.5."
+    )
+    simple = "Each year it rises 50 * 0.1 = 5. In 2 years that is 2 * 5 = 10, so 50 + 10 = 60."
+    check = check_chain_offline(q, compounded, "60.5")
+    assert check.first is not None and check.first.kind is FindingKind.PERCENT_OF
+    assert check.first.step == 1 and "of 55" in check.first.reason
+    assert compounded[check.first.span.start : check.first.span.end] == "55"
+    assert check_chain_offline(q, simple, "60").verdict is Verdict.UNKNOWN
+    compound_asked = q.replace("10% of the original price", "10%")
+    assert check_chain_offline(compound_asked, compounded, "60.5").verdict is Verdict.UNKNOWN
