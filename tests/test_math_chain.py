@@ -278,3 +278,98 @@ def test_bench_math_cot_replays_recorded_programs(tmp_path: Path) -> None:
     assert row["wrong_chain_step_located_rate"] == 0.5 and row["offline_wrong_chain_recall"] == 0.5
     assert row["shown_rate"] == pytest.approx(1 / 3) and row["wrong_shown_rate"] == 0.0
     assert row["llm_calls"] == 3
+
+
+def _by_model(programs: dict[str, str]) -> LoopbackServer:
+    """A loopback translator that answers each model with its own program."""
+    return LoopbackServer(oracle=lambda m, p: programs.get(str(p.get("model")), ""))
+
+
+def _model_client(srv: LoopbackServer, model: str) -> LLMClient:
+    return LLMClient(
+        base_url=srv.base_url, api_key="x", model=model, cache=False, json_mode=False,
+        max_retries=0,
+    )  # fmt: skip
+
+
+def test_a_second_translator_that_disagrees_leaves_the_chain_unverified() -> None:
+    other = PROGRAM.replace("hens * 3", "hens * 4")
+    with (
+        _by_model({"first": PROGRAM, "second": other, "third": PROGRAM}) as srv,
+        _model_client(srv, "first") as first,
+        _model_client(srv, "second") as second,
+        _model_client(srv, "third") as third,
+    ):
+        agree, vote = verify_chain(first, QUESTION, RIGHT, "24", samples=1, others=[third])
+        split, _ = verify_chain(first, QUESTION, RIGHT, "24", samples=1, others=[second])
+        wrong, _ = verify_chain(first, QUESTION, MISREAD, "136", samples=1, others=[second])
+        gate = check_math(RIGHT, question=QUESTION, client=first, translators=[second])
+        models = [r["model"] for r in srv.requests]
+    assert agree.verdict is Verdict.VERIFIED and vote is not None and vote.calls == 2
+    assert split.verdict is Verdict.UNKNOWN and "translator 2's program answers 32" in split.reason
+    assert wrong.verdict is Verdict.FLAGGED
+    assert not gate.shown and gate.llm_calls == 2
+    assert models[:2] == ["first", "third"] and "second" in models
+
+
+def test_the_next_translator_stands_in_when_the_first_gives_no_program() -> None:
+    with (
+        _by_model({"first": "no program here", "second": PROGRAM}) as srv,
+        _model_client(srv, "first") as first,
+        _model_client(srv, "second") as second,
+    ):
+        check, vote = verify_chain(first, QUESTION, RIGHT, "24", samples=1, others=[second])
+        alone, _ = verify_chain(first, QUESTION, RIGHT, "24", samples=1)
+    assert check.verdict is Verdict.VERIFIED and vote is not None and vote.calls == 2
+    assert alone.verdict is Verdict.UNKNOWN
+
+
+def test_bench_math_cot_with_a_second_translator_model(tmp_path: Path) -> None:
+    other = PROGRAM.replace("hens * 3", "hens * 4")
+    rows = [
+        {"id": "GSM8K_0", "dataset": "GSM8K", "question": QUESTION, "gold": "24",
+         "outputs": {"gpt-4": {"cot": {"completion": RIGHT, "answer": "24"},
+                               "nl_sl": {"completion": PROGRAM, "answer": "24"}},
+                     "gpt-3.5-turbo": {"cot": {"completion": MISREAD, "answer": "136"},
+                                       "nl_sl": {"completion": other, "answer": "32"}}}},
+    ]  # fmt: skip
+    data = tmp_path / "GSM8K_fixture.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+    def bench(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "peirce", "bench", "math-cot", "--data", str(data), *args],
+            capture_output=True, text=True, check=False, timeout=120,
+        )  # fmt: skip
+
+    two = bench("--model", "gpt-4", "--translators", "self,gpt-3.5-turbo")
+    last = json.loads(two.stdout.strip().splitlines()[-1])
+    assert two.returncode == 0 and last["translators"] == ["self", "gpt-3.5-turbo"]
+    row = last["results"][0]
+    assert row["right_chain_pass_rate"] == 1.0 and row["shown_rate"] == 0.0
+    assert row["llm_calls"] == 2
+    other_model = bench("--model", "gpt-3.5-turbo", "--translators", "gpt-4")
+    row = json.loads(other_model.stdout.strip().splitlines()[-1])["results"][0]
+    assert row["wrong_chain_recall"] == 1.0 and row["model"] == "gpt-3.5-turbo"
+    bad = bench("--translators", "gpt-5")
+    assert bad.returncode != 0 and "--translators" in bad.stderr
+
+
+def test_a_percentage_of_the_original_taken_of_a_computed_amount_is_flagged() -> None:
+    q = (
+        "The price of a lamp increases by 10% of the original price every year. "
+        "It was $50 initially. What is the price after 2 years?"
+    )
+    compounded = (
+        "Year 1: the increase is 50 * 0.1 = 5, so the price is 50 + 5 = 55. "
+        "Year 2: the increase is 55 * 10% = 5.5, so the price is 55 + 5.5 = 60.5. "
+        "The answer is 60.5."
+    )
+    simple = "Each year it rises 50 * 0.1 = 5. In 2 years that is 2 * 5 = 10, so 50 + 10 = 60."
+    check = check_chain_offline(q, compounded, "60.5")
+    assert check.first is not None and check.first.kind is FindingKind.PERCENT_OF
+    assert check.first.step == 1 and "of 55" in check.first.reason
+    assert compounded[check.first.span.start : check.first.span.end] == "55"
+    assert check_chain_offline(q, simple, "60").verdict is Verdict.UNKNOWN
+    compound_asked = q.replace("10% of the original price", "10%")
+    assert check_chain_offline(compound_asked, compounded, "60.5").verdict is Verdict.UNKNOWN

@@ -8,9 +8,13 @@ item ``question``, ``gold``, ``dataset`` and, per model, a free-text chain (``co
 - offline (:func:`peirce.pipelines.math_chain.check_chain_offline`): arithmetic and grounding;
 - against the program (:func:`peirce.pipelines.math_translate.verify_chain`): the program comes
   from the LLM translator, which here is the project's loopback OpenAI-compatible server
-  answering the ``math_program`` prompt with the program the same model recorded for the same
-  question, so the whole path (prompt, HTTP, reply, safe run, vote) runs on what the models
-  really wrote;
+  answering the ``math_program`` prompt with the program the translator model recorded for the
+  same question, so the whole path (prompt, HTTP, reply, safe run, vote) runs on what the models
+  really wrote. ``--translators`` names the translator models in order (default ``self``: the
+  model that wrote the chain); the first's program checks the chain, the others' corroborate it
+  (a chain is verified only when every translator's program that ran gives its answer), as a
+  gate configured with a translator model distinct from the answering model, or with a second
+  translator, does;
 - by the gate (:func:`peirce.pipelines.gate.math_decision`): shown when verified.
 
 A chain is right when its recorded answer equals the gold answer
@@ -28,6 +32,7 @@ References:
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +53,8 @@ MODELS = ("gpt-4", "gpt-3.5-turbo", "code-davinci-002")
 DATASETS = ("GSM8K", "SVAMP", "MultiArith", "ASDiv", "AQUA", "date")
 #: the sets the targets pool (all but MultiArith)
 _POOLED = frozenset(d.lower() for d in DATASETS if d != "MultiArith")
+#: the translator that is the model which wrote the chain
+SELF = "self"
 _EXPECTED = "an object with 'question', 'gold', 'dataset' and 'outputs' per model (cot, nl_sl)"
 
 
@@ -123,7 +130,13 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
         Option("--data", Path, required=True, help="Faithful-CoT JSONL file, or a folder"),
         Option("--model", choices=MODELS, help="only this model's chains"),
         Option("--limit", int, minimum=1, help="only the first N items of each file"),
-    )
+        Option(
+            "--translators", default=SELF, metavar="MODEL[,MODEL]",
+            help="the translator models whose recorded programs the loopback serves, in order "
+            f"(the first checks the chain, the others corroborate it); {SELF!r}: the model "
+            "that wrote the chain",
+        ),
+    )  # fmt: skip
 
     def load(self, settings: Settings) -> list[Item]:
         items: list[Item] = []
@@ -140,23 +153,30 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
     def run(self, items: list[Item], settings: Settings) -> list[Outcome]:
         only = settings.maybe_text("model")
         models = (only,) if only else MODELS
+        translators = _translators(settings.text("translators"))
         programs = _Programs()
         for item in items:
-            for model in models:
+            for model in MODELS:
                 program = item.output(model, "nl_sl")
                 if program is not None:
                     programs.by_question[(model, item.question.strip())] = program[0]
         out: list[Outcome] = []
-        with LoopbackServer(oracle=programs) as srv:
+        with LoopbackServer(oracle=programs) as srv, ExitStack() as stack:
+            clients = {
+                m: stack.enter_context(
+                    LLMClient(
+                        base_url=srv.base_url, api_key="loopback", model=m, cache=False,
+                        json_mode=False, max_retries=0,
+                    )
+                )
+                for m in MODELS
+            }  # fmt: skip
             for model in models:
-                with LLMClient(
-                    base_url=srv.base_url, api_key="loopback", model=model, cache=False,
-                    json_mode=False, max_retries=0,
-                ) as client:  # fmt: skip
-                    out += [o for item in items if (o := self._one(item, model, client))]
+                asked = [clients[model if t == SELF else t] for t in translators]
+                out += [o for item in items if (o := self._one(item, model, asked))]
         return out
 
-    def _one(self, item: Item, model: str, client: LLMClient) -> Outcome | None:
+    def _one(self, item: Item, model: str, translators: list[LLMClient]) -> Outcome | None:
         cot = item.output(model, "cot")
         if cot is None:
             return None
@@ -164,8 +184,9 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
         read = chain_answer(recorded)
         right = read is not None and answers_equal(read, item.gold, dataset=item.dataset)
         offline = check_chain_offline(item.question, chain, recorded)
+        first, *others = translators
         check, vote = verify_chain(
-            client, item.question, chain, recorded, dataset=item.dataset, samples=1
+            first, item.question, chain, recorded, dataset=item.dataset, samples=1, others=others
         )
         calls = vote.calls if vote is not None else 0
         shown = math_decision(check, chain).shown
@@ -179,7 +200,9 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
         for r in results:
             groups.setdefault((r.dataset, r.model), []).append(r)
         rows = [_row(d, m, rs) for (d, m), rs in sorted(groups.items())]
-        lines = [f"Math chains checked against the models' own programs, from {settings['data']}"]
+        translators = _translators(settings.text("translators"))
+        by = ", then ".join("the chain's own model" if t == SELF else t for t in translators)
+        lines = [f"Math chains checked against programs written by {by}, from {settings['data']}"]
         for row in rows:
             lines.append(
                 f"  {row['dataset']:<10} {row['model']:<16} {row['chains']:>5} chains, "
@@ -204,7 +227,20 @@ class MathCot(Benchmark[list[Item], list[Outcome]]):
                 )
         calls = sum(r.calls for r in results)
         lines.append(f"  LLM calls (loopback translator): {calls}")
-        return Summary(tuple(lines), {"results": rows, "pooled": pooled, "llm_calls": calls})
+        summary = {"results": rows, "pooled": pooled, "llm_calls": calls}
+        return Summary(tuple(lines), {**summary, "translators": translators})
+
+
+def _translators(text: str) -> list[str]:
+    """The translators named by ``--translators``: models, or ``self``."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    wrong = [t for t in names if t != SELF and t not in MODELS]
+    if not names or wrong:
+        raise InputError(
+            f"--translators: got {text!r}", expected=f"a comma-separated list of {SELF!r} or "
+            + ", ".join(MODELS)
+        )  # fmt: skip
+    return names
 
 
 def _rate(n: int, d: int) -> float:

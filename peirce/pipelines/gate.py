@@ -541,17 +541,23 @@ def check_math(
     answer: str | None = None,
     dataset: str = "GSM8K",
     samples: int = 3,
+    translators: Sequence[ChatClient] = (),
 ) -> Decision:
     """The gate for a math word problem: the reply is shown when its answer is the one the
     verified program gives (:mod:`peirce.pipelines.math_translate`: programs written by the
     model behind ``client``, run safely and voted; the chain checked against the kept one).
-    ``answer`` is the reply's final answer (default: read from its last sentence)."""
+    ``answer`` is the reply's final answer (default: read from its last sentence).
+    ``client`` is the translator, which need not be the model that wrote the reply;
+    ``translators`` are further translators (other models) whose programs must give the same
+    answer for the reply to be shown."""
     from peirce.pipelines.math_chain import answer_of
     from peirce.pipelines.math_translate import verify_chain
 
     t0 = time.perf_counter()
     given = answer if answer is not None else answer_of(reasoning)
-    check, vote = verify_chain(client, question, reasoning, given, dataset=dataset, samples=samples)
+    check, vote = verify_chain(
+        client, question, reasoning, given, dataset=dataset, samples=samples, others=translators
+    )
     calls = vote.calls if vote is not None else 0
     return math_decision(check, reasoning, llm_calls=calls, ms=(time.perf_counter() - t0) * 1000)
 

@@ -85,13 +85,16 @@ class FindingKind(enum.StrEnum):
     """What is wrong at a step: its arithmetic, a number it uses (in neither the question nor
     the chain before it), a value no step of the program computes while the answers differ,
     the answer itself, an answer of the wrong kind (a fraction where the question asks to
-    count), or the program's step that the shared answer rests on."""
+    count), a percentage taken of another amount than the one the question names ("5% of the
+    original price" taken of a price the chain computed), or the program's step that the shared
+    answer rests on."""
 
     ARITHMETIC = "arithmetic_wrong"
     UNGROUNDED = "ungrounded"
     DIVERGES = "diverges"
     ANSWER = "answer_differs"
     ANSWER_TYPE = "answer_type"
+    PERCENT_OF = "percent_of_what"
     NO_ANSWER = "no_answer"
     PROGRAM_UNSUPPORTED = "program_unsupported"
 
@@ -491,7 +494,62 @@ def _walk(
         checked, found = _check_step(step, known, prose=prose)
         steps.append(checked)
         findings.extend(found)
-    return steps, findings
+    return steps, findings + _percent_of_what(question, steps)
+
+
+_OF_ORIGINAL = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(?:the|its|his|her|their)\s+"
+    r"(original|initial|starting)\b",
+    re.IGNORECASE,
+)
+
+
+def _products(e: Expr) -> Iterable[tuple[Expr, Expr]]:
+    if isinstance(e, Bin):
+        if e.op == "*":
+            yield e.left, e.right
+        yield from _products(e.left)
+        yield from _products(e.right)
+    elif isinstance(e, Neg):
+        yield from _products(e.arg)
+
+
+def _percent_of_what(question: str, steps: Sequence[ChainStep]) -> list[ChainFinding]:
+    """A percentage the question takes of an original amount ("increases by 5% of the original
+    price every year") that the chain takes of two amounts, the second one it computed (5% of
+    120, then 5% of 126): flagged where it is first taken of the computed one."""
+    rates = {Fraction(m.group(1)) / 100 for m in _OF_ORIGINAL.finditer(question)}
+    if not rates:
+        return []
+    stated = {q.value for q in question_quantities(question)}
+    bases: dict[Fraction, Fraction] = {}
+    for step in steps:
+        for rate, base in _rated(step, rates):
+            first = bases.setdefault(rate, base)
+            if base != first and base not in stated:
+                why = (
+                    f"the question takes {_show(rate * 100)}% of the {_original(question)} "
+                    f"amount; the chain takes it of {_show(base)}, which it computed, after "
+                    f"taking it of {_show(first)}"
+                )
+                span = _number_span(step, base)
+                return [ChainFinding(step.index, FindingKind.PERCENT_OF, why, span)]
+    return []
+
+
+def _rated(step: ChainStep, rates: set[Fraction]) -> Iterable[tuple[Fraction, Fraction]]:
+    """The products in ``step`` of one of ``rates`` and a number: (rate, number)."""
+    for r in read_relations(step.text):
+        for side in r.sides:
+            for a, b in _products(side):
+                for rate, other in ((_value(a), _value(b)), (_value(b), _value(a))):
+                    if rate is not None and rate in rates and other is not None:
+                        yield rate, other
+
+
+def _original(question: str) -> str:
+    m = _OF_ORIGINAL.search(question)
+    return m.group(2).lower() if m else "original"
 
 
 def check_chain_offline(question: str, chain: str, answer: str | None) -> ChainCheck:

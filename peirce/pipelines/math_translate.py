@@ -15,7 +15,8 @@ the reason says why. A failed call is no program, never a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from peirce.errors import LLMError
 from peirce.llm.complete import complete
@@ -95,19 +96,46 @@ def verify_chain(
     *,
     dataset: str = "GSM8K",
     samples: int = 3,
+    others: Sequence[ChatClient] = (),
 ) -> tuple[ChainCheck, ProgramVote | None]:
     """The chain checked against the voted program (offline only, when ``client`` is ``None``
-    or no program came of the vote: then the verdict is at best ``unknown``)."""
+    or no program came of the vote: then the verdict is at best ``unknown``).
+
+    ``others`` are further translators (other models, or the same model prompted apart): each
+    writes its own programs, voted as the first's. They corroborate: a chain the first
+    translator's program verifies stays ``verified`` only when every other translator's program
+    that ran gives its answer too; when one gives another answer the chain is ``unknown`` (two
+    programs of the problem disagree, and the chain is one of two readings). A chain the first
+    program flags stays flagged. When the first translator gives no program, the next that does
+    takes its place. The vote returned is the one whose program the chain was checked against,
+    its ``calls`` those of every translator asked."""
     if client is None:
         return check_chain_offline(question, chain, answer), None
-    vote = translate_math(client, question, dataset=dataset, samples=samples)
-    if vote.program is None:
+    votes = [
+        translate_math(c, question, dataset=dataset, samples=samples) for c in (client, *others)
+    ]
+    calls = sum(v.calls for v in votes)
+    kept = next((v for v in votes if v.program is not None), None)
+    if kept is None or kept.program is None:
+        vote = replace(votes[0], calls=calls)
         offline = check_chain_offline(question, chain, answer)
         if offline.verdict is Verdict.FLAGGED:
             return offline, vote
         return ChainCheck(Verdict.UNKNOWN, vote.reason, offline.answer, None, offline.steps), vote
-    check = check_chain(
-        question, chain, answer, vote.program,
-        same=lambda a, b: answers_equal(a, b, dataset=dataset),
-    )  # fmt: skip
+
+    def same(a: object, b: object) -> bool:
+        return answers_equal(a, b, dataset=dataset)
+
+    check = check_chain(question, chain, answer, kept.program, same=same)
+    vote = replace(kept, calls=calls)
+    if check.verdict is not Verdict.VERIFIED:
+        return check, vote
+    for n, other in enumerate(votes):
+        if other is kept or other.program is None or same(check.answer, other.program.answer):
+            continue
+        why = (
+            f"the chain's answer {check.answer} is the first program's, but translator "
+            f"{n + 1}'s program answers {other.program.answer}: the programs disagree, not verified"
+        )
+        return replace(check, verdict=Verdict.UNKNOWN, reason=why), vote
     return check, vote
