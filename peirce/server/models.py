@@ -54,6 +54,11 @@ Texts = Annotated[list[Text], Field(min_length=1, max_length=KnowledgeSource.MAX
 FindingName = Annotated[Finding, Strict(False)]
 Kind = Literal["text", "prolog", "logiclm", "rdf", "fol"]  # KnowledgeSource.KINDS (tested)
 
+#: the examples the schema gives (schemathesis sends them too)
+_CONTEXT = "Gwen is tall. Gwen is calm. If someone is tall and calm then they are kind."
+_REASONING = "Gwen is tall and calm, so Gwen is kind.\nANSWER: True"
+_GATE = {"context": _CONTEXT, "question": "Gwen is kind."}
+
 
 class _Body(BaseModel):
     """A request body: exact JSON types (no ``"3"`` for 3), no field it does not name."""
@@ -82,6 +87,10 @@ class Policy(_Body):
 
 class KnowledgeBase(_Body):
     """A knowledge base given whole (``POST /v1/kbs``, or inline in a check)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"kind": "text", "premises": _CONTEXT, "name": "gwen"}]}
+    )
 
     kind: Kind = Field(default="text", description="how the premises are written")
     premises: Text | Texts = Field(description="the premises: one text, or one per item")
@@ -113,7 +122,8 @@ class VerifyRequest(GateOptions):
 
     model_config = ConfigDict(
         json_schema_extra={
-            "anyOf": [{"required": [k]} for k in ("kb", "context", "knowledge_base")]
+            "anyOf": [{"required": [k]} for k in ("kb", "context", "knowledge_base")],
+            "examples": [{**_GATE, "reasoning": _REASONING}],
         }
     )
 
@@ -142,7 +152,18 @@ class ChatRequest(BaseModel):
     fields go to the upstream as given), and the gate's ``peirce`` field (or the
     ``X-Peirce-KB`` header) naming the knowledge base."""
 
-    model_config = ConfigDict(strict=True, extra="allow")
+    model_config = ConfigDict(
+        strict=True,
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {"model": "any", "messages": [{"role": "user", "content": "Is Gwen kind?"}],
+                 "peirce": _GATE},
+                {"model": "any", "messages": [{"role": "user", "content": "Is Gwen kind?"}],
+                 "peirce": _GATE, "stream": True},
+            ]
+        },
+    )  # fmt: skip
 
     model: str
     messages: Annotated[list[ChatMessage], Field(min_length=1)]
