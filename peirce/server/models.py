@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, model_validator
 
 from peirce.pipelines.decision import Action, Finding
 from peirce.pipelines.gate import KnowledgeSource
@@ -57,7 +57,7 @@ Kind = Literal["text", "prolog", "logiclm", "rdf", "fol"]  # KnowledgeSource.KIN
 #: the examples the schema gives (schemathesis sends them too)
 _CONTEXT = "Gwen is tall. Gwen is calm. If someone is tall and calm then they are kind."
 _REASONING = "Gwen is tall and calm, so Gwen is kind.\nANSWER: True"
-_GATE = {"context": _CONTEXT, "question": "Gwen is kind."}
+_GATE: dict[str, JsonValue] = {"context": _CONTEXT, "question": "Gwen is kind."}
 
 
 class _Body(BaseModel):
