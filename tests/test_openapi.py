@@ -21,6 +21,7 @@ from peirce.pipelines.decision import Policy
 from peirce.pipelines.gate import KnowledgeSource
 from peirce.server import models, openapi
 from peirce.server.app import ServerSettings, create_app
+from peirce.server.audit import decision_query
 from peirce.server.bodies import parse
 from tests._serving import serving
 
@@ -103,6 +104,13 @@ def test_a_route_the_schema_does_not_describe_is_refused() -> None:
 
 def test_the_models_agree_with_the_gates_types() -> None:
     assert typing.get_args(models.Kind) == KnowledgeSource.KINDS
+    # the audit log's published filters are the ones its reader takes (and only those)
+    values = {"since": "0", "until": "1", "kb": "kb-x", "action": "pass", "limit": "5",
+              "cursor": "7"}  # fmt: skip
+    assert set(models.DecisionsQuery.model_fields) == set(values)
+    assert len(decision_query(values)) == len(values)
+    with pytest.raises(InputError):
+        decision_query({"sort": "x"})
     assert set(models.Policy.model_fields) == {f.name for f in fields(Policy)}
     kb = models.KnowledgeBase.model_json_schema()
     assert kb["properties"]["name"]["maxLength"] == KnowledgeSource.MAX_NAME

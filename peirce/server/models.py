@@ -311,7 +311,9 @@ class DecisionsQuery(_Out):
     limit: Annotated[int, Field(ge=1, le=1000)] | None = Field(
         default=None, description="default 100"
     )
-    cursor: Annotated[int, Field(ge=1)] | None = Field(default=None, description="a page's 'next'")
+    cursor: Annotated[int, Field(ge=1, le=2**62)] | None = Field(
+        default=None, description="a page's 'next'"
+    )
 
 
 class ErrorDetail(_Out):

@@ -5,6 +5,12 @@
 Each route the app mounts is described by an :class:`Operation` here, keyed by its path and
 method; :func:`document` walks the app's routes and refuses a route without one, so no route
 goes unpublished. Path parameters come from the routes themselves, the schemas from the models.
+
+FastAPI would generate the same from the handlers' signatures, but the server would not be
+smaller for it: the guard (Host, Origin, token, body bounds) is ASGI middleware either way, the
+proxy streams by hand, bodies are read only when sent as JSON (a CSRF guard), and errors keep
+one shape (``{"error": {"message", "status"}}``) rather than FastAPI's ``detail`` list; the
+operations here are one table of fourteen entries.
 """
 
 from __future__ import annotations
