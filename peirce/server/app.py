@@ -43,8 +43,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
+from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -63,7 +65,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from peirce.errors import ConfigError, InputError, http_status
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeSource, Policy
-from peirce.server import openapi
+from peirce.server import bodies, models, openapi
 from peirce.server.audit import (
     AuditFailed,
     Auditor,
@@ -371,39 +373,24 @@ async def _json_body(request: Request) -> JSONObject:
     return data
 
 
-_VERIFY_KEYS = frozenset(
-    {"reasoning", "kb", "kb_version", "context", "knowledge_base", "question", "question_fol",
-     "policy"}
-)  # fmt: skip
-_KB_KEYS = frozenset({"kind", "premises", "sentences", "name"})
+M = TypeVar("M", bound=BaseModel)
 
 
-def _known(data: JSONObject, keys: frozenset[str]) -> None:
-    extra = sorted(set(data) - keys)
-    if extra:
-        raise _HTTPError(
-            422, f"no field named {extra[0][:80]!r} (expected {', '.join(sorted(keys))})"
-        )
+def _read(model: type[M], data: JSONObject) -> M:
+    """A request body read as ``model`` (:mod:`peirce.server.models`, the published schema's);
+    422 saying where it does not fit and what was expected."""
+    try:
+        return bodies.parse(model, data)
+    except InputError as exc:
+        raise _HTTPError(422, str(exc)) from None
 
 
-#: the longest reasoning the gate checks, in characters (``/v1/verify`` and the proxy alike)
-MAX_REASONING = 100_000
+MAX_REASONING = models.MAX_REASONING
 
 
 def _refusal(reason: str) -> JSONObject:
     """A decision that shows nothing, made without a check (the reply cannot be checked)."""
     return {"action": "block", "reason": reason, "text": None, "verified": False, "steps": []}
-
-
-def _opt_text(data: JSONObject, key: str, limit: int = 100_000) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise _HTTPError(422, f"{key!r} must be a string")
-    if len(value) > limit:
-        raise _HTTPError(422, f"{key!r} is longer than {limit:,} characters")
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,39 +413,42 @@ class _Server:
         self.auditor = Auditor(store, settings.store.audit_text)
         self.metrics = Metrics()
         self.http: httpx.AsyncClient | None = None
+        self.schema: JSONObject = {}  # the OpenAPI document, once the routes are known
 
     # -- knowledge bases -------------------------------------------------------------------
-    async def source_of(self, data: JSONObject, header: str | None = None) -> KBRef:
-        """The knowledge base of a request: ``kb`` (a registered id; its newest version, or
-        ``kb_version``), ``context`` (English premises: a text or a list) or ``knowledge_base``
-        (an object as ``POST /v1/kbs`` takes)."""
-        kb_id = data.get("kb", header)
-        if kb_id is not None or "kb" in data:
-            if not isinstance(kb_id, str):
-                raise _HTTPError(422, "'kb' must be a knowledge base id")
-            version = data.get("kb_version")
-            if version is not None and (type(version) is not int or not 0 < version < 2**31):
-                raise _HTTPError(422, "'kb_version' must be a version number (1, 2, ...)")
-            got = await self._kb_call(self.store.get, kb_id, version)
+    async def source_of(self, given: models.GateOptions, header: str | None = None) -> KBRef:
+        """The knowledge base of a request: ``kb`` (a registered id, or the ``header``'s; its
+        newest version, or ``kb_version``), ``context`` (English premises: a text or a list) or
+        ``knowledge_base`` (an object as ``POST /v1/kbs`` takes)."""
+        kb_id = given.kb if given.kb is not None else header
+        if kb_id is not None:
+            got = await self._kb_call(self.store.get, kb_id, given.kb_version)
             return KBRef(got.source, got.kb_id, got.version)
         try:
-            if "knowledge_base" in data:
-                return KBRef(KnowledgeSource.from_json(data["knowledge_base"]))
-            context = data.get("context")
-            if context is not None:
-                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": context}))
+            if given.knowledge_base is not None:
+                return KBRef(KnowledgeSource.from_json(given.knowledge_base.model_dump()))
+            if given.context is not None:
+                text = models.KnowledgeBase(premises=given.context)  # (kind: text)
+                return KBRef(KnowledgeSource.from_json(text.model_dump()))
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
-        raise _HTTPError(422, "give a knowledge base: 'kb' (an id), 'context' or 'knowledge_base'")
+        raise _HTTPError(422, models.NO_KB)
 
-    def policy_of(self, data: JSONObject) -> JSON:
-        given = data.get("policy")
-        if given is None:
+    def policy_of(self, given: models.GateOptions) -> JSON:
+        if given.policy is None:
             return self.settings.policy.to_json()
         try:
-            return Policy.from_json(given).to_json()
+            return Policy.from_json(
+                given.policy.model_dump(mode="json", exclude_none=True)
+            ).to_json()
         except ConfigError as exc:
             raise _HTTPError(422, str(exc)) from None
+
+    async def ask_of(self, given: models.GateOptions, header: str | None = None) -> _Ask:
+        """What a check of a request needs: its knowledge base, question and policy."""
+        ref = await self.source_of(given, header)
+        policy = self.policy_of(given)
+        return _Ask(ref.source, given.question, given.question_fol, policy, ref)
 
     async def run(self, fn: Callable[..., JSONObject], *args: object, timeout: float) -> JSONObject:
         """``fn(*args)`` on the pool within ``timeout`` seconds; its failures as HTTP errors
@@ -500,17 +490,10 @@ class _Server:
     # -- routes ----------------------------------------------------------------------------
     async def verify(self, request: Request) -> Response:
         t0 = time.perf_counter()
-        data = await _json_body(request)
-        _known(data, _VERIFY_KEYS)
-        reasoning = _opt_text(data, "reasoning", MAX_REASONING)
-        if reasoning is None:
-            raise _HTTPError(422, "'reasoning' (the text to check) is required")
-        ref = await self.source_of(data)
-        question = _opt_text(data, "question", 10_000)
-        question_fol = _opt_text(data, "question_fol", 10_000)
-        ask = _Ask(ref.source, question, question_fol, self.policy_of(data), ref)
-        result = await self.check(ask, reasoning)
-        headers = await self.audit(request, ask, reasoning, result, route="verify", t0=t0)
+        body = _read(models.VerifyRequest, await _json_body(request))
+        ask = await self.ask_of(body)
+        result = await self.check(ask, body.reasoning)
+        headers = await self.audit(request, ask, body.reasoning, result, route="verify", t0=t0)
         self.metrics.observe("/v1/verify", time.perf_counter() - t0)
         return JSONResponse(result, headers=headers)
 
@@ -550,10 +533,9 @@ class _Server:
     async def _kb_body(self, request: Request) -> tuple[KnowledgeSource, JSON]:
         """The knowledge base a request's body gives, read once now (one that cannot be read is
         refused here, not at its first check); and the time the reading took."""
-        data = await _json_body(request)
-        _known(data, _KB_KEYS)
+        given = _read(models.KnowledgeBase, await _json_body(request))
         try:
-            source = KnowledgeSource.from_json(data)
+            source = KnowledgeSource.from_json(given.model_dump())
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
         probe = await self.check(_Ask(source), "")
@@ -650,7 +632,7 @@ class _Server:
         return PlainTextResponse(self.metrics.text(), media_type="text/plain; version=0.0.4")
 
     async def openapi_json(self, request: Request) -> Response:
-        return JSONResponse(openapi.SCHEMA)
+        return JSONResponse(self.schema)
 
     async def page(self, request: Request) -> Response:
         html = resources.files("peirce.server").joinpath("static/index.html").read_text("utf-8")
@@ -672,28 +654,20 @@ class _Server:
             headers["Authorization"] = request.headers["authorization"]
         return base.rstrip("/") + "/chat/completions", headers
 
-    async def _gate_request(self, request: Request, data: JSONObject) -> tuple[KBRef, JSONObject]:
-        extra = data.pop("peirce", None)
-        if extra is None:
-            extra = {}
-        if not isinstance(extra, dict):
-            raise _HTTPError(422, "'peirce' must be an object")
-        ref = await self.source_of(extra, request.headers.get("x-peirce-kb"))
-        return ref, extra
-
     async def chat(self, request: Request) -> Response:
         t0 = time.perf_counter()
         data = await _json_body(request)
-        ref, extra = await self._gate_request(request, data)
+        given = _read(models.ChatRequest, data)
+        data.pop("peirce", None)  # the rest goes upstream as it came
+        ask = await self.ask_of(
+            given.peirce or models.GateOptions(), request.headers.get("x-peirce-kb")
+        )
         url, headers = self._upstream(request)
-        question = _opt_text(extra, "question", 10_000)
-        question_fol = _opt_text(extra, "question_fol", 10_000)
-        ask = _Ask(ref.source, question, question_fol, self.policy_of(extra), ref)
-        n = data.get("n", 1)
+        n = given.n
         most = self.settings.max_choices
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= most:
+        if n > most:
             raise _HTTPError(422, f"'n' must be a whole number from 1 to {most}")
-        if data.get("stream") is True:
+        if given.stream:
             if n != 1:
                 raise _HTTPError(422, "a streamed reply is verified as one choice: 'n' must be 1")
             return StreamingResponse(
@@ -959,7 +933,7 @@ def _chunk(
     obj: JSONObject = {
         "id": str(meta.get("id", "chatcmpl-peirce"))[:200],
         "object": "chat.completion.chunk",
-        "created": meta.get("created", int(time.time())),
+        "created": created if type(created := meta.get("created")) is int else int(time.time()),
         "model": str(meta.get("model", data.get("model")))[:200],
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
     }
@@ -1140,6 +1114,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         Route("/v1/decisions", wrap(server.decisions), methods=["GET"]),
         Route("/v1/chat/completions", wrap(server.chat), methods=["POST"]),
     ]
+    server.schema = openapi.document(routes)
     middleware = [Middleware(_Guard, settings=settings, metrics=server.metrics)]
     if settings.cors_origins:
         middleware.append(
