@@ -176,3 +176,34 @@ def test_it_is_the_nearest_individual_the_claim_can_be_said_of() -> None:
     assert str(lex.read("Tova does not hum ballad").formula) == "¬Hums(tova, ballad)"
     # the ballad was named last, and songs are what is said to be loud
     assert str(lex.read("it is loud").formula) == "Loud(ballad)"
+
+
+def test_a_restated_premise_after_and_is_its_own_sentence_and_they_is_not_the_last_name() -> None:
+    formulas = [
+        parse_formula(f)
+        for f in (
+            "∀x (Glorb(x) → Shiny(x))",
+            "∀x (Moonstone(x) → Glorb(x))",
+            "∀x (Shiny(x) → ¬Dull(x))",
+            "Dull(quell)",
+        )
+    ]
+    sentences = [
+        "All glorbs are shiny.",
+        "Moonstone is a glorb.",
+        "If something is shiny, then it is not dull.",
+        "Quell is dull.",
+    ]
+    lex = Lexicon.of(formulas, sentences)
+    # the second sentence restates a premise: not a further property of glorbs
+    assert str(lex.read("glorbs are shiny and moonstone is a glorb").formula) == (
+        "(∀x (Glorb(x) → Shiny(x))) ∧ ∀x (Moonstone(x) → Glorb(x))"
+    )
+    # "they" after a sentence that ends on a claim about all glorbs is not Quell named before
+    # (it may be the glorbs, or something named earlier: it is left unread)
+    assert str(lex.read("Quell is dull, and all glorbs are shiny").formula) == (
+        "Dull(quell) ∧ ∀x (Glorb(x) → Shiny(x))"
+    )
+    assert lex.read("they are not dull").formula is None
+    assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
+    assert str(lex.read("they are not shiny").formula) == "¬Shiny(quell)"

@@ -242,8 +242,11 @@ class Lexicon:
             if isinstance(t, Const) and isinstance(t.value, str) and t.value in self.individuals
         ]
         self.last_thing = named[-1] if named else self.last_thing
-        self.general = isinstance(found, Quantified) or (
-            isinstance(found, Binary) and isinstance(found.left, Quantified)
+        last = found
+        while isinstance(last, Binary) and last.op is Connective.AND:
+            last = last.right  # "Rock is still, and all squirrels are skittish": the last part
+        self.general = isinstance(last, Quantified) or (
+            isinstance(last, Binary) and isinstance(last.left, Quantified)
         )
         return LexiconReading(found)
 
@@ -276,7 +279,7 @@ class Lexicon:
         if len(parts) == 1:
             parts = self._split_at_names(text)
         if len(parts) > 1:
-            return _join(Connective.AND, [self._sentence(p) for p in parts])
+            return _join(Connective.AND, [self._whole(p) or self._sentence(p) for p in parts])
         q = _QUANT.match(text)
         if q:
             return self._quantified(q.group(1).lower(), q.group(2), q.group(3), q.group(4))
@@ -287,7 +290,7 @@ class Lexicon:
 
     def _split_at_names(self, text: str) -> list[str]:
         """ "All evil people are ugly and Harry is not ugly": the sentences joined by "and"
-        where the next one starts with a name of the item."""
+        where the next one starts with a name of the item or says what a premise says."""
         pieces = re.split(r"(,?\s+and\s+)", text, flags=re.I)
         out = [pieces[0]]
         for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -298,7 +301,9 @@ class Lexicon:
                 and len(toks) > starts[1]
                 and toks[starts[1]].lower()
                 in ("is", "are", "does", "do", "has", "have", "can", "was", "will")
-            ):
+            ) or self._whole(piece.strip(" ,.")) is not None:
+                # a sentence about a name of the item, or one that restates a premise
+                # ("severe cancers are deadly and bile duct cancer is a severe cancer")
                 out.append(piece)
             else:
                 out[-1] += joint + piece
