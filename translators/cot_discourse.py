@@ -37,6 +37,7 @@ from peirce.results import Answer
 from peirce.span import Span
 from peirce.translators import cot_patterns as P
 from peirce.translators.cot_english import META_WORDS, read_statement, sole_subject
+from peirce.translators.cot_patterns import finite
 from peirce.translators.cot_segment import Segment
 
 __all__ = ["Piece", "StepReader"]
@@ -326,6 +327,22 @@ class StepReader:
             )
         return out
 
+    def _links(
+        self, whole: Piece, rules: list[str], derived: bool, cites: tuple[Citation, ...]
+    ) -> list[ChainClaim]:
+        """ "No premise links being green to being round": no premise states the rule."""
+        out = []
+        for rule in rules:
+            reading = read_statement(rule)
+            if reading.cnl is None:
+                return []
+            out.append(
+                self._claim(
+                    whole, ClaimKind.NOT_STATED, cnl=reading.cnl, derived=derived, citations=cites
+                )
+            )
+        return out
+
     # -- clauses -----------------------------------------------------------------------------
 
     def _citations(self, piece: Piece) -> tuple[Piece, list[Citation]]:
@@ -510,6 +527,11 @@ class StepReader:
             return self._about(
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
             )
+        m = P.LINK.match(s)
+        rules = _links(m) if m else None
+        links = self._links(piece, rules, derived, cites) if rules else []
+        if links:
+            return links
         m = P.PREMISE_TALK.match(s)
         if m:
             x = m.group("x")
@@ -632,6 +654,63 @@ def _cited(claim: ChainClaim, cites: tuple[Citation, ...]) -> ChainClaim:
         (*claim.citations, *cites),
         claim.reason,
     )
+
+
+def _side(text: str) -> list[tuple[list[str], bool]] | None:
+    """One side of a link, as alternatives, each conditions that hold together: "being green
+    or white" is [green] or [white]; "being quiet, red, and white" is [quiet, red, white];
+    "coldness" is cold; "Charlie being nice" is the statement; "not being nice" is negated.
+    ``None`` when it is not such a side."""
+    text = re.sub(r"^(?:the\s+(?:properties|attributes|colou?rs?)\s+(?:of\s+)?)", "", text.strip())
+    text = text.replace("'", "").replace('"', "").strip(" ,.")
+    whole = finite(text) if not re.match(r"^(?:not\s+)?being\b", text) else None
+    if whole is not None:
+        return [([whole], False)]
+    text = re.sub(r"\bbeing\s+", "", text)
+    if " or " in text:
+        groups = [[w] for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", text) if w]
+    else:
+        groups = [[w for w in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if w]]
+    out = []
+    for group in groups:
+        words = []
+        negated = False
+        for w in group:
+            neg, _, word = w.rpartition("not ")
+            if neg.strip() or not re.fullmatch(r"[a-z]+", word):
+                return None
+            negated = negated or bool(_)
+            words.append(re.sub(r"iness$", "y", re.sub(r"(?<=[a-z]{3})ness$", "", word)))
+        out.append((words, negated))
+    return out
+
+
+def _links(m: re.Match[str]) -> list[str] | None:
+    """The rules a link names: "no premise links being green or white to being kind" names
+    "if something is green then it is kind" and the same of white; a link "between" two sides
+    names both ways round."""
+    if m.group("a"):
+        pairs = [(m.group("a"), m.group("b"))]
+    else:
+        pairs = [(m.group("c"), m.group("d")), (m.group("d"), m.group("c"))]
+    rules = []
+    for a, b in pairs:
+        left, right = _side(a), _side(b)
+        if not left or not right:
+            return None
+        for cond, cneg in left:
+            for then, tneg in right:
+                if cneg or len(then) != 1:
+                    return None
+                rules.append(_rule(cond, then[0], tneg))
+    return rules
+
+
+def _rule(conditions: list[str], then: str, negated: bool) -> str:
+    if all(" " not in c for c in (*conditions, then)):
+        not_ = "not " if negated else ""
+        return f"If something is {' and '.join(conditions)} then it is {not_}{then}."
+    return f"If {' and '.join(conditions)} then {then}."
 
 
 def _alternatives(x: str) -> list[str]:

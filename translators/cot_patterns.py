@@ -26,6 +26,7 @@ __all__ = [
     "FILLER",
     "GOAL",
     "LEAD_CITATION",
+    "LINK",
     "MID_CITATION",
     "MID_SOURCE",
     "NOT_KNOWN",
@@ -455,6 +456,23 @@ PREMISE_TALK = re.compile(
         (?:\s+(?:given|provided))?(?:\s+(?:to|that\s+would|which\s+would)\s+(?:help\s+(?:us\s+)?)?(?:infer|conclude|determine|decide|know|deduce|prove|show))?
         (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
         \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
+    _F,
+)
+#: "no premise links being green to being round", "there is no connection between being cold
+#: and being kind", "none of the premises relate Charlie being nice to Charlie being white": no
+#: premise is a rule from the one to the other (``a``, ``b``: the two sides; ``between``: either
+#: way round)
+_LINK_WHO = rf"""(?:{_TALK_WHO}
+    |(?:we\s+)?(?:do\s+not|don't)\s+have\s+(?:any|a)\s+(?:direct\s+|explicit\s+)?(?:premises?|rules?|information|statements?)\s+(?:that|which)?
+    |(?:the\s+)?premises\s+(?:do\s+not|don't))"""
+_LINK_NOUN = r"(?:links?|connections?|relation(?:ship)?s?)"
+LINK = re.compile(
+    rf"""^(?:{_LINK_WHO}\s+{_TALK_ADV}(?:links?|relates?|connects?|ties?)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)
+      |(?:{_LINK_WHO}\s+{_TALK_ADV}(?:provides?|gives?|establish(?:es)?|states?|indicates?|shows?|offers?|makes?)\s+(?:us\s+)?
+         |there(?:'s|\s+is|\s+are)\s+no\s+|we\s+(?:do\s+not|don't)\s+have\s+(?:any|a)\s+)
+        (?:any\s+|a\s+|an\s+)?(?:(?:direct|indirect|or|explicit|clear|logical|established)\s+)*{_LINK_NOUN}
+        (?:\s+(?:stated|given|established))?(?:\s+in\s+the\s+premises)?\s+between\s+(?P<c>.+?)\s+and\s+(?P<d>.+?))
+      (?:\s+directly|\s+in\s+the\s+premises)?\s*$""",
     _F,
 )
 #: a verdict on a statement named as such: 'the conclusion that X cannot be confirmed', 'the
