@@ -207,3 +207,12 @@ def test_a_restated_premise_after_and_is_its_own_sentence_and_they_is_not_the_la
     assert lex.read("they are not dull").formula is None
     assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
     assert str(lex.read("they are not shiny").formula) == "¬Shiny(quell)"
+
+
+def test_a_sentence_paired_with_a_formula_of_other_words_is_not_its_translation() -> None:
+    # the lists are out of step: the second sentence carries the third formula
+    formulas = [parse_formula(f) for f in ("Glorb(pim)", "∀x (Glorb(x) → Shiny(x))", "Dull(quell)")]
+    sentences = ["Pim is a glorb.", "Quell is dull.", "All glorbs are shiny."]
+    lex = Lexicon.of(formulas, sentences)
+    assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
+    assert str(lex.read("Pim is a glorb").formula) == "Glorb(pim)"

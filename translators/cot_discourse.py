@@ -109,6 +109,8 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
             True,
         ),
         (r",\s*meaning(?:\s+that)?\s*", True),
+        # "X, which contradicts the conclusion", "X, contradicting the conclusion"
+        (r",\s*(?=(?:which\s+(?:directly\s+)?contradicts|(?:directly\s+)?contradicting)\b)", True),
         (
             r",\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already\s+known)\b.*$",
             False,
@@ -523,6 +525,9 @@ class StepReader:
         if m:
             x = m.group("x") or m.group("q") or m.group("y") or m.group("r")
             return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
+        m = P.MAKES.match(s)
+        if m:
+            return self._about(piece, None, ClaimKind.STATUS, _value(m.group("v")), derived=True)
         if P.NO_CONCLUSION.match(s):
             return self._about(
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
@@ -534,20 +539,13 @@ class StepReader:
             return links
         m = P.PREMISE_TALK.match(s)
         if m:
-            x = m.group("x")
-            if not (m.group("w") or m.group("t")):  # "the cow needing or not needing it"
-                x = re.sub(r"\b(\w+ing)\s+or\s+not\s+\1\b", r"\1", P.X_TAIL.sub("", x))
-                x = P.finite(x) or x
-            nk_kind, nk_value = _not_known(m.group("head"))
-            if m.group("t") and _DERIVE.search(m.group("head")):
-                nk_kind, nk_value = ClaimKind.UNPROVABLE, None  # "no rule lets us infer that X"
-            return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
+            return self._premise_talk(piece, m, derived, cites)
         m = P.NOT_KNOWN.match(s)
         if m:
             nk_kind, nk_value = _not_known(s[: m.start("x")])
             return self._about(piece, m.group("x"), nk_kind, nk_value, derived=derived, cites=cites)
         m = P.NOT_KNOWN_ABOUT.match(s)
-        x = P.finite(P.X_TAIL.sub("", m.group("x"))) if m else None
+        x = _topic(m) if m else None
         if m and x is not None:
             nk_kind, nk_value = _not_known(s[: m.start("x")])
             return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
@@ -561,6 +559,22 @@ class StepReader:
                 piece, m.group("x"), ClaimKind.UNPROVABLE, None, derived=derived, cites=cites
             )
         return self._statement(piece, derived, cites)
+
+    def _premise_talk(
+        self, piece: Piece, m: re.Match[str], derived: bool, cites: tuple[Citation, ...]
+    ) -> list[ChainClaim]:
+        """What the premises (do not) say of a statement (see ``PREMISE_TALK``)."""
+        x = m.group("x")
+        if not (m.group("w") or m.group("t")):  # "the cow needing or not needing it"
+            x = re.sub(r"\b(\w+ing)\s+or\s+not\s+\1\b", r"\1", P.X_TAIL.sub("", x))
+            # "Dave's color" (is Dave red, blue, ...), when the premises are what is talked
+            # of: "this doesn't tell us about Bob's color" speaks of one fact just used
+            own = not _THIS.match(m.group("head"))
+            x = P.finite(x) or (P.possessive(x) if own else None) or x
+        nk_kind, nk_value = _not_known(m.group("head"))
+        if m.group("t") and _DERIVE.search(m.group("head")):
+            nk_kind, nk_value = ClaimKind.UNPROVABLE, None  # "no rule lets us infer that X"
+        return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -609,7 +623,17 @@ def _claim_form(s: str) -> bool:
     if any(p.match(s) for p in (P.NOT_KNOWN, P.UNPROVABLE, P.NO_CONCLUSION, P.STATUS, P.GOAL)):
         return True
     m = P.NOT_KNOWN_ABOUT.match(s)
-    return bool(m and P.finite(P.X_TAIL.sub("", m.group("x"))))
+    return bool(m and _topic(m))
+
+
+_THIS = re.compile(r"^(?:this|that|it)\b", re.IGNORECASE)
+
+
+def _topic(m: re.Match[str]) -> str | None:
+    """What "there is no information about ..." is about, as a statement: a gerund ("the cow
+    eating the squirrel") or a property of an individual ("Dave's color")."""
+    about = P.X_TAIL.sub("", m.group("x"))
+    return P.finite(about) or P.possessive(about)
 
 
 _DIRECT = re.compile(r"\b(?:direct(?:ly)?|explicit(?:ly)?|specific(?:ally)?)\b", re.IGNORECASE)

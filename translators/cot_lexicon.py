@@ -203,7 +203,10 @@ class Lexicon:
                         if len(a.args) == 2 and t == a.args[1]:
                             lex.objects.setdefault(a.predicate, set()).add(t.value)
         for text, f in zip(sentences, formulas, strict=False):
-            lex.sentences.append((*lex._signature(text), f))
+            # lists out of step: the formula shares no word with its sentence, but does with
+            # another sentence (the one it translates)
+            if _shares_a_word(text, f) or not any(_shares_a_word(t, f) for t in sentences):
+                lex.sentences.append((*lex._signature(text), f))
         return lex
 
     def add_sentence(self, text: str, formula: Formula) -> None:
@@ -606,6 +609,15 @@ class Lexicon:
             else:
                 raise _Unread(f"no name of the item for {content[i]!r}")
         return _join(Connective.AND, parts)
+
+
+def _shares_a_word(text: str, f: Formula) -> bool:
+    """Whether a sentence and a formula have a content word in common (a predicate's or a
+    constant's)."""
+    names = [a.predicate for a in atoms(f)]
+    names += [str(t.value) for a in atoms(f) for t in a.args if isinstance(t, Const)]
+    own = {w for n in names for w in _content(words_of_name(n))}
+    return not own or bool(own & set(_content(_tokens(text))))
 
 
 def _has_negation(text: str) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "GOAL",
     "LEAD_CITATION",
     "LINK",
+    "MAKES",
     "MID_CITATION",
     "MID_SOURCE",
     "NOT_KNOWN",
@@ -47,6 +48,7 @@ __all__ = [
     "cited",
     "finite",
     "ordinal",
+    "possessive",
 ]
 
 _F = re.IGNORECASE | re.VERBOSE
@@ -318,12 +320,18 @@ UNPROVABLE_STATEMENT = re.compile(
 #: "this contradicts the conclusion (that X)", "the statement that X contradicts the premises":
 #: the conclusion (X) is false
 CONTRADICTS = re.compile(
-    r"""^(?:(?:this|which|that|it)\s+(?:directly\s+)?(?:contradicts|is\s+in\s+contradiction\s+with|is\s+the\s+opposite\s+of)
+    r"""^(?:(?:(?:this|which|that|it)\s+(?:directly\s+)?(?:contradicts|is\s+in\s+contradiction\s+with|is\s+the\s+opposite\s+of)
+          |(?:directly\s+)?contradicting)
         \s+(?:the|our)\s+(?:given\s+)?(?:statement|conclusion|claim|hypothesis)
-        (?:\s+(?:that|which\s+(?:states|says)(?:\s+that)?)\s+(?P<x>.+)|\s*[\"“](?P<q>[^\"”]+)[\"”])?
+        (?:\s+(?:that|stating(?:\s+that)?|which\s+(?:states|says)(?:\s+that)?)\s+(?P<x>.+)|\s*[\"“](?P<q>[^\"”]+)[\"”])?
       |(?:the|this|our)\s+(?:statement|conclusion|claim)(?:\s+that\s+(?P<y>.+?)|\s*[\"“](?P<r>[^\"”]+)[\"”])?
-        \s+(?:directly\s+)?contradicts\s+(?:the|our)\s+(?:given\s+)?(?:premises|information(?:\s+(?:given|provided))?)
+        \s+(?:directly\s+)?contradicts\s+(?:(?:the|our)\s+(?:given\s+)?(?:premises|inference|reasoning|information(?:\s+(?:given|provided))?)|this|that)
         (?:\s+and\s+is\s+(?:therefore\s+)?false)?)$""",
+    _F,
+)
+#: "this makes the statement uncertain": what the chain just said decides the statement evaluated
+MAKES = re.compile(
+    rf"^(?:this|which|that)\s+makes\s+(?:the|this|our)\s+(?:given\s+)?(?:statement|conclusion)\s+{_TRUTH}$",
     _F,
 )
 
@@ -515,6 +523,65 @@ SCAFFOLD = re.compile(
       |(?:we|i)\s+(?:can|could)\s+(?:now\s+)?(?:start|begin|look|check|use|apply|proceed|go)\b.*)""",
     _F,
 )
+
+
+#: the qualities a property of an individual ranges over ("Dave's color": is Dave red, blue, ...)
+PROPERTY_CLASSES = {
+    "color": ("red", "blue", "green", "white", "black", "yellow", "purple", "brown", "grey"),
+    "colour": ("red", "blue", "green", "white", "black", "yellow", "purple", "brown", "grey"),
+    "age": ("young", "old"),
+    "size": ("big", "small"),
+    "shape": ("round",),
+    "temperature": ("cold", "hot"),
+    "intelligence": ("smart",),
+    "fur": ("furry",),
+}
+#: a relation said of an individual by a noun: "the lion's need for the squirrel"
+_RELATION_NOUNS = {"need": "needs", "liking": "likes", "like": "likes", "love": "loves"}
+_POSSESSIVE = re.compile(
+    r"""^(?:(?P<who>(?:the\s+)?[A-Za-z]+(?:\s+[a-z]+)?)['’]s\s+(?P<what>.+?)
+      |the\s+(?P<what2>color|colour|age|size|shape|temperature)\s+of\s+(?P<who2>(?:the\s+)?[A-Za-z]+(?:\s+[a-z]+)?))$""",
+    _F,
+)
+
+
+def possessive(x: str) -> str | None:
+    """A property or relation of an individual named by a noun, as the statements it is about:
+    "Dave's color" -> "Dave is red, blue, ..., or grey", "Gary's smartness or size" -> "Gary is
+    smart, big, or small", "the lion's need for the squirrel" -> "the lion needs the
+    squirrel"; ``None`` when it is not that.
+
+    >>> possessive("Bob's age"), possessive("the tiger's kindness")
+    ('Bob is young, or old', 'the tiger is kind')
+    >>> possessive("the rabbit's need for the bald eagle"), possessive("the color of the cat")
+    ('the rabbit needs the bald eagle', 'the cat is red, blue, green, white, black, yellow, \
+purple, brown, or grey')
+    >>> possessive("Bob's house") is None
+    True
+    """
+    m = _POSSESSIVE.match(x.strip())
+    if m is None:
+        return None
+    who = m.group("who") or m.group("who2")
+    what = (m.group("what") or m.group("what2")).lower()
+    rel = re.fullmatch(
+        r"(\w+)\s+(?:for|of|towards?)\s+((?:the\s+)?[a-z]+(?:\s+[a-z]+)?|[A-Z][a-z]+)", what
+    )
+    if rel and rel.group(1) in _RELATION_NOUNS:
+        return f"{who} {_RELATION_NOUNS[rel.group(1)]} {rel.group(2)}"
+    words: list[str] = []
+    for noun in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", what):
+        if noun in PROPERTY_CLASSES:
+            words += PROPERTY_CLASSES[noun]
+        elif re.fullmatch(r"[a-z]{3,}ness", noun):
+            stem = noun[: -len("ness")]
+            words.append(stem[:-1] + "y" if stem.endswith("i") else stem)
+        else:
+            return None
+    words = list(dict.fromkeys(words))
+    if len(words) == 1:
+        return f"{who} is {words[0]}"
+    return f"{who} is {', '.join(words[:-1])}, or {words[-1]}"
 
 
 _IRREGULAR = {"being": "is", "having": "has", "doing": "does", "going": "goes"}
