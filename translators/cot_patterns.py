@@ -228,7 +228,9 @@ QUOTED_PREMISE = re.compile(
 
 #: words that only organise the chain: "However,", "Additionally,", "First,", "Now,"
 FILLER = re.compile(
-    r"""^(?:however|but|and|also|unfortunately|clearly|obviously|interestingly|specifically|in\s+particular|notably|yet|thus\s+far|so\s+far|additionally|furthermore|further|moreover|finally|lastly|first(?:ly)?
+    r"""^(?:however|but|and|also|unfortunately|clearly|obviously|interestingly|specifically|in\s+particular|notably|yet|thus\s+far|so\s+far|in\s+fact|as\s+a\s+matter\s+of\s+fact
+        |without\s+(?:any\s+)?(?:further|additional|more|other)\s+information(?:\s+(?:from|in)\s+the\s+premises)?(?=\s*,)
+        |(?:based\s+on|from|given|according\s+to)\s+the\s+(?:provided|available)\s+(?:premises|information)(?=\s*,)|additionally|furthermore|further|moreover|finally|lastly|first(?:ly)?
         |second(?:ly)?|third(?:ly)?|next|now|then|in\s+addition|similarly|likewise|besides|again|still
         |on\s+the\s+other\s+hand|in\s+this\s+case|here(?=\s*,)|well(?=\s*,)|ok(?:ay)?(?=\s*,)|yes(?=\s*,)|no(?=\s*,)|indeed|notice\s+that
         |note\s+that|recall\s+that|remember\s+that|importantly|plus|meanwhile|at\s+this\s+point
@@ -456,6 +458,8 @@ PREMISE_TALK = re.compile(
           |no\s+(?:information|evidence|premise|rule|fact)\s+(?:is|was)\s+(?:given|provided|stated)
           |we\s+(?:do\s+not|don't|did\s+not|didn't)\s+have\s+(?:a|any)(?:\s+(?:direct|explicit|specific|clear|other))*
             \s+(?:statements?|premises?|rules?|facts?)\s+(?:about|on|regarding|as\s+to|concerning)(?=\s)
+          |there(?:'s|\s+is|\s+are)\s+no\s+(?:direct\s+|explicit\s+)?(?:premises?|rules?|statements?|facts?)(?:\s+given)?\s+(?:directly\s+|explicitly\s+)?
+            (?:stating|saying|indicating|suggesting|showing|implying)(?:\s+(?:directly|explicitly))?
           |nowhere\s+in\s+the\s+(?:given\s+)?premises\s+(?:is\s+it|it\s+is)\s+(?:stated|implied|mentioned|said)
             (?:\s+or\s+(?:stated|implied|mentioned|said|inferred))?)
         (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?

@@ -1,0 +1,31 @@
+"""Wordings that open or frame a claim without adding one: "In fact,", "without any further
+information,", "based on the provided premises,"; and "there are no premises stating (directly)
+that X", talk about what the premises state."""
+
+from __future__ import annotations
+
+from peirce.pipelines.chains import check_chain
+from peirce.translators.cot import read_chain
+
+
+def _claims(chain: str) -> list[tuple[str, str | None]]:
+    return [(c.kind.value, c.cnl) for s in read_chain(chain).steps for c in s.claims]
+
+
+def test_framing_words_are_not_part_of_the_claim() -> None:
+    for lead in ("In fact,", "Without any further information,", "Based on the provided premises,"):
+        assert _claims(f"{lead} it is uncertain whether the owl sees the fox.") == [
+            ("status", "The owl sees the fox.")
+        ]
+
+
+def test_no_premise_stating_x_is_judged_against_what_the_premises_state() -> None:
+    assert _claims("There are no premises stating directly that the owl needs the fox.") == [
+        ("not_stated", "The owl needs the fox.")
+    ]
+    premises = ["The owl needs the fox.", "The fox is red."]
+    report = check_chain(
+        premises, "There is no premise stating directly that the owl needs the fox.",
+        question="The fox is red.",
+    )  # fmt: skip
+    assert [c.status.value for s in report.steps for c in s.claims] == ["refuted"]
