@@ -109,8 +109,8 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
             True,
         ),
         (r",\s*meaning(?:\s+that)?\s*", True),
-        # "X, which contradicts the conclusion", "X, contradicting the conclusion"
-        (r",\s*(?=(?:which\s+(?:directly\s+)?contradicts|(?:directly\s+)?contradicting)\b)", True),
+        # "X, which contradicts the conclusion"
+        (r",\s*(?=which\s+(?:directly\s+)?contradicts\b)", True),
         (
             r",\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already\s+known)\b.*$",
             False,
@@ -140,6 +140,9 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
 )
 #: the separator "and" before a clause ("X, and we know Y"), which may also join conditions
 _AND = len(_SEPARATORS) - 1
+#: the separator before "which contradicts the conclusion", which a supposition keeps whole
+_CONTRADICTS = next(i for i, (p, _) in enumerate(_SEPARATORS) if "contradicts" in p.pattern)
+_SUPPOSED = re.compile(r"\b(?:if|would|suppose|supposing|assum\w*)\b", re.IGNORECASE)
 _IF = re.compile(r"(?:^|[,:;]|\bthat)\s*\bif\b", re.IGNORECASE)  # "if" opening a rule
 _IF_CLOSED = re.compile(r",|\bthen\b", re.IGNORECASE)
 
@@ -226,6 +229,8 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
         if not left.strip().s or not right.strip().s or _SOURCE_ONLY.match(left.s):
             continue
         if i == _AND and _open_condition(left.s):  # "if X and it is Y, then Z" is one rule
+            continue
+        if i == _CONTRADICTS and _SUPPOSED.search(left.s):  # "if he did, ..., which contradicts"
             continue
         derived = _SEPARATORS[i][1]
         return [*_split(left), *[(p, d or derived) for p, d in _split(right)]]
