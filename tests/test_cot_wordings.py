@@ -29,3 +29,18 @@ def test_no_premise_stating_x_is_judged_against_what_the_premises_state() -> Non
         question="The fox is red.",
     )  # fmt: skip
     assert [c.status.value for s in report.steps for c in s.claims] == ["refuted"]
+
+
+def test_a_statement_called_false_and_what_cannot_be_found() -> None:
+    assert _claims("Therefore, the owl is not red is a false statement.") == [
+        ("status", "The owl is not red.")
+    ]
+    assert [
+        c.value.value
+        for s in read_chain("The owl is red is true.").steps
+        for c in s.claims
+        if c.value
+    ] == ["True"]
+    assert _claims("We cannot find any information that the owl sees itself.") == [
+        ("unprovable", "The owl sees the owl.")
+    ]

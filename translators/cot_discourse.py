@@ -530,6 +530,12 @@ class StepReader:
         if m:
             x = m.group("x") or m.group("q") or m.group("y") or m.group("r")
             return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
+        m = P.SAID_IS.match(s)
+        if m:
+            value = _value(m.group("v"))
+            return self._about(
+                piece, m.group("x"), ClaimKind.STATUS, value, derived=derived, cites=cites
+            )
         m = P.MAKES.match(s)
         if m:
             return self._about(piece, None, ClaimKind.STATUS, _value(m.group("v")), derived=True)

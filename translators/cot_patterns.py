@@ -35,6 +35,7 @@ __all__ = [
     "NO_CONCLUSION",
     "PREMISE_TALK",
     "QUOTED_PREMISE",
+    "SAID_IS",
     "SCAFFOLD",
     "SOURCE",
     "STATEMENT_VERDICT",
@@ -331,6 +332,13 @@ CONTRADICTS = re.compile(
         (?:\s+and\s+is\s+(?:therefore\s+)?false)?)$""",
     _F,
 )
+#: a statement called true or false without naming it a statement: "Fiona is not blue is false",
+#: "Anne is not white is a false statement"
+SAID_IS = re.compile(
+    r"""^(?P<x>(?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|does|do)\s+.+?)
+        \s+is\s+(?:a\s+)?(?P<v>true|false|correct|incorrect)(?:\s+statement)?$""",
+    _F,
+)
 #: "this makes the statement uncertain": what the chain just said decides the statement evaluated
 MAKES = re.compile(
     rf"^(?:this|which|that)\s+makes\s+(?:the|this|our)\s+(?:given\s+)?(?:statement|conclusion)\s+{_TRUTH}$",
@@ -416,6 +424,8 @@ NOT_KNOWN_ABOUT = re.compile(
 #: "we cannot conclude that X", "there is no information that X": X is not proved
 UNPROVABLE = re.compile(
     rf"""^(?:we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|determine|say|infer|deduce|prove|confirm|establish|state|claim|know|assume|be\s+sure|be\s+certain|derive)\s+{_ADV}that
+        |we\s+{_CANNOT}\s+find\s+(?:any\s+)?(?:information|evidence|premises?|rules?)(?:\s+in\s+the\s+premises)?
+          \s+(?:(?:that|which)\s+(?:says?|states?|shows?|indicates?|suggests?)\s+)?that
         |we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|say|infer|deduce|prove|confirm|establish|claim|assume|derive)(?=\s+(?:the\s+[a-z]|[A-Z][a-z]+\s))
         |{_NO_INFO}(?:direct\s+|explicit\s+|specific\s+|clear\s+|sufficient\s+|enough\s+|any\s+|additional\s+|logical\s+|other\s+|further\s+)*{_INFO}
           (?:\s+(?:given|provided|available|in\s+the\s+(?:given\s+)?premises))?
