@@ -44,3 +44,10 @@ def test_the_status_is_judged_against_the_premises() -> None:
     assert all(not c.flagged for s in report.steps for c in s.claims)
     wrong = check_chain(premises, "This makes the statement uncertain.", question="Pim is kind.")
     assert [c.status.value for s in wrong.steps for c in s.claims] == ["refuted"]
+
+
+def test_a_contradiction_reached_in_a_case_that_is_supposed_is_no_verdict() -> None:
+    chain = "If Pim is red, then Pim would be kind. This contradicts the conclusion."
+    assert _claims(chain)[-1][0] == "hedge"
+    chain = "Pim is red, so Pim is kind. This contradicts the conclusion."
+    assert _claims(chain)[-1][:3] == ("status", "False", True)

@@ -237,6 +237,7 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
     return [(piece, False)]
 
 
+_WOULD = re.compile(r"\b(?:would|were)\b", re.IGNORECASE)
 _HEDGE = re.compile(
     r"\b(?:could|might|may)\s+(?!not\b|n't)(?:also\s+|still\s+|well\s+)?(?:be|have|[a-z]+)\b"
     r"|\b(?:it\s+is\s+possible\s+that|possibly|perhaps|maybe)\b",
@@ -256,6 +257,7 @@ class StepReader:
         self.source = source
         self.subject: str | None = None
         self.cited: tuple[int, str] | None = None  # the premise cited last, for "the one before"
+        self.supposed = False  # the clause before says what would be ("he would have lunch")
 
     # -- claims ------------------------------------------------------------------------------
 
@@ -481,6 +483,7 @@ class StepReader:
 
     def _read(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
         s = piece.s
+        supposed, self.supposed = self.supposed, bool(_WOULD.search(s))
         m = P.ANSWER_LINE.match(s)
         if m:
             return [
@@ -529,6 +532,8 @@ class StepReader:
         m = P.CONTRADICTS.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("y") or m.group("r")
+            if supposed and x is None:  # "he would have lunch there. This contradicts ...": a case
+                return [self._claim(piece, ClaimKind.HEDGE, derived=True, citations=cites)]
             return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
         m = P.SAID_IS.match(s)
         if m:
