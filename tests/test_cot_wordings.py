@@ -44,3 +44,21 @@ def test_a_statement_called_false_and_what_cannot_be_found() -> None:
     assert _claims("We cannot find any information that the owl sees itself.") == [
         ("unprovable", "The owl sees the owl.")
     ]
+
+
+def test_openings_and_a_negated_tail_said_of_the_same_subject() -> None:
+    assert _claims("As such, the statement is uncertain.") == [("status", None)]
+    assert _claims("It's also stated that all calm things are blue.") == [
+        ("statement", "All calm things are blue.")
+    ]
+    assert _claims("We further know that the owl is calm.") == [("statement", "The owl is calm.")]
+    cited = read_chain("Finally, from premise 4, we know that calm things are blue.").steps
+    assert [(c.cnl, [x.premises for x in c.citations]) for s in cited for c in s.claims] == [
+        ("Calm things are blue.", [(4,)])
+    ]
+    assert _claims("We know that the owl is big and calm, but not red and not cold.") == [
+        ("statement", "The owl is big and calm."),
+        ("statement", "The owl is not red and not cold."),
+    ]
+    # a tail that is no quality stays unread rather than said of the subject
+    assert _claims("The owl sees the fox, but not the cat.")[1][0] == "unread"

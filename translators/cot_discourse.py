@@ -157,7 +157,8 @@ def _open_condition(left: str) -> bool:
 
 #: a clause that only says where what follows comes from ("From premise 3", "From the rule")
 _SOURCE_ONLY = re.compile(
-    r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus),?\s+)?(?:from|according\s+to|based\s+on"
+    r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus|finally|now|next|moreover|furthermore"
+    r"|additionally|lastly|first|second|third|similarly),?\s+)?(?:from|according\s+to|based\s+on"
     r"|by|using|in|looking\s+at|considering|given)\s+(?:the\s+|these\s+|this\s+|that\s+|another\s+"
     r"|our\s+)?[\w\s,-]{0,40}?(?:premises?|rules?|facts?|information|statements?|above|this)"
     r"(?:\s*(?:\d+|and|,))*\s*$",
@@ -243,6 +244,7 @@ _HEDGE = re.compile(
     r"|\b(?:it\s+is\s+possible\s+that|possibly|perhaps|maybe)\b",
     re.IGNORECASE,
 )
+_BARE_NOT = re.compile(r"^\s*not\s+[a-z]+(?:\s*,?\s*(?:and|or)?\s*not\s+[a-z]+)*\s*[.!]?\s*$")
 _SOMEONE_WHO = re.compile(r"^\s*some(?:one|thing)\s+(?:who|that|which)\b", re.IGNORECASE)
 
 
@@ -275,6 +277,10 @@ class StepReader:
                 self.subject = None
             return [self._claim(piece, ClaimKind.HEDGE, derived=derived, citations=cites)]
         reading = read_statement(piece.s, self.subject)
+        if reading.cnl is None and self.subject and _BARE_NOT.match(piece.s):
+            # "Harry is big and rough, but not nice and not white": said of the same subject
+            again = read_statement(f"{self.subject} is {piece.s.strip()}", self.subject)
+            reading = again if again.cnl else reading
         if reading.cnl and derived and self.subject and _SOMEONE_WHO.match(piece.s):
             # "the cow is kind, so someone who is nice sees the bear": said of the cow just
             # named (the rule applied to it), not a rule about everyone

@@ -250,7 +250,7 @@ CONSEQUENCE = re.compile(
            |(?:now|then|thus|therefore|finally|also)\s+(?:also\s+)?(?:know|have|get|see|conclude|infer|deduce|find|derive)
            |(?:conclude|infer|deduce|derive|get|find))(?:\s+that)?
         |(?:it|this)\s+(?:is\s+)?(?:clear|evident|certain|true)\s+that|by\s+(?:modus\s+ponens|transitivity)
-        |in\s+that\s+case|then)\b\s*,?\s*(?::\s*)?""",
+        |in\s+that\s+case|as\s+such|then)\b\s*,?\s*(?::\s*)?""",
     _F,
 )
 #: where the chain says a statement comes from: "From the premises, we know that", "We know that"
@@ -258,9 +258,9 @@ SOURCE = re.compile(
     r"""^(?:(?:from|according\s+to|based\s+on|given|considering|(?:by\s+)?looking\s+at|using|by|in)\s+(?:the\s+|these\s+|our\s+|all\s+the\s+|another\s+|one\s+of\s+the\s+|a\s+|the\s+other\s+)?
           (?:given\s+)?(?:premises|information|facts|rules|context|premise|rule|above)(?:\s+given)?(?:\s+(?:above|provided))?\s*,?\s*
         |(?:the|a|another)\s+(?:rule|premise|fact)\s+(?:that\s+(?:says|states)(?:\s+that)?|stating(?:\s+that)?|which\s+(?:says|states)(?:\s+that)?|saying(?:\s+that)?|that|:)
-        |(?:we\s+(?:also\s+|already\s+|now\s+|do\s+|directly\s+)?(?:know|have|see|learn|are\s+told|are\s+given|note|recall|understand)(?:\s+(?:directly|already|also|now|for\s+sure|for\s+certain))?
+        |(?:we\s+(?:also\s+|already\s+|now\s+|do\s+|directly\s+|further\s+)?(?:know|have|see|learn|are\s+told|are\s+given|note|recall|understand)(?:\s+(?:directly|already|also|now|for\s+sure|for\s+certain))?
           (?:\s+(?:from|by|in)\s+(?:the\s+)?(?:premises?|information|facts|rules?)(?:\s+\d+)?(?:\s+given)?)?(?:\s+that|\s*:)?)
-        |it\s+is\s+(?:directly\s+|explicitly\s+|clearly\s+|also\s+)?(?:given|stated|known|mentioned|said|true)\s+(?:directly\s+|explicitly\s+)?that
+        |it(?:\s+is|'s)\s+(?:directly\s+|explicitly\s+|clearly\s+|also\s+)?(?:given|stated|known|mentioned|said|true)\s+(?:directly\s+|explicitly\s+)?that
         |it\s+(?:directly\s+|explicitly\s+|also\s+)?(?:states|says|tells\s+us)(?:\s+that)?|the\s+premises\s+(?:also\s+)?(?:state|say|tell\s+us|show|give)\s+(?:us\s+)?that
         |(?:there(?:\s+is|'s|\s+exists)|we\s+(?:also\s+)?have)\s+(?:a|the|another|one)\s+(?:rule|premise|fact|statement)\s+(?:that\s+(?:says|states)\s+|stating\s+|which\s+(?:says|states)\s+|saying\s+)?(?:that)?
         |(?:one\s+of\s+the\s+premises|another\s+premise|a\s+premise|the\s+(?:\w+\s+)?premise)\s+(?:is|says|states|tells\s+us)(?:\s+that)?\s*:?
