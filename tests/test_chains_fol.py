@@ -176,3 +176,43 @@ def test_it_is_the_nearest_individual_the_claim_can_be_said_of() -> None:
     assert str(lex.read("Tova does not hum ballad").formula) == "¬Hums(tova, ballad)"
     # the ballad was named last, and songs are what is said to be loud
     assert str(lex.read("it is loud").formula) == "Loud(ballad)"
+
+
+def test_a_restated_premise_after_and_is_its_own_sentence_and_they_is_not_the_last_name() -> None:
+    formulas = [
+        parse_formula(f)
+        for f in (
+            "∀x (Glorb(x) → Shiny(x))",
+            "∀x (Moonstone(x) → Glorb(x))",
+            "∀x (Shiny(x) → ¬Dull(x))",
+            "Dull(quell)",
+        )
+    ]
+    sentences = [
+        "All glorbs are shiny.",
+        "Moonstone is a glorb.",
+        "If something is shiny, then it is not dull.",
+        "Quell is dull.",
+    ]
+    lex = Lexicon.of(formulas, sentences)
+    # the second sentence restates a premise: not a further property of glorbs
+    assert str(lex.read("glorbs are shiny and moonstone is a glorb").formula) == (
+        "(∀x (Glorb(x) → Shiny(x))) ∧ ∀x (Moonstone(x) → Glorb(x))"
+    )
+    # "they" after a sentence that ends on a claim about all glorbs is not Quell named before
+    # (it may be the glorbs, or something named earlier: it is left unread)
+    assert str(lex.read("Quell is dull, and all glorbs are shiny").formula) == (
+        "Dull(quell) ∧ ∀x (Glorb(x) → Shiny(x))"
+    )
+    assert lex.read("they are not dull").formula is None
+    assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
+    assert str(lex.read("they are not shiny").formula) == "¬Shiny(quell)"
+
+
+def test_a_sentence_paired_with_a_formula_of_other_words_is_not_its_translation() -> None:
+    # the lists are out of step: the second sentence carries the third formula
+    formulas = [parse_formula(f) for f in ("Glorb(pim)", "∀x (Glorb(x) → Shiny(x))", "Dull(quell)")]
+    sentences = ["Pim is a glorb.", "Quell is dull.", "All glorbs are shiny."]
+    lex = Lexicon.of(formulas, sentences)
+    assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
+    assert str(lex.read("Pim is a glorb").formula) == "Glorb(pim)"

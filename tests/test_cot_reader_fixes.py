@@ -166,7 +166,7 @@ def test_talk_about_the_premises_is_read_in_its_general_form() -> None:
     ]
     assert _judged("No premise allows us to conclude that the owl is proud.")[0][2] == "refuted"
     # what is no statement stays unread
-    assert _judged("None of the premises provide information about the owl's age.")[0][0] == (
+    assert _judged("None of the premises provide information about the owl's house.")[0][0] == (
         "unread"
     )
 

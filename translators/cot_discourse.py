@@ -37,6 +37,7 @@ from peirce.results import Answer
 from peirce.span import Span
 from peirce.translators import cot_patterns as P
 from peirce.translators.cot_english import META_WORDS, read_statement, sole_subject
+from peirce.translators.cot_patterns import finite
 from peirce.translators.cot_segment import Segment
 
 __all__ = ["Piece", "StepReader"]
@@ -108,6 +109,8 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
             True,
         ),
         (r",\s*meaning(?:\s+that)?\s*", True),
+        # "X, which contradicts the conclusion"
+        (r",\s*(?=which\s+(?:directly\s+)?contradicts\b)", True),
         (
             r",\s*which\s+(?:is|was)\s+(?:consistent|true|in\s+line|the\s+case|already\s+known)\b.*$",
             False,
@@ -137,6 +140,9 @@ _SEPARATORS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
 )
 #: the separator "and" before a clause ("X, and we know Y"), which may also join conditions
 _AND = len(_SEPARATORS) - 1
+#: the separator before "which contradicts the conclusion", which a supposition keeps whole
+_CONTRADICTS = next(i for i, (p, _) in enumerate(_SEPARATORS) if "contradicts" in p.pattern)
+_SUPPOSED = re.compile(r"\b(?:if|would|suppose|supposing|assum\w*)\b", re.IGNORECASE)
 _IF = re.compile(r"(?:^|[,:;]|\bthat)\s*\bif\b", re.IGNORECASE)  # "if" opening a rule
 _IF_CLOSED = re.compile(r",|\bthen\b", re.IGNORECASE)
 
@@ -151,7 +157,8 @@ def _open_condition(left: str) -> bool:
 
 #: a clause that only says where what follows comes from ("From premise 3", "From the rule")
 _SOURCE_ONLY = re.compile(
-    r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus),?\s+)?(?:from|according\s+to|based\s+on"
+    r"^\s*(?:(?:and|also|then|so|but|however|therefore|thus|finally|now|next|moreover|furthermore"
+    r"|additionally|lastly|first|second|third|similarly),?\s+)?(?:from|according\s+to|based\s+on"
     r"|by|using|in|looking\s+at|considering|given)\s+(?:the\s+|these\s+|this\s+|that\s+|another\s+"
     r"|our\s+)?[\w\s,-]{0,40}?(?:premises?|rules?|facts?|information|statements?|above|this)"
     r"(?:\s*(?:\d+|and|,))*\s*$",
@@ -224,16 +231,20 @@ def _split(piece: Piece) -> list[tuple[Piece, bool]]:
             continue
         if i == _AND and _open_condition(left.s):  # "if X and it is Y, then Z" is one rule
             continue
+        if i == _CONTRADICTS and _SUPPOSED.search(left.s):  # "if he did, ..., which contradicts"
+            continue
         derived = _SEPARATORS[i][1]
         return [*_split(left), *[(p, d or derived) for p, d in _split(right)]]
     return [(piece, False)]
 
 
+_WOULD = re.compile(r"\b(?:would|were)\b", re.IGNORECASE)
 _HEDGE = re.compile(
     r"\b(?:could|might|may)\s+(?!not\b|n't)(?:also\s+|still\s+|well\s+)?(?:be|have|[a-z]+)\b"
     r"|\b(?:it\s+is\s+possible\s+that|possibly|perhaps|maybe)\b",
     re.IGNORECASE,
 )
+_BARE_NOT = re.compile(r"^\s*not\s+[a-z]+(?:\s*,?\s*(?:and|or)?\s*not\s+[a-z]+)*\s*[.!]?\s*$")
 _SOMEONE_WHO = re.compile(r"^\s*some(?:one|thing)\s+(?:who|that|which)\b", re.IGNORECASE)
 
 
@@ -248,6 +259,7 @@ class StepReader:
         self.source = source
         self.subject: str | None = None
         self.cited: tuple[int, str] | None = None  # the premise cited last, for "the one before"
+        self.supposed = False  # the clause before says what would be ("he would have lunch")
 
     # -- claims ------------------------------------------------------------------------------
 
@@ -265,6 +277,10 @@ class StepReader:
                 self.subject = None
             return [self._claim(piece, ClaimKind.HEDGE, derived=derived, citations=cites)]
         reading = read_statement(piece.s, self.subject)
+        if reading.cnl is None and self.subject and _BARE_NOT.match(piece.s):
+            # "Harry is big and rough, but not nice and not white": said of the same subject
+            again = read_statement(f"{self.subject} is {piece.s.strip()}", self.subject)
+            reading = again if again.cnl else reading
         if reading.cnl and derived and self.subject and _SOMEONE_WHO.match(piece.s):
             # "the cow is kind, so someone who is nice sees the bear": said of the cow just
             # named (the rule applied to it), not a rule about everyone
@@ -322,6 +338,22 @@ class StepReader:
             out.append(
                 self._claim(
                     whole, kind, cnl=reading.cnl, value=value, derived=derived, citations=cites
+                )
+            )
+        return out
+
+    def _links(
+        self, whole: Piece, rules: list[str], derived: bool, cites: tuple[Citation, ...]
+    ) -> list[ChainClaim]:
+        """ "No premise links being green to being round": no premise states the rule."""
+        out = []
+        for rule in rules:
+            reading = read_statement(rule)
+            if reading.cnl is None:
+                return []
+            out.append(
+                self._claim(
+                    whole, ClaimKind.NOT_STATED, cnl=reading.cnl, derived=derived, citations=cites
                 )
             )
         return out
@@ -457,6 +489,7 @@ class StepReader:
 
     def _read(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
         s = piece.s
+        supposed, self.supposed = self.supposed, bool(_WOULD.search(s))
         m = P.ANSWER_LINE.match(s)
         if m:
             return [
@@ -505,27 +538,36 @@ class StepReader:
         m = P.CONTRADICTS.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("y") or m.group("r")
+            if supposed and x is None:  # "he would have lunch there. This contradicts ...": a case
+                return [self._claim(piece, ClaimKind.HEDGE, derived=True, citations=cites)]
             return self._about(piece, x, ClaimKind.STATUS, Answer.FALSE, derived=True, cites=cites)
+        m = P.SAID_IS.match(s)
+        if m:
+            value = _value(m.group("v"))
+            return self._about(
+                piece, m.group("x"), ClaimKind.STATUS, value, derived=derived, cites=cites
+            )
+        m = P.MAKES.match(s)
+        if m:
+            return self._about(piece, None, ClaimKind.STATUS, _value(m.group("v")), derived=True)
         if P.NO_CONCLUSION.match(s):
             return self._about(
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
             )
+        m = P.LINK.match(s)
+        rules = _links(m) if m else None
+        links = self._links(piece, rules, derived, cites) if rules else []
+        if links:
+            return links
         m = P.PREMISE_TALK.match(s)
         if m:
-            x = m.group("x")
-            if not (m.group("w") or m.group("t")):  # "the cow needing or not needing it"
-                x = re.sub(r"\b(\w+ing)\s+or\s+not\s+\1\b", r"\1", P.X_TAIL.sub("", x))
-                x = P.finite(x) or x
-            nk_kind, nk_value = _not_known(m.group("head"))
-            if m.group("t") and _DERIVE.search(m.group("head")):
-                nk_kind, nk_value = ClaimKind.UNPROVABLE, None  # "no rule lets us infer that X"
-            return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
+            return self._premise_talk(piece, m, derived, cites)
         m = P.NOT_KNOWN.match(s)
         if m:
             nk_kind, nk_value = _not_known(s[: m.start("x")])
             return self._about(piece, m.group("x"), nk_kind, nk_value, derived=derived, cites=cites)
         m = P.NOT_KNOWN_ABOUT.match(s)
-        x = P.finite(P.X_TAIL.sub("", m.group("x"))) if m else None
+        x = _topic(m) if m else None
         if m and x is not None:
             nk_kind, nk_value = _not_known(s[: m.start("x")])
             return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
@@ -539,6 +581,22 @@ class StepReader:
                 piece, m.group("x"), ClaimKind.UNPROVABLE, None, derived=derived, cites=cites
             )
         return self._statement(piece, derived, cites)
+
+    def _premise_talk(
+        self, piece: Piece, m: re.Match[str], derived: bool, cites: tuple[Citation, ...]
+    ) -> list[ChainClaim]:
+        """What the premises (do not) say of a statement (see ``PREMISE_TALK``)."""
+        x = m.group("x")
+        if not (m.group("w") or m.group("t")):  # "the cow needing or not needing it"
+            x = re.sub(r"\b(\w+ing)\s+or\s+not\s+\1\b", r"\1", P.X_TAIL.sub("", x))
+            # "Dave's color" (is Dave red, blue, ...), when the premises are what is talked
+            # of: "this doesn't tell us about Bob's color" speaks of one fact just used
+            own = not _THIS.match(m.group("head"))
+            x = P.finite(x) or (P.possessive(x) if own else None) or x
+        nk_kind, nk_value = _not_known(m.group("head"))
+        if m.group("t") and _DERIVE.search(m.group("head")):
+            nk_kind, nk_value = ClaimKind.UNPROVABLE, None  # "no rule lets us infer that X"
+        return self._about(piece, x, nk_kind, nk_value, derived=derived, cites=cites)
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -587,7 +645,17 @@ def _claim_form(s: str) -> bool:
     if any(p.match(s) for p in (P.NOT_KNOWN, P.UNPROVABLE, P.NO_CONCLUSION, P.STATUS, P.GOAL)):
         return True
     m = P.NOT_KNOWN_ABOUT.match(s)
-    return bool(m and P.finite(P.X_TAIL.sub("", m.group("x"))))
+    return bool(m and _topic(m))
+
+
+_THIS = re.compile(r"^(?:this|that|it)\b", re.IGNORECASE)
+
+
+def _topic(m: re.Match[str]) -> str | None:
+    """What "there is no information about ..." is about, as a statement: a gerund ("the cow
+    eating the squirrel") or a property of an individual ("Dave's color")."""
+    about = P.X_TAIL.sub("", m.group("x"))
+    return P.finite(about) or P.possessive(about)
 
 
 _DIRECT = re.compile(r"\b(?:direct(?:ly)?|explicit(?:ly)?|specific(?:ally)?)\b", re.IGNORECASE)
@@ -632,6 +700,63 @@ def _cited(claim: ChainClaim, cites: tuple[Citation, ...]) -> ChainClaim:
         (*claim.citations, *cites),
         claim.reason,
     )
+
+
+def _side(text: str) -> list[tuple[list[str], bool]] | None:
+    """One side of a link, as alternatives, each conditions that hold together: "being green
+    or white" is [green] or [white]; "being quiet, red, and white" is [quiet, red, white];
+    "coldness" is cold; "Charlie being nice" is the statement; "not being nice" is negated.
+    ``None`` when it is not such a side."""
+    text = re.sub(r"^(?:the\s+(?:properties|attributes|colou?rs?)\s+(?:of\s+)?)", "", text.strip())
+    text = text.replace("'", "").replace('"', "").strip(" ,.")
+    whole = finite(text) if not re.match(r"^(?:not\s+)?being\b", text) else None
+    if whole is not None:
+        return [([whole], False)]
+    text = re.sub(r"\bbeing\s+", "", text)
+    if " or " in text:
+        groups = [[w] for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", text) if w]
+    else:
+        groups = [[w for w in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if w]]
+    out = []
+    for group in groups:
+        words = []
+        negated = False
+        for w in group:
+            neg, _, word = w.rpartition("not ")
+            if neg.strip() or not re.fullmatch(r"[a-z]+", word):
+                return None
+            negated = negated or bool(_)
+            words.append(re.sub(r"iness$", "y", re.sub(r"(?<=[a-z]{3})ness$", "", word)))
+        out.append((words, negated))
+    return out
+
+
+def _links(m: re.Match[str]) -> list[str] | None:
+    """The rules a link names: "no premise links being green or white to being kind" names
+    "if something is green then it is kind" and the same of white; a link "between" two sides
+    names both ways round."""
+    if m.group("a"):
+        pairs = [(m.group("a"), m.group("b"))]
+    else:
+        pairs = [(m.group("c"), m.group("d")), (m.group("d"), m.group("c"))]
+    rules = []
+    for a, b in pairs:
+        left, right = _side(a), _side(b)
+        if not left or not right:
+            return None
+        for cond, cneg in left:
+            for then, tneg in right:
+                if cneg or len(then) != 1:
+                    return None
+                rules.append(_rule(cond, then[0], tneg))
+    return rules
+
+
+def _rule(conditions: list[str], then: str, negated: bool) -> str:
+    if all(" " not in c for c in (*conditions, then)):
+        not_ = "not " if negated else ""
+        return f"If something is {' and '.join(conditions)} then it is {not_}{then}."
+    return f"If {' and '.join(conditions)} then {then}."
 
 
 def _alternatives(x: str) -> list[str]:

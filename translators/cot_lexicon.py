@@ -203,7 +203,10 @@ class Lexicon:
                         if len(a.args) == 2 and t == a.args[1]:
                             lex.objects.setdefault(a.predicate, set()).add(t.value)
         for text, f in zip(sentences, formulas, strict=False):
-            lex.sentences.append((*lex._signature(text), f))
+            # lists out of step: the formula shares no word with its sentence, but does with
+            # another sentence (the one it translates)
+            if _shares_a_word(text, f) or not any(_shares_a_word(t, f) for t in sentences):
+                lex.sentences.append((*lex._signature(text), f))
         return lex
 
     def add_sentence(self, text: str, formula: Formula) -> None:
@@ -242,8 +245,11 @@ class Lexicon:
             if isinstance(t, Const) and isinstance(t.value, str) and t.value in self.individuals
         ]
         self.last_thing = named[-1] if named else self.last_thing
-        self.general = isinstance(found, Quantified) or (
-            isinstance(found, Binary) and isinstance(found.left, Quantified)
+        last = found
+        while isinstance(last, Binary) and last.op is Connective.AND:
+            last = last.right  # "Rock is still, and all squirrels are skittish": the last part
+        self.general = isinstance(last, Quantified) or (
+            isinstance(last, Binary) and isinstance(last.left, Quantified)
         )
         return LexiconReading(found)
 
@@ -276,7 +282,7 @@ class Lexicon:
         if len(parts) == 1:
             parts = self._split_at_names(text)
         if len(parts) > 1:
-            return _join(Connective.AND, [self._sentence(p) for p in parts])
+            return _join(Connective.AND, [self._whole(p) or self._sentence(p) for p in parts])
         q = _QUANT.match(text)
         if q:
             return self._quantified(q.group(1).lower(), q.group(2), q.group(3), q.group(4))
@@ -287,7 +293,7 @@ class Lexicon:
 
     def _split_at_names(self, text: str) -> list[str]:
         """ "All evil people are ugly and Harry is not ugly": the sentences joined by "and"
-        where the next one starts with a name of the item."""
+        where the next one starts with a name of the item or says what a premise says."""
         pieces = re.split(r"(,?\s+and\s+)", text, flags=re.I)
         out = [pieces[0]]
         for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
@@ -298,7 +304,9 @@ class Lexicon:
                 and len(toks) > starts[1]
                 and toks[starts[1]].lower()
                 in ("is", "are", "does", "do", "has", "have", "can", "was", "will")
-            ):
+            ) or self._whole(piece.strip(" ,.")) is not None:
+                # a sentence about a name of the item, or one that restates a premise
+                # ("severe cancers are deadly and bile duct cancer is a severe cancer")
                 out.append(piece)
             else:
                 out[-1] += joint + piece
@@ -601,6 +609,15 @@ class Lexicon:
             else:
                 raise _Unread(f"no name of the item for {content[i]!r}")
         return _join(Connective.AND, parts)
+
+
+def _shares_a_word(text: str, f: Formula) -> bool:
+    """Whether a sentence and a formula have a content word in common (a predicate's or a
+    constant's)."""
+    names = [a.predicate for a in atoms(f)]
+    names += [str(t.value) for a in atoms(f) for t in a.args if isinstance(t, Const)]
+    own = {w for n in names for w in _content(words_of_name(n))}
+    return not own or bool(own & set(_content(_tokens(text))))
 
 
 def _has_negation(text: str) -> bool:

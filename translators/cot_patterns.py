@@ -26,6 +26,8 @@ __all__ = [
     "FILLER",
     "GOAL",
     "LEAD_CITATION",
+    "LINK",
+    "MAKES",
     "MID_CITATION",
     "MID_SOURCE",
     "NOT_KNOWN",
@@ -33,6 +35,7 @@ __all__ = [
     "NO_CONCLUSION",
     "PREMISE_TALK",
     "QUOTED_PREMISE",
+    "SAID_IS",
     "SCAFFOLD",
     "SOURCE",
     "STATEMENT_VERDICT",
@@ -46,6 +49,7 @@ __all__ = [
     "cited",
     "finite",
     "ordinal",
+    "possessive",
 ]
 
 _F = re.IGNORECASE | re.VERBOSE
@@ -225,7 +229,9 @@ QUOTED_PREMISE = re.compile(
 
 #: words that only organise the chain: "However,", "Additionally,", "First,", "Now,"
 FILLER = re.compile(
-    r"""^(?:however|but|and|also|unfortunately|clearly|obviously|interestingly|specifically|in\s+particular|notably|yet|thus\s+far|so\s+far|additionally|furthermore|further|moreover|finally|lastly|first(?:ly)?
+    r"""^(?:however|but|and|also|unfortunately|clearly|obviously|interestingly|specifically|in\s+particular|notably|yet|thus\s+far|so\s+far|in\s+fact|as\s+a\s+matter\s+of\s+fact
+        |without\s+(?:any\s+)?(?:further|additional|more|other)\s+information(?:\s+(?:from|in)\s+the\s+premises)?(?=\s*,)
+        |(?:based\s+on|from|given|according\s+to)\s+the\s+(?:provided|available)\s+(?:premises|information)(?=\s*,)|additionally|furthermore|further|moreover|finally|lastly|first(?:ly)?
         |second(?:ly)?|third(?:ly)?|next|now|then|in\s+addition|similarly|likewise|besides|again|still
         |on\s+the\s+other\s+hand|in\s+this\s+case|here(?=\s*,)|well(?=\s*,)|ok(?:ay)?(?=\s*,)|yes(?=\s*,)|no(?=\s*,)|indeed|notice\s+that
         |note\s+that|recall\s+that|remember\s+that|importantly|plus|meanwhile|at\s+this\s+point
@@ -244,7 +250,7 @@ CONSEQUENCE = re.compile(
            |(?:now|then|thus|therefore|finally|also)\s+(?:also\s+)?(?:know|have|get|see|conclude|infer|deduce|find|derive)
            |(?:conclude|infer|deduce|derive|get|find))(?:\s+that)?
         |(?:it|this)\s+(?:is\s+)?(?:clear|evident|certain|true)\s+that|by\s+(?:modus\s+ponens|transitivity)
-        |in\s+that\s+case|then)\b\s*,?\s*(?::\s*)?""",
+        |in\s+that\s+case|as\s+such|then)\b\s*,?\s*(?::\s*)?""",
     _F,
 )
 #: where the chain says a statement comes from: "From the premises, we know that", "We know that"
@@ -252,9 +258,9 @@ SOURCE = re.compile(
     r"""^(?:(?:from|according\s+to|based\s+on|given|considering|(?:by\s+)?looking\s+at|using|by|in)\s+(?:the\s+|these\s+|our\s+|all\s+the\s+|another\s+|one\s+of\s+the\s+|a\s+|the\s+other\s+)?
           (?:given\s+)?(?:premises|information|facts|rules|context|premise|rule|above)(?:\s+given)?(?:\s+(?:above|provided))?\s*,?\s*
         |(?:the|a|another)\s+(?:rule|premise|fact)\s+(?:that\s+(?:says|states)(?:\s+that)?|stating(?:\s+that)?|which\s+(?:says|states)(?:\s+that)?|saying(?:\s+that)?|that|:)
-        |(?:we\s+(?:also\s+|already\s+|now\s+|do\s+|directly\s+)?(?:know|have|see|learn|are\s+told|are\s+given|note|recall|understand)(?:\s+(?:directly|already|also|now|for\s+sure|for\s+certain))?
+        |(?:we\s+(?:also\s+|already\s+|now\s+|do\s+|directly\s+|further\s+)?(?:know|have|see|learn|are\s+told|are\s+given|note|recall|understand)(?:\s+(?:directly|already|also|now|for\s+sure|for\s+certain))?
           (?:\s+(?:from|by|in)\s+(?:the\s+)?(?:premises?|information|facts|rules?)(?:\s+\d+)?(?:\s+given)?)?(?:\s+that|\s*:)?)
-        |it\s+is\s+(?:directly\s+|explicitly\s+|clearly\s+|also\s+)?(?:given|stated|known|mentioned|said|true)\s+(?:directly\s+|explicitly\s+)?that
+        |it(?:\s+is|'s)\s+(?:directly\s+|explicitly\s+|clearly\s+|also\s+)?(?:given|stated|known|mentioned|said|true)\s+(?:directly\s+|explicitly\s+)?that
         |it\s+(?:directly\s+|explicitly\s+|also\s+)?(?:states|says|tells\s+us)(?:\s+that)?|the\s+premises\s+(?:also\s+)?(?:state|say|tell\s+us|show|give)\s+(?:us\s+)?that
         |(?:there(?:\s+is|'s|\s+exists)|we\s+(?:also\s+)?have)\s+(?:a|the|another|one)\s+(?:rule|premise|fact|statement)\s+(?:that\s+(?:says|states)\s+|stating\s+|which\s+(?:says|states)\s+|saying\s+)?(?:that)?
         |(?:one\s+of\s+the\s+premises|another\s+premise|a\s+premise|the\s+(?:\w+\s+)?premise)\s+(?:is|says|states|tells\s+us)(?:\s+that)?\s*:?
@@ -317,12 +323,25 @@ UNPROVABLE_STATEMENT = re.compile(
 #: "this contradicts the conclusion (that X)", "the statement that X contradicts the premises":
 #: the conclusion (X) is false
 CONTRADICTS = re.compile(
-    r"""^(?:(?:this|which|that|it)\s+(?:directly\s+)?(?:contradicts|is\s+in\s+contradiction\s+with|is\s+the\s+opposite\s+of)
+    r"""^(?:(?:(?:this|which|that|it)\s+(?:directly\s+)?(?:contradicts|is\s+in\s+contradiction\s+with|is\s+the\s+opposite\s+of)
+          |(?:directly\s+)?contradicting)
         \s+(?:the|our)\s+(?:given\s+)?(?:statement|conclusion|claim|hypothesis)
-        (?:\s+(?:that|which\s+(?:states|says)(?:\s+that)?)\s+(?P<x>.+)|\s*[\"“](?P<q>[^\"”]+)[\"”])?
+        (?:\s+(?:that|stating(?:\s+that)?|which\s+(?:states|says)(?:\s+that)?)\s+(?P<x>.+)|\s*[\"“](?P<q>[^\"”]+)[\"”])?
       |(?:the|this|our)\s+(?:statement|conclusion|claim)(?:\s+that\s+(?P<y>.+?)|\s*[\"“](?P<r>[^\"”]+)[\"”])?
-        \s+(?:directly\s+)?contradicts\s+(?:the|our)\s+(?:given\s+)?(?:premises|information(?:\s+(?:given|provided))?)
+        \s+(?:directly\s+)?contradicts\s+(?:(?:the|our)\s+(?:given\s+)?(?:premises|inference|reasoning|information(?:\s+(?:given|provided))?)|this|that)
         (?:\s+and\s+is\s+(?:therefore\s+)?false)?)$""",
+    _F,
+)
+#: a statement called true or false without naming it a statement: "Fiona is not blue is false",
+#: "Anne is not white is a false statement"
+SAID_IS = re.compile(
+    r"""^(?P<x>(?:[A-Z][a-z]+|the\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|does|do)\s+.+?)
+        \s+is\s+(?:a\s+)?(?P<v>true|false|correct|incorrect)(?:\s+statement)?$""",
+    _F,
+)
+#: "this makes the statement uncertain": what the chain just said decides the statement evaluated
+MAKES = re.compile(
+    rf"^(?:this|which|that)\s+makes\s+(?:the|this|our)\s+(?:given\s+)?(?:statement|conclusion)\s+{_TRUTH}$",
     _F,
 )
 
@@ -405,6 +424,8 @@ NOT_KNOWN_ABOUT = re.compile(
 #: "we cannot conclude that X", "there is no information that X": X is not proved
 UNPROVABLE = re.compile(
     rf"""^(?:we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|determine|say|infer|deduce|prove|confirm|establish|state|claim|know|assume|be\s+sure|be\s+certain|derive)\s+{_ADV}that
+        |we\s+{_CANNOT}\s+find\s+(?:any\s+)?(?:information|evidence|premises?|rules?)(?:\s+in\s+the\s+premises)?
+          \s+(?:(?:that|which)\s+(?:says?|states?|shows?|indicates?|suggests?)\s+)?that
         |we\s+(?:still\s+|also\s+)?{_CANNOT}\s+{_ADV}(?:conclude|say|infer|deduce|prove|confirm|establish|claim|assume|derive)(?=\s+(?:the\s+[a-z]|[A-Z][a-z]+\s))
         |{_NO_INFO}(?:direct\s+|explicit\s+|specific\s+|clear\s+|sufficient\s+|enough\s+|any\s+|additional\s+|logical\s+|other\s+|further\s+)*{_INFO}
           (?:\s+(?:given|provided|available|in\s+the\s+(?:given\s+)?premises))?
@@ -447,6 +468,8 @@ PREMISE_TALK = re.compile(
           |no\s+(?:information|evidence|premise|rule|fact)\s+(?:is|was)\s+(?:given|provided|stated)
           |we\s+(?:do\s+not|don't|did\s+not|didn't)\s+have\s+(?:a|any)(?:\s+(?:direct|explicit|specific|clear|other))*
             \s+(?:statements?|premises?|rules?|facts?)\s+(?:about|on|regarding|as\s+to|concerning)(?=\s)
+          |there(?:'s|\s+is|\s+are)\s+no\s+(?:direct\s+|explicit\s+)?(?:premises?|rules?|statements?|facts?)(?:\s+given)?\s+(?:directly\s+|explicitly\s+)?
+            (?:stating|saying|indicating|suggesting|showing|implying)(?:\s+(?:directly|explicitly))?
           |nowhere\s+in\s+the\s+(?:given\s+)?premises\s+(?:is\s+it|it\s+is)\s+(?:stated|implied|mentioned|said)
             (?:\s+or\s+(?:stated|implied|mentioned|said|inferred))?)
         (?:\s+us)?(?:\s+with)?(?:\s+(?:any|a|an|enough|some))?
@@ -455,6 +478,23 @@ PREMISE_TALK = re.compile(
         (?:\s+(?:given|provided))?(?:\s+(?:to|that\s+would|which\s+would)\s+(?:help\s+(?:us\s+)?)?(?:infer|conclude|determine|decide|know|deduce|prove|show))?
         (?:\s+(?:on|about|regarding|as\s+to|concerning|of))?(?:\s+anything(?:\s+about)?)?)
         \s+(?:(?P<w>whether|if)\s+|(?P<t>that)\s+|the\s+conclusion\s+that\s+)?(?P<x>.+)$""",
+    _F,
+)
+#: "no premise links being green to being round", "there is no connection between being cold
+#: and being kind", "none of the premises relate Charlie being nice to Charlie being white": no
+#: premise is a rule from the one to the other (``a``, ``b``: the two sides; ``between``: either
+#: way round)
+_LINK_WHO = rf"""(?:{_TALK_WHO}
+    |(?:we\s+)?(?:do\s+not|don't)\s+have\s+(?:any|a)\s+(?:direct\s+|explicit\s+)?(?:premises?|rules?|information|statements?)\s+(?:that|which)?
+    |(?:the\s+)?premises\s+(?:do\s+not|don't))"""
+_LINK_NOUN = r"(?:links?|connections?|relation(?:ship)?s?)"
+LINK = re.compile(
+    rf"""^(?:{_LINK_WHO}\s+{_TALK_ADV}(?:links?|relates?|connects?|ties?)\s+(?P<a>.+?)\s+(?:to|with)\s+(?P<b>.+?)
+      |(?:{_LINK_WHO}\s+{_TALK_ADV}(?:provides?|gives?|establish(?:es)?|states?|indicates?|shows?|offers?|makes?)\s+(?:us\s+)?
+         |there(?:'s|\s+is|\s+are)\s+no\s+|we\s+(?:do\s+not|don't)\s+have\s+(?:any|a)\s+)
+        (?:any\s+|a\s+|an\s+)?(?:(?:direct|indirect|or|explicit|clear|logical|established)\s+)*{_LINK_NOUN}
+        (?:\s+(?:stated|given|established))?(?:\s+in\s+the\s+premises)?\s+between\s+(?P<c>.+?)\s+and\s+(?P<d>.+?))
+      (?:\s+directly|\s+in\s+the\s+premises)?\s*$""",
     _F,
 )
 #: a verdict on a statement named as such: 'the conclusion that X cannot be confirmed', 'the
@@ -497,6 +537,65 @@ SCAFFOLD = re.compile(
       |(?:we|i)\s+(?:can|could)\s+(?:now\s+)?(?:start|begin|look|check|use|apply|proceed|go)\b.*)""",
     _F,
 )
+
+
+#: the qualities a property of an individual ranges over ("Dave's color": is Dave red, blue, ...)
+PROPERTY_CLASSES = {
+    "color": ("red", "blue", "green", "white", "black", "yellow", "purple", "brown", "grey"),
+    "colour": ("red", "blue", "green", "white", "black", "yellow", "purple", "brown", "grey"),
+    "age": ("young", "old"),
+    "size": ("big", "small"),
+    "shape": ("round",),
+    "temperature": ("cold", "hot"),
+    "intelligence": ("smart",),
+    "fur": ("furry",),
+}
+#: a relation said of an individual by a noun: "the lion's need for the squirrel"
+_RELATION_NOUNS = {"need": "needs", "liking": "likes", "like": "likes", "love": "loves"}
+_POSSESSIVE = re.compile(
+    r"""^(?:(?P<who>(?:the\s+)?[A-Za-z]+(?:\s+[a-z]+)?)['’]s\s+(?P<what>.+?)
+      |the\s+(?P<what2>color|colour|age|size|shape|temperature)\s+of\s+(?P<who2>(?:the\s+)?[A-Za-z]+(?:\s+[a-z]+)?))$""",
+    _F,
+)
+
+
+def possessive(x: str) -> str | None:
+    """A property or relation of an individual named by a noun, as the statements it is about:
+    "Dave's color" -> "Dave is red, blue, ..., or grey", "Gary's smartness or size" -> "Gary is
+    smart, big, or small", "the lion's need for the squirrel" -> "the lion needs the
+    squirrel"; ``None`` when it is not that.
+
+    >>> possessive("Bob's age"), possessive("the tiger's kindness")
+    ('Bob is young, or old', 'the tiger is kind')
+    >>> possessive("the rabbit's need for the bald eagle"), possessive("the color of the cat")
+    ('the rabbit needs the bald eagle', 'the cat is red, blue, green, white, black, yellow, \
+purple, brown, or grey')
+    >>> possessive("Bob's house") is None
+    True
+    """
+    m = _POSSESSIVE.match(x.strip())
+    if m is None:
+        return None
+    who = m.group("who") or m.group("who2")
+    what = (m.group("what") or m.group("what2")).lower()
+    rel = re.fullmatch(
+        r"(\w+)\s+(?:for|of|towards?)\s+((?:the\s+)?[a-z]+(?:\s+[a-z]+)?|[A-Z][a-z]+)", what
+    )
+    if rel and rel.group(1) in _RELATION_NOUNS:
+        return f"{who} {_RELATION_NOUNS[rel.group(1)]} {rel.group(2)}"
+    words: list[str] = []
+    for noun in re.split(r"\s*,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", what):
+        if noun in PROPERTY_CLASSES:
+            words += PROPERTY_CLASSES[noun]
+        elif re.fullmatch(r"[a-z]{3,}ness", noun):
+            stem = noun[: -len("ness")]
+            words.append(stem[:-1] + "y" if stem.endswith("i") else stem)
+        else:
+            return None
+    words = list(dict.fromkeys(words))
+    if len(words) == 1:
+        return f"{who} is {words[0]}"
+    return f"{who} is {', '.join(words[:-1])}, or {words[-1]}"
 
 
 _IRREGULAR = {"being": "is", "having": "has", "doing": "does", "going": "goes"}

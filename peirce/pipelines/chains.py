@@ -102,6 +102,70 @@ _ANSWER = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """The one reader of what a chain says, in the premises' vocabulary: a claim's statement,
+    the fact a status is about, the question and the chain's own goal all go through it.
+
+    A description the premises do not name as an individual is read as one they do: "the big
+    tiger" is the tiger when the premises know the tiger and the quality big, but no "big
+    tiger". A statement about it also says the tiger is big ("the big tiger is cold": big and
+    cold); a question or a status about it asks about the tiger ("whether the big tiger is
+    red": red(tiger)), its description only naming which individual is meant.
+    """
+
+    names: frozenset[Term]
+    qualities: frozenset[str]
+
+    @classmethod
+    def of(cls, clauses: Sequence[Clause]) -> _Reader:
+        literals = [lit for c in clauses for lit in (c.head, *c.body)]
+        return cls(
+            frozenset(a for lit in literals for a in lit.args),
+            frozenset(lit.predicate for lit in literals if len(lit.args) == 1),
+        )
+
+    def literal(self, lit: Literal) -> tuple[Literal, tuple[Literal, ...]]:
+        """``lit`` about the individuals its descriptions name, and what the descriptions say
+        of them: cold(big_tiger) is (cold(tiger), (big(tiger),))."""
+        args: list[Term] = []
+        said: list[Literal] = []
+        for a in lit.args:
+            described = _described(a, self.names, self.qualities)
+            if described is None:
+                args.append(a)
+                continue
+            quality, who = described
+            args.append(who)
+            said.append(Literal(quality, (who,)))
+        return replace(lit, args=tuple(args)), tuple(said)
+
+    def clauses(self, text: str | None) -> tuple[Clause, ...]:
+        """Everything a claim states: its clauses, each description's quality first."""
+        out: list[Clause] = []
+        for clause in _clauses(text):
+            if not clause.is_fact:
+                out.append(clause)
+                continue
+            head, said = self.literal(clause.head)
+            out += [Clause(q, label=clause.label) for q in said]
+            out.append(replace(clause, head=head))
+        return tuple(dict.fromkeys(out))
+
+    def fact(self, text: str | None) -> Literal | None:
+        """The single fact a text is about (a status's statement, the chain's goal), or
+        ``None`` when it says more or other than one fact."""
+        clauses = _clauses(text)
+        if len(clauses) == 1 and clauses[0].is_fact:
+            return self.literal(clauses[0].head)[0]
+        return None
+
+    def question(self, question: str) -> Literal | None:
+        """The fact a question (or a statement to evaluate) asks about."""
+        fact = cnl.translate_question(question).fact
+        return None if fact is None else self.literal(fact)[0]
+
+
 @dataclass(slots=True)
 class _Premises:
     """The context: its clauses, and which premise numbers each sentence has."""
@@ -110,6 +174,10 @@ class _Premises:
     clauses: list[Clause]
     numbers: dict[str, list[int]]
     untranslated: list[str]
+    reader: _Reader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = _Reader.of(self.clauses)
 
     @classmethod
     def read(cls, context: str | Sequence[str]) -> _Premises:
@@ -217,7 +285,6 @@ class _Judge:
     unsound: list[Clause] = field(default_factory=list)
     classical_kb: KnowledgeBase | None = None
     counter: int = 0
-    vocabulary: tuple[frozenset[Term], frozenset[str]] | None = None
 
     @property
     def incomplete(self) -> bool:
@@ -252,44 +319,10 @@ class _Judge:
         return goal, proof.proved, proof.proof, proof.limit_hit, proof.reason
 
     def read(self, text: str | None) -> tuple[Clause, ...]:
-        """The clauses of a claim, with a description the premises do not name as an individual
-        read as one they do: "the big tiger is cold" says the tiger is big and cold when the
-        premises know the tiger and the quality big, but no "big tiger"."""
-        clauses = _clauses(text)
-        if not clauses:
-            return clauses
-        if self.vocabulary is None:
-            names = frozenset(
-                a for c in self.premises.clauses for lit in (c.head, *c.body) for a in lit.args
-            )
-            qualities = frozenset(
-                lit.predicate
-                for c in self.premises.clauses
-                for lit in (c.head, *c.body)
-                if len(lit.args) == 1
-            )
-            self.vocabulary = (names, qualities)
-        names, qualities = self.vocabulary
-        out: list[Clause] = []
-        for clause in clauses:
-            if not clause.is_fact:
-                out.append(clause)
-                continue
-            args: list[Term] = []
-            for a in clause.head.args:
-                described = _described(a, names, qualities)
-                if described is None:
-                    args.append(a)
-                    continue
-                quality, who = described
-                args.append(who)
-                out.append(Clause(Literal(quality, (who,)), label=clause.label))
-            out.append(replace(clause, head=replace(clause.head, args=tuple(args))))
-        return tuple(dict.fromkeys(out))
+        return self.premises.reader.clauses(text)
 
     def fact(self, text: str | None) -> Literal | None:
-        clauses = self.read(text)
-        return clauses[0].head if len(clauses) == 1 and clauses[0].is_fact else None
+        return self.premises.reader.fact(text)
 
     def statement(self, claim: ChainClaim) -> ClaimCheck:
         clauses = self.read(claim.cnl)
@@ -609,13 +642,6 @@ def _clauses(text: str | None) -> tuple[Clause, ...]:
     return t.clauses if t.complete else ()
 
 
-def _fact(text: str | None) -> Literal | None:
-    clauses = _clauses(text)
-    if len(clauses) == 1 and clauses[0].is_fact:
-        return clauses[0].head
-    return None
-
-
 def _used(proof: ProofNode | None) -> tuple[str, ...]:
     if proof is None:
         return ()
@@ -676,15 +702,15 @@ def _substitute(lit: Literal, binding: dict[str, Term]) -> Literal:
     return Literal(lit.predicate, args, lit.negated)
 
 
-def _goal(question: str | None, chain: ChainText) -> tuple[Literal | None, str | None]:
+def _goal(
+    reader: _Reader, question: str | None, chain: ChainText
+) -> tuple[Literal | None, str | None]:
     if question is not None:
-        sentence = cnl.translate_question(question)
-        return sentence.fact, sentence.text
-    text = chain.goal
-    return _fact(text), text
+        return reader.question(question), cnl.translate_question(question).text
+    return reader.fact(chain.goal), chain.goal
 
 
-def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
+def _last_status(reader: _Reader, chain: ChainText, goal: Literal | None) -> Answer | None:
     """The truth value the chain last gives the goal in a status claim ("the statement is
     true", "it is uncertain whether <the goal>"), for a chain without an answer line."""
     flip = {Answer.TRUE: Answer.FALSE, Answer.FALSE: Answer.TRUE, Answer.UNKNOWN: Answer.UNKNOWN}
@@ -695,7 +721,7 @@ def _last_status(chain: ChainText, goal: Literal | None) -> Answer | None:
         if c.about_goal:
             found = c.value
             continue
-        lit = _fact(c.cnl)
+        lit = reader.fact(c.cnl)
         if goal is not None and lit == goal:
             found = c.value
         elif goal is not None and lit == goal.complement():
@@ -751,16 +777,12 @@ def check_chain(
     if context is None:
         raise InputError("no premises", expected="sentences, formulas or both")
     read = read_chain(chain) if isinstance(chain, str) else chain
-    goal, goal_text = _goal(question, read)
     if isinstance(context, ChainContext):
-        return _judge_chain(
-            context.premises, context.kb, context.limits, read, goal=goal, goal_text=goal_text
-        )
+        return _judge_chain(context.premises, context.kb, context.limits, read, question)
     premises = _Premises.read(context)
     limits = limits or Limits()
     with KnowledgeBase(premises.clauses, limits=limits) as kb:
-        fast = _fast(kb, premises)
-        return _judge_chain(premises, fast, limits, read, goal=goal, goal_text=goal_text)
+        return _judge_chain(premises, _fast(kb, premises), limits, read, question)
 
 
 def _judge_chain(
@@ -768,11 +790,10 @@ def _judge_chain(
     kb: KnowledgeBase | FastKnowledgeBase,
     limits: Limits,
     read: ChainText,
-    *,
-    goal: Literal | None,
-    goal_text: str | None,
+    question: str | None,
 ) -> ChainReport:
     notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
+    goal, goal_text = _goal(premises.reader, question, read)
     judge = _Judge(kb, premises, limits, goal)
     try:
         steps = tuple(
@@ -785,7 +806,7 @@ def _judge_chain(
             expected = given if given is not Answer.UNKNOWN or not judge.incomplete else None
     finally:
         judge.close()
-    answer = read.answer or _last_status(read, goal)
+    answer = read.answer or _last_status(premises.reader, read, goal)
     return ChainReport(read, steps, str(goal) if goal else goal_text, expected, answer, notes)
 
 
@@ -803,9 +824,10 @@ def classical_answer(
     >>> check_chain(context, "", question="Bob is red.").expected
     <Answer.UNKNOWN: 'Unknown'>
     """
-    goal = cnl.translate_question(question).fact
+    premises = _Premises.read(context)
+    goal = premises.reader.question(question)
     if goal is None:
         return None
-    clauses = _Premises.read(context).clauses
+    clauses = premises.clauses
     with KnowledgeBase([*clauses, *contrapositives(clauses)], limits=limits or Limits()) as kb:
         return _ANSWER[kb.ask(goal).verdict]
