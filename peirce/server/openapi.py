@@ -108,7 +108,14 @@ _ERROR: dict[str, Any] = {
     "properties": {
         "error": {
             "type": "object",
-            "properties": {"message": {"type": "string"}, "status": {"type": "integer"}},
+            "properties": {
+                "message": {"type": "string"},
+                "status": {"type": "integer"},
+                # input that cannot be read: its code (peirce.errors.INPUT_CODES) and what was
+                # expected at its place
+                "code": {"type": "string"},
+                "expected": {"type": "array", "items": {"type": "string"}},
+            },
         }
     },
 }
