@@ -25,9 +25,11 @@ both hold), which is what :func:`peirce.pipelines.consistency.suspects` computes
 closure of its own.
 
 Both are computed by a compiled core, ``engine/_ground.c``, built with the package: it reads the
-same clauses and gives the same models, proofs and refusals as the Python below, which runs when
-the core was not built (no C compiler) or ``PEIRCE_PURE_PYTHON=1`` is set, and which the tests
-hold the core to (``tests/test_ground_core.py``). The core compares names as Python strings; it
+same clauses and gives the same models, proofs and refusals as the plain Python reference below
+(one compiler of clauses to rules with named fields, one forward derivation, one replayed
+search), which runs when the core was not built (no C compiler), declines a clause (hundreds of
+variables) or ``PEIRCE_PURE_PYTHON=1`` is set, and which the tests hold the core to
+(``tests/test_ground_core.py``). The core compares names as Python strings; it
 reads no text, and its sizes are bounded by the same limits.
 
 What this does not answer (``None``: Prolog answers, as before): a context that is not Datalog
@@ -42,7 +44,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from typing import cast
+from typing import NamedTuple, cast
 
 from peirce.engine.prolog import Limits, Proof
 from peirce.engine.prolog.codec import literal_text
@@ -87,132 +89,93 @@ MAX_BOUND = 256
 #: literals of a model (and join steps of its derivation) before the context is left to Prolog
 MAX_FACTS = 200_000
 
-#: a literal of a compiled clause: sign, predicate, arguments (a name, or a variable's number)
-_Lit = tuple[bool, str, tuple[str | int, ...]]
+
+class _Lit(NamedTuple):
+    """A literal of a compiled clause."""
+
+    negated: bool
+    predicate: str
+    #: each a name, or a variable's number (from 0, in order of appearance, the head's first)
+    args: tuple[str | int, ...]
+
+
+class _Rule(NamedTuple):
+    """A clause compiled: its literals with their variables numbered."""
+
+    label: str | None
+    head: _Lit
+    body: tuple[_Lit, ...]
+    #: the clause's variable names, by number
+    names: tuple[str, ...]
+    #: whether the body has a variable the head does not (solved with backtracking)
+    free: bool
+    #: whether its join steps count toward :data:`MAX_FACTS`: not for a rule without variables,
+    #: nor for one whose head is read off any one body literal (one body literal of distinct
+    #: variables, all in the head; or ``h(X) :- a(X), b(X), ..``): the compiled core counts alike
+    counted: bool
+
+
 #: a relation: sign, predicate, arity
 _Rel = tuple[bool, str, int]
 #: a ground literal: sign, then predicate and arguments
 _Key = tuple[bool, tuple[str, ...]]
-#: a compiled clause: the clause, its head, its body, its number of variables, whether its body
-#: has a variable its head does not (solved with backtracking), and for one body literal of
-#: distinct variables, where each argument of the head comes from (its position in the body
-#: literal's key, or a name), and whether every literal's arguments are the same distinct
-#: variables (``h(X) :- a(X), b(X)``: a literal's key is read off any other's)
-_Rule = tuple[Clause, _Lit, tuple[_Lit, ...], int, bool, tuple[str | int, ...] | None, bool]
-
-
-#: per sign, a ground body literal -> the rules without variables it is in: (the head's sign and
-#: literal, the rule's other body literals with their signs)
-_GroundWatch = tuple[
-    dict[
-        tuple[str, ...],
-        list[tuple[bool, tuple[str, ...], tuple[tuple[bool, tuple[str, ...]], ...]]],
-    ],
-    dict[
-        tuple[str, ...],
-        list[tuple[bool, tuple[str, ...], tuple[tuple[bool, tuple[str, ...]], ...]]],
-    ],
-]
 
 
 class _Exhausted(Exception):
     """The replayed search took more than :data:`MAX_STEPS` steps."""
 
 
-#: the compiled arguments of ``n`` distinct variables, and where a head of them reads them
-_VARS = [tuple(range(n)) for n in range(8)]
-_PROJ = [tuple(range(1, n + 1)) for n in range(8)]
-
-
 def _compile(clause: Clause) -> _Rule | None:
-    """The clause with its variables numbered (from 0, in order of appearance, the head's
-    first) and its names as they are; ``None`` when it is not Datalog over names. (The usual
-    clauses, ``p(a)`` and ``h(X) :- a(X), ..``, the short way.)"""
-    head, body = clause.head, clause.body
-    args = head.args
-    if len(args) == 1 and head.predicate[:2] != "b:":
-        t = args[0]
-        if not body:
-            if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
-                return clause, (head.negated, head.predicate, (t.value,)), (), 0, False, None, False
-            return None
-        if type(t) is Var and t.name != "_":
-            lits: list[_Lit] = []
-            for b in body:
-                bargs = b.args
-                if len(bargs) != 1 or bargs[0] != t or b.predicate[:2] == "b:":
-                    break
-                lits.append((b.negated, b.predicate, _VARS[1]))
-            else:
-                proj = _PROJ[1] if len(lits) == 1 else None
-                return (
-                    clause,
-                    (head.negated, head.predicate, _VARS[1]),
-                    tuple(lits),
-                    1,
-                    False,
-                    proj,
-                    True,
-                )
-    return _compile_any(clause)
-
-
-def _compile_any(clause: Clause) -> _Rule | None:
-    """:func:`_compile` of any clause."""
+    """The clause with its variables numbered and its names as they are; ``None`` when it is
+    not Datalog over names."""
     names: dict[str, int] = {}
-    head = clause.head
-    pred = head.predicate
-    if pred[:2] == "b:":
-        return None  # a built-in's name (as the least model has it)
-    hargs: list[str | int] = []
-    for t in head.args:
+
+    def term(t: object, bound: set[int] | None) -> str | int | None:
         if type(t) is Var:
             i = names.get(t.name)
             if i is None:
                 if t.name == "_":  # anonymous: fresh at each occurrence
                     return None
                 i = names[t.name] = len(names)
-            hargs.append(i)
-        elif type(t) is Const and type(t.value) is str and "\x00" not in t.value:
-            hargs.append(t.value)
-        else:
+            elif bound is not None and i < in_head:
+                bound.add(i)
+            return i
+        if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
+            return t.value
+        return None
+
+    def literal(lit: Literal, bound: set[int] | None) -> _Lit | None:
+        if lit.predicate[:2] == "b:":
+            return None  # a built-in's name (as the least model has it)
+        args = [term(t, bound) for t in lit.args]
+        if None in args:
             return None
+        return _Lit(lit.negated, lit.predicate, tuple(cast(list[str | int], args)))
+
+    in_head = 0
+    head = literal(clause.head, None)
+    if head is None:
+        return None
     in_head = len(names)
     bound: set[int] = set()  # head variables the body binds
     body: list[_Lit] = []
     for lit in clause.body:
-        bpred = lit.predicate
-        if bpred[:2] == "b:":
+        compiled = literal(lit, bound)
+        if compiled is None:
             return None
-        args: list[str | int] = []
-        for t in lit.args:
-            if type(t) is Var:
-                i = names.get(t.name)
-                if i is None:
-                    if t.name == "_":
-                        return None
-                    i = names[t.name] = len(names)
-                elif i < in_head:
-                    bound.add(i)
-                args.append(i)
-            elif type(t) is Const and type(t.value) is str and "\x00" not in t.value:
-                args.append(t.value)
-            else:
-                return None
-        body.append((lit.negated, bpred, tuple(args)))
+        body.append(compiled)
     if len(bound) != in_head:
         return None  # a head variable the body does not bind (a fact with a variable too)
     nvars = len(names)
-    proj: tuple[str | int, ...] | None = None
-    if len(body) == 1 and nvars == len(body[0][2]) and nvars == in_head:
-        # one body literal of distinct variables, all in the head: h(..) read off b(X, Y, ..)
-        where = {a: n + 1 for n, a in enumerate(body[0][2])}
-        proj = tuple([a if isinstance(a, str) else where[a] for a in hargs])
-    extra = nvars > in_head
-    return clause, (head.negated, pred, tuple(hargs)), tuple(body), nvars, extra, proj, False
+    one_read = len(body) == 1 and nvars == len(body[0].args) == in_head
+    same = len(head.args) == 1 and isinstance(head.args[0], int)
+    same = same and all(b.args == head.args for b in body)
+    counted = nvars > 0 and not (one_read or same)
+    return _Rule(clause.label, head, tuple(body), tuple(names), nvars > in_head, counted)
 
 
-def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: list[str]) -> str:
+def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: Sequence[str]) -> str:
+    """A literal as :func:`~peirce.engine.prolog.codec.clause_text` writes it."""
     if not args:
         return "¬" + pred if neg else pred
     core = f"{pred}({', '.join([a if isinstance(a, str) else names[a] for a in args])})"
@@ -222,40 +185,14 @@ def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: list[s
 def _texts(rule: _Rule) -> tuple[str, str]:
     """The rule (the clause's label, else its text) and the clause text of its proof nodes, as
     :func:`~peirce.engine.prolog.codec.clause_text` writes them."""
-    clause, (neg, pred, args), body = rule[0], rule[1], rule[2]
-    if not rule[3]:  # no variable
-        text = _goal_text(neg, (pred, *args))  # type: ignore[arg-type]
-        if body:
-            text += " :- " + ", ".join([_goal_text(b[0], (b[1], *b[2])) for b in body])  # type: ignore[arg-type]
-        return clause.label or text, text
-    if rule[6]:  # h(X, ..) :- a(X, ..), ..
-        if len(body) == 1:  # h(X) :- b(X), the most common by far: one format
-            x = clause.head.args[0].name  # type: ignore[union-attr]
-            bneg, bpred = body[0][0], body[0][1]
-            text = f"{'¬' if neg else ''}{pred}({x}) :- {'¬' if bneg else ''}{bpred}({x})"
-            return clause.label or text, text
-        inner = "(" + ", ".join([t.name for t in clause.head.args]) + ")"  # type: ignore[union-attr]
-        text = ("¬" if neg else "") + pred + inner + " :- "
-        text += ", ".join([("¬" if b[0] else "") + b[1] + inner for b in body])
-        return clause.label or text, text
-    names: dict[str, None] = {}
-    for lit in (clause.head, *clause.body):
-        for t in lit.args:
-            if type(t) is Var:
-                names[t.name] = None
-    order = list(names)
-    text = _literal_text(neg, pred, args, order)
-    if body:
-        text += " :- " + ", ".join([_literal_text(*b, order) for b in body])
-    return clause.label or text, text
+    text = _literal_text(*rule.head, rule.names)
+    if rule.body:
+        text += " :- " + ", ".join([_literal_text(*b, rule.names) for b in rule.body])
+    return rule.label or text, text
 
 
 def _goal_text(neg: bool, key: tuple[str, ...]) -> str:
-    n = len(key)
-    core = (
-        f"{key[0]}({key[1]})" if n == 2 else key[0] if n == 1 else f"{key[0]}({', '.join(key[1:])})"
-    )
-    return "¬" + core if neg else core
+    return _literal_text(neg, key[0], key[1:], ())
 
 
 def deepening_bound(height: int, maxd: int) -> int | None:
@@ -272,7 +209,8 @@ def deepening_bound(height: int, maxd: int) -> int | None:
 
 class GroundProgram:
     """A Datalog context over names: its least model with levels, and its questions answered
-    by replaying Prolog's search (see the module's docstring).
+    by replaying Prolog's search (see the module's docstring), by the compiled core or by the
+    Python reference it is held to.
 
     >>> from peirce.logic import Const, Var
     >>> X, max_ = Var("X"), Const("max")
@@ -291,33 +229,14 @@ class GroundProgram:
     False
     """
 
-    __slots__ = (
-        "_binding",
-        "_core",
-        "_heads",
-        "_level",
-        "_low",
-        "_rules",
-        "_steps",
-        "_texts",
-        "_trail",
-        "contradicted",
-    )
+    __slots__ = ("_core", "_reference", "contradicted")
 
-    def __init__(self) -> None:
-        self._core: _ground.Program | None = None
-        self._rules: list[_Rule] = []
-        self._heads: dict[_Rel, list[int]] = {}  # relation -> the clauses concluding it
-        #: per sign, ground literal (predicate, arguments...) -> level
-        self._level: tuple[dict[tuple[str, ...], int], dict[tuple[str, ...], int]] = ({}, {})
-        #: per relation, the lowest level of its literals (prunes goals with variables)
-        self._low: dict[_Rel, int] = {}
+    def __init__(self, core: _ground.Program | None, reference: _Reference | None = None) -> None:
+        #: the compiled core's program, or ``None`` when the reference answers
+        self._core = core
+        self._reference = reference
         #: whether some literal and its complement both hold
-        self.contradicted = False
-        self._texts: dict[int, tuple[str, str]] = {}
-        self._steps = 0
-        self._binding: list[str | int | None] = []
-        self._trail: list[int] = []
+        self.contradicted: bool = (core or cast(_Reference, reference)).contradicted
 
     @classmethod
     def of(cls, clauses: Sequence[Clause]) -> GroundProgram | None:
@@ -328,152 +247,101 @@ class GroundProgram:
             if core is None:
                 return None
             if core is not NotImplemented:  # (a clause of hundreds of variables: read below)
-                compiled = cls.__new__(cls)
-                compiled._core = core
-                compiled.contradicted = core.contradicted
-                return compiled
-        program = cls()
-        rules, heads, level = program._rules, program._heads, program._level
-        queue: list[tuple[bool, tuple[str, ...], int]] = []
-        # relation -> (rule, position) per body literal of the relation
-        watch: dict[_Rel, list[tuple[int, int]]] = {}
-        # rules without variables, per sign: a body literal -> (the head, the other body literals)
-        ground: _GroundWatch = ({}, {})
-        joins = False  # whether a rule has more than one body literal, or a variable only there
-        for i, c in enumerate(clauses):  # (one rule per clause: its number is its index)
-            head, body = c.head, c.body
-            hargs = head.args
-            # the usual clauses the short way: p(a, ..), and h(X) :- b(X)
-            if not body:
-                names: list[str] = []
-                for t in hargs:
-                    if type(t) is not Const or type(t.value) is not str or "\x00" in t.value:
-                        return None
-                    names.append(t.value)
-                args = tuple(names)
-                hneg, hpred = head.negated, head.predicate
-                rules.append((c, (hneg, hpred, args), (), 0, False, None, False))
-                key = (hpred, *args)
-                if key not in level[hneg]:
-                    level[hneg][key] = 0
-                    queue.append((hneg, key, 0))
-                heads.setdefault((hneg, hpred, len(args)), []).append(i)
-                continue
-            if len(hargs) == 1:
-                hneg, hpred, t = head.negated, head.predicate, hargs[0]
-                b = body[0]
-                bargs = b.args
-                if (
-                    type(t) is Var
-                    and len(body) == 1
-                    and len(bargs) == 1
-                    and type(bargs[0]) is Var
-                    and bargs[0].name == t.name != "_"
-                ):
-                    lit = (b.negated, b.predicate, _VARS[1])
-                    rules.append((c, (hneg, hpred, _VARS[1]), (lit,), 1, False, _PROJ[1], True))
-                    heads.setdefault((hneg, hpred, 1), []).append(i)
-                    watch.setdefault((b.negated, b.predicate, 1), []).append((i, 0))
-                    continue
-            rule = _compile(c)
+                return cls(core)
+        reference = _Reference.of(clauses)
+        return None if reference is None else cls(None, reference)
+
+    def holds(self, goal: Literal) -> bool | None:
+        """Whether the context proves the ground ``goal`` (``None``: a variable or a number in
+        it, which this program does not answer)."""
+        key = _ground_key(goal)
+        if key is None:
+            return None
+        if self._core is not None:
+            return self._core.holds(goal.negated, key)
+        return key in cast(_Reference, self._reference).level[goal.negated]
+
+    def attempt(self, goal: Literal, limits: Limits) -> Proof | None:
+        """The proof attempt Prolog reports for the ground ``goal``, or ``None`` when this
+        program cannot say (see the module's docstring)."""
+        key = _ground_key(goal)
+        if key is None:
+            return None
+        if self._core is not None:
+            got = self._core.attempt(goal.negated, key, limits.depth, MAX_BOUND, MAX_STEPS)
+            return None if got is None else _attempted(goal, got, limits)
+        return cast(_Reference, self._reference).attempt(goal, key, limits)
+
+    def ask(self, goal: Literal, limits: Limits) -> Judgement | None:
+        """The judgement Prolog gives ``goal`` (as ``KnowledgeBase.ask``), or ``None``."""
+        if self._core is not None:
+            return _ask_compiled(self._core, goal, limits)
+        p = self.attempt(goal, limits)
+        if p is None:
+            return None
+        q = self.attempt(goal.complement(), limits)
+        return None if q is None else judgement(goal, p, q)
+
+
+class _Reference:
+    """The model and the replayed search in plain Python: what the compiled core computes,
+    node for node (the tests hold the two equal), and what answers where the core was not
+    built, is turned off, or declines a clause (hundreds of variables)."""
+
+    def __init__(self, rules: list[_Rule]) -> None:
+        self.rules = rules
+        #: relation -> the rules concluding it, in order
+        self.heads: dict[_Rel, list[int]] = {}
+        for i, rule in enumerate(rules):
+            rel = (rule.head.negated, rule.head.predicate, len(rule.head.args))
+            self.heads.setdefault(rel, []).append(i)
+        #: per sign, ground literal (predicate, arguments...) -> level
+        self.level: tuple[dict[tuple[str, ...], int], dict[tuple[str, ...], int]] = ({}, {})
+        #: per relation, the lowest level of its literals (prunes goals with variables)
+        self.low: dict[_Rel, int] = {}
+        self.contradicted = False
+        self.texts: dict[int, tuple[str, str]] = {}
+        self.steps = 0  # of the search replayed now
+        self.binding: list[str | int | None] = []  # variable cells of the search
+        self.trail: list[int] = []  # the cells bound, to undo
+
+    @classmethod
+    def of(cls, clauses: Sequence[Clause]) -> _Reference | None:
+        """:meth:`GroundProgram.of` in Python."""
+        rules = []
+        for clause in clauses:
+            rule = _compile(clause)
             if rule is None:
                 return None
-            joins = program._add(rule, queue, watch, ground) or joins
-        if any(rel[1].startswith("b:") for rel in (*heads, *watch)):
-            return None  # a built-in's name (as the least model has it)
-        if not joins:  # every rule h(..) :- b(..): the literals need not be kept by relation
-            program._simple(queue, watch, ground)
-            return program
-        return program if program._derive(queue, watch, ground) else None
-
-    def _add(
-        self,
-        rule: _Rule,
-        queue: list[tuple[bool, tuple[str, ...], int]],
-        watch: dict[_Rel, list[tuple[int, int]]],
-        ground: _GroundWatch,
-    ) -> bool:
-        """Add a compiled clause (a fact to ``queue``, a rule's body literals to ``watch``, or
-        those of a rule without variables to ``ground``); whether it is a rule that joins (more
-        than one body literal, or a variable only there)."""
-        i = len(self._rules)
-        self._rules.append(rule)
-        neg, pred, args = rule[1]
-        rel = (neg, pred, len(args))
-        if rel in self._heads:
-            self._heads[rel].append(i)
-        else:
-            self._heads[rel] = [i]
-        if not rule[2]:
-            key = (pred, *args)  # a fact is ground (a head variable needs a body)
-            if key not in self._level[neg]:
-                self._level[neg][key] = 0  # type: ignore[index]
-                queue.append((neg, key, 0))  # type: ignore[arg-type]
-            return False
-        if not rule[3]:  # no variable: fired by its ground body literals themselves
-            hkey = cast(tuple[str, ...], (pred, *args))  # (no variable: names only)
-            keys = [
-                (bneg, cast(tuple[str, ...], (bpred, *bargs))) for bneg, bpred, bargs in rule[2]
-            ]
-            for pos, (bneg, bkey) in enumerate(keys):
-                entry = (neg, hkey, tuple(keys[:pos] + keys[pos + 1 :]))
-                if bkey in ground[bneg]:
-                    ground[bneg][bkey].append(entry)
-                else:
-                    ground[bneg][bkey] = [entry]
-            return len(keys) > 1
-        for pos, (bneg, bpred, bargs) in enumerate(rule[2]):
-            brel = (bneg, bpred, len(bargs))
-            if brel in watch:
-                watch[brel].append((i, pos))
-            else:
-                watch[brel] = [(i, pos)]
-        return rule[4] or len(rule[2]) > 1
-
-    def _simple(
-        self,
-        queue: list[tuple[bool, tuple[str, ...], int]],
-        watch: dict[_Rel, list[tuple[int, int]]],
-        ground: _GroundWatch,
-    ) -> None:
-        """:meth:`_derive` when every rule has one body literal and no variable only there
-        (a model no larger than its facts times its rules)."""
-        level, rules = self._level, self._rules
-        for neg, key, height in queue:  # (what is appended is taken in turn)
-            if key in level[not neg]:
-                self.contradicted = True
-            up = height + 1
-            for hneg, hkey, _ in ground[neg].get(key, ()):
-                if hkey not in level[hneg]:
-                    level[hneg][hkey] = up
-                    queue.append((hneg, hkey, up))
-            for i, _ in watch.get((neg, key[0], len(key) - 1), ()):
-                _, (hneg, hpred, hargs), body, _, _, proj, same = rules[i]
-                if same:
-                    hkey = (hpred, *key[1:])
-                elif proj is not None:
-                    hkey = (hpred, *[key[p] if isinstance(p, int) else p for p in proj])
-                else:  # h(..) :- b(..) with a name or a repeated variable in b(..)
-                    binding: list[str | None] = [None] * rules[i][3]
-                    if not _match(body[0][2], key, binding):
-                        continue
-                    hkey = (hpred, *[a if isinstance(a, str) else binding[a] for a in hargs])  # type: ignore[arg-type]
-                if hkey not in level[hneg]:
-                    level[hneg][hkey] = up
-                    queue.append((hneg, hkey, up))
+            rules.append(rule)
+        reference = cls(rules)
+        return reference if reference.derive() else None
 
     # -- the least model ------------------------------------------------------------------------
 
-    def _derive(
-        self,
-        queue: list[tuple[bool, tuple[str, ...], int]],
-        watch: dict[_Rel, list[tuple[int, int]]],
-        ground: _GroundWatch,
-    ) -> bool:
-        """Derive the model from the facts in ``queue``, literals in the order of their levels
-        (so a literal's first derivation is a shallowest); ``False`` when it grows past
-        :data:`MAX_FACTS` literals or join steps."""
-        level, low, rules = self._level, self._low, self._rules
+    def derive(self) -> bool:
+        """Derive the model, semi-naively, literals in the order of their levels (so a
+        literal's first derivation is a shallowest); ``False`` when it grows past
+        :data:`MAX_FACTS` literals or join steps (counted only when a rule joins: more than one
+        body literal, or a variable only in the body)."""
+        level, low, rules = self.level, self.low, self.rules
+        queue: list[tuple[bool, tuple[str, ...], int]] = []
+        # the body literals of rules with variables, by relation; of those without, by literal
+        watch: dict[_Rel, list[tuple[int, int]]] = {}
+        fires: dict[_Key, list[tuple[int, int]]] = {}
+        for i, rule in enumerate(rules):
+            if not rule.body:  # a fact: ground (a head variable needs a body)
+                key = cast(tuple[str, ...], (rule.head.predicate, *rule.head.args))
+                if key not in level[rule.head.negated]:
+                    level[rule.head.negated][key] = 0
+                    queue.append((rule.head.negated, key, 0))
+            for pos, (bneg, bpred, bargs) in enumerate(rule.body):
+                if rule.names:
+                    watch.setdefault((bneg, bpred, len(bargs)), []).append((i, pos))
+                else:
+                    bkey = cast(tuple[str, ...], (bpred, *bargs))
+                    fires.setdefault((bneg, bkey), []).append((i, pos))
+        joins = any(rule.free or len(rule.body) > 1 for rule in rules)
         done: dict[_Rel, list[tuple[str, ...]]] = {}  # relation -> the literals taken so far
         taken: tuple[set[tuple[str, ...]], set[tuple[str, ...]]] = (set(), set())
         work = 0
@@ -487,83 +355,40 @@ class GroundProgram:
                 low[rel] = height
             if key in level[not neg]:
                 self.contradicted = True
-            up = height + 1
-            for hneg, hkey, others in ground[neg].get(key, ()):
-                if hkey not in level[hneg]:
-                    for oneg, okey in others:
-                        if okey not in taken[oneg]:
-                            break
-                    else:
-                        level[hneg][hkey] = up
-                        queue.append((hneg, hkey, up))
-            for i, pos in watch.get(rel, ()):
-                _, (hneg, hpred, hargs), body, nvars, _, proj, same = rules[i]
-                if proj is not None:  # h(..) :- b(X, Y, ..): the head read off the key
-                    if same:
-                        hkey = (hpred, *key[1:])
-                    else:
-                        hkey = (hpred, *[key[p] if isinstance(p, int) else p for p in proj])
-                    if hkey not in level[hneg]:
-                        level[hneg][hkey] = up
-                        queue.append((hneg, hkey, up))
+            for i, pos in (*fires.get((neg, key), ()), *watch.get(rel, ())):
+                rule = rules[i]
+                binding: list[str | None] = [None] * len(rule.names)
+                if not _match(rule.body[pos].args, key, binding):
                     continue
-                if same:  # h(X, ..) :- a(X, ..), ..: every key read off this one
-                    tail = key[1:]
-                    for other, (bneg, bpred, _) in enumerate(body):
-                        if other != pos and (bpred, *tail) not in taken[bneg]:
-                            break
-                    else:
-                        hkey = (hpred, *tail)
-                        if hkey not in level[hneg]:
-                            level[hneg][hkey] = up
-                            queue.append((hneg, hkey, up))
-                    continue
-                binding: list[str | None] = [None] * nvars
-                if not _match(body[pos][2], key, binding):
-                    continue
-                found, work = _join(body, pos, [binding], taken=taken, done=done, work=work)
-                if work > MAX_FACTS:
+                found, steps = _join(rule.body, pos, [binding], taken=taken, done=done)
+                if rule.counted:
+                    work += steps
+                if joins and work > MAX_FACTS:
                     return False
+                hneg, hpred, hargs = rule.head
                 for b in found:
-                    hkey = (hpred, *[a if isinstance(a, str) else b[a] for a in hargs])  # type: ignore[arg-type]
+                    hkey = (hpred, *[a if isinstance(a, str) else cast(str, b[a]) for a in hargs])
                     if hkey not in level[hneg]:
-                        level[hneg][hkey] = up
-                        queue.append((hneg, hkey, up))
-            if len(queue) > MAX_FACTS:
+                        level[hneg][hkey] = height + 1
+                        queue.append((hneg, hkey, height + 1))
+            if joins and len(queue) > MAX_FACTS:
                 return False
         return True
 
-    def holds(self, goal: Literal) -> bool | None:
-        """Whether the context proves the ground ``goal`` (``None``: a variable or a number in
-        it, which this program does not answer)."""
-        key = _ground_key(goal)
-        if key is None:
-            return None
-        if self._core is not None:
-            return self._core.holds(goal.negated, key)
-        return key in self._level[goal.negated]
-
     # -- questions ------------------------------------------------------------------------------
 
-    def attempt(self, goal: Literal, limits: Limits) -> Proof | None:
-        """The proof attempt Prolog reports for the ground ``goal``, or ``None`` when this
-        program cannot say (see the module's docstring)."""
-        key = _ground_key(goal)
-        if key is None:
-            return None
+    def attempt(self, goal: Literal, key: tuple[str, ...], limits: Limits) -> Proof | None:
+        """:meth:`GroundProgram.attempt` of the goal whose key is ``key``."""
         neg = goal.negated
-        if self._core is not None:
-            got = self._core.attempt(neg, key, limits.depth, MAX_BOUND, MAX_STEPS)
-            return None if got is None else _attempted(goal, got, limits)
-        if (neg, goal.predicate, len(goal.args)) not in self._heads:
+        if (neg, goal.predicate, len(goal.args)) not in self.heads:
             return not_concluded(goal)
-        height = self._level[neg].get(key)
+        height = self.level[neg].get(key)
         if height is None:
             return not_proved(goal, "ok", limits)
         bound = deepening_bound(height, limits.depth)
         if bound is None or bound > MAX_BOUND:
             return None  # a depth limit to report, or a search too deep to replay
-        self._steps = 0
+        self.steps = 0
         try:
             node = self._prove(neg, key, bound - 1, set())
         except (_Exhausted, RecursionError):
@@ -572,70 +397,46 @@ class GroundProgram:
             return None
         return Proof(True, node)
 
-    def ask(self, goal: Literal, limits: Limits) -> Judgement | None:
-        """The judgement Prolog gives ``goal`` (as ``KnowledgeBase.ask``), or ``None``."""
-        if self._core is not None:
-            return _ask_compiled(self._core, goal, limits)
-        p = self.attempt(goal, limits)
-        if p is None:
-            return None
-        q = self.attempt(goal.complement(), limits)
-        return None if q is None else judgement(goal, p, q)
-
     def _prove(
         self, neg: bool, key: tuple[str, ...], room: int, above: set[_Key]
     ) -> ProofNode | None:
         """The first proof of the ground literal the depth-first search finds with ``room``
         levels left (``above``: the ground goals on the branch above it)."""
-        level = self._level
+        level = self.level
         height = level[neg].get(key)
         if height is None or height > room:
             return None  # no derivation fits: Prolog's search fails here too
         if (neg, key) in above:
             return None  # the ancestor check
-        self._steps += 1
-        if self._steps > MAX_STEPS:
-            raise _Exhausted
-        rules = self._rules
+        self._step()
         below = room - 1
-        body: list[tuple[bool, tuple[str, ...]]]
-        for i in self._heads[(neg, key[0], len(key) - 1)]:
-            rule = rules[i]
-            if rule[6]:  # h(X, ..) :- a(X, ..), ..: the body's keys read off the goal's
-                tail = key[1:]
-                body = []
-                for bneg, bpred, _ in rule[2]:
-                    bkey = (bpred, *tail)
-                    h = level[bneg].get(bkey)
-                    if h is None or h > below:
-                        break
-                    body.append((bneg, bkey))
-                else:
-                    proof = self._body(neg, key, i, body, room=below, above=above)
-                    if proof is not None:
-                        return proof
+        for i in self.heads[(neg, key[0], len(key) - 1)]:
+            rule = self.rules[i]
+            binding: list[str | None] = [None] * len(rule.names)
+            if not _match(rule.head.args, key, binding):
                 continue
-            binding: list[str | None] = [None] * rule[3]
-            if not _match(rule[1][2], key, binding):
-                continue
-            if rule[4]:
+            if rule.free:
                 kids = self._solve_body(rule, binding, below, above | {(neg, key)})
-                if kids is None:
-                    continue
-                return self._node(neg, key, i, kids)
-            body = []
-            for bneg, bpred, bargs in rule[2]:
-                bkey = (bpred, *[a if isinstance(a, str) else binding[a] for a in bargs])  # type: ignore[arg-type]
+                if kids is not None:
+                    return self._node(neg, key, i, kids)
+                continue
+            body: list[tuple[bool, tuple[str, ...]]] = []
+            for bneg, bpred, bargs in rule.body:
+                bkey = (bpred, *[a if isinstance(a, str) else cast(str, binding[a]) for a in bargs])
                 h = level[bneg].get(bkey)
                 if h is None or h > below:
                     break  # this body cannot be proved within the bound
                 body.append((bneg, bkey))
-            if len(body) != len(rule[2]):
-                continue
-            proof = self._body(neg, key, i, body, room=below, above=above)
-            if proof is not None:
-                return proof
+            else:
+                proof = self._body(neg, key, i, body, room=below, above=above)
+                if proof is not None:
+                    return proof
         return None
+
+    def _step(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Exhausted
 
     def _body(
         self,
@@ -649,26 +450,25 @@ class GroundProgram:
     ) -> ProofNode | None:
         """The proof of a ground goal by a clause whose ground body literals each fit within
         ``room``: each proved in turn; ``None`` when one is not (the ancestor check)."""
-        if not body:
-            return self._node(neg, key, rule, ())
         mark = (neg, key)
         above.add(mark)
         proved: list[ProofNode] = []
-        for bneg, bkey in body:
-            node = self._prove(bneg, bkey, room, above)
-            if node is None:
-                above.discard(mark)
-                return None
-            proved.append(node)
-        above.discard(mark)
+        try:
+            for bneg, bkey in body:
+                node = self._prove(bneg, bkey, room, above)
+                if node is None:
+                    return None
+                proved.append(node)
+        finally:
+            above.discard(mark)
         return self._node(neg, key, rule, tuple(proved))
 
     def _node(
         self, neg: bool, key: tuple[str, ...], rule: int, kids: tuple[ProofNode, ...]
     ) -> ProofNode:
-        texts = self._texts.get(rule)
+        texts = self.texts.get(rule)
         if texts is None:
-            texts = self._texts[rule] = _texts(self._rules[rule])
+            texts = self.texts[rule] = _texts(self.rules[rule])
         return ProofNode(_goal_text(neg, key), texts[0], texts[1], kids)
 
     # -- goals with variables: Prolog's resolution, with backtracking -----------------------------
@@ -678,24 +478,28 @@ class GroundProgram:
     ) -> tuple[ProofNode, ...] | None:
         """The first solution of a body with variables the head does not bind (``binding``:
         the head's), as Prolog's search finds it; the bindings are undone after."""
-        cells = self._binding
+        cells = self.binding
         base = len(cells)
         cells.extend(binding)
-        body = [
-            (bneg, bpred, tuple([a if isinstance(a, str) else base + a for a in bargs]))
-            for bneg, bpred, bargs in rule[2]
-        ]
-        mark = len(self._trail)
+        mark = len(self.trail)
         try:
-            for kids in self._conj(body, 0, room, [], frozenset(above)):
+            for kids in self._conj(self._cells(rule.body, base), 0, room, [], frozenset(above)):
                 return tuple(kids)
             return None
         finally:
             self._undo(mark)
             del cells[base:]
 
+    @staticmethod
+    def _cells(body: Sequence[_Lit], base: int) -> list[_Lit]:
+        """The body literals with their variables' numbers made cells from ``base``."""
+        return [
+            _Lit(bneg, bpred, tuple([a if isinstance(a, str) else base + a for a in bargs]))
+            for bneg, bpred, bargs in body
+        ]
+
     def _deref(self, t: str | int) -> str | int:
-        cells = self._binding
+        cells = self.binding
         while isinstance(t, int):
             v = cells[t]
             if v is None:
@@ -708,27 +512,22 @@ class GroundProgram:
         if a == b and type(a) is type(b):
             return True
         if isinstance(a, int):
-            self._binding[a] = b
-            self._trail.append(a)
+            self.binding[a] = b
+            self.trail.append(a)
             return True
         if isinstance(b, int):
-            self._binding[b] = a
-            self._trail.append(b)
+            self.binding[b] = a
+            self.trail.append(b)
             return True
         return False
 
     def _undo(self, mark: int) -> None:
-        trail, cells = self._trail, self._binding
+        trail, cells = self.trail, self.binding
         while len(trail) > mark:
             cells[trail.pop()] = None
 
     def _conj(
-        self,
-        goals: Sequence[tuple[bool, str, tuple[str | int, ...]]],
-        at: int,
-        room: int,
-        path: list[tuple[bool, str, tuple[str | int, ...]]],
-        above: frozenset[_Key],
+        self, goals: Sequence[_Lit], at: int, room: int, path: list[_Lit], above: frozenset[_Key]
     ) -> Iterator[list[ProofNode]]:
         if at == len(goals):
             yield []
@@ -738,11 +537,7 @@ class GroundProgram:
                 yield [node, *rest]
 
     def _solve(
-        self,
-        goal: tuple[bool, str, tuple[str | int, ...]],
-        room: int,
-        path: list[tuple[bool, str, tuple[str | int, ...]]],
-        above: frozenset[_Key],
+        self, goal: _Lit, room: int, path: list[_Lit], above: frozenset[_Key]
     ) -> Iterator[ProofNode]:
         """The proofs of ``goal`` (arguments: names and variable cells) in Prolog's order,
         binding its variables; ``path``: the goals above it solved here, ``above``: those
@@ -754,37 +549,32 @@ class GroundProgram:
         if all(isinstance(a, str) for a in now):
             seen = set(above)
             for pneg, ppred, pargs in path:  # the ancestors as they are bound now
-                got = tuple([self._deref(a) for a in pargs])
+                got = [self._deref(a) for a in pargs]
                 if all(isinstance(a, str) for a in got):
-                    seen.add((pneg, (ppred, *got)))  # type: ignore[arg-type]
-            node = self._prove(neg, (pred, *now), room, seen)  # type: ignore[arg-type]
+                    seen.add((pneg, cast(tuple[str, ...], (ppred, *got))))
+            node = self._prove(neg, cast(tuple[str, ...], (pred, *now)), room, seen)
             if node is not None:
                 yield node  # other proofs of a ground goal bind nothing: Prolog's retries fail
             return
         rel = (neg, pred, len(args))
-        low = self._low.get(rel)
+        low = self.low.get(rel)
         if low is None or low > room:
             return  # no literal of the relation fits
-        self._steps += 1
-        if self._steps > MAX_STEPS:
-            raise _Exhausted
-        cells = self._binding
-        for i in self._heads.get(rel, ()):
-            rule = self._rules[i]
+        self._step()
+        cells = self.binding
+        for i in self.heads.get(rel, ()):
+            rule = self.rules[i]
             base = len(cells)
-            cells.extend([None] * rule[3])
-            mark = len(self._trail)
+            cells.extend([None] * len(rule.names))
+            mark = len(self.trail)
             if all(
                 self._unify(g, h if isinstance(h, str) else base + h)
-                for g, h in zip(now, rule[1][2], strict=True)
+                for g, h in zip(now, rule.head.args, strict=True)
             ):
-                body = [
-                    (bneg, bpred, tuple([a if isinstance(a, str) else base + a for a in bargs]))
-                    for bneg, bpred, bargs in rule[2]
-                ]
-                for kids in self._conj(body, 0, room - 1, [*path, (neg, pred, now)], above):
-                    ground = tuple([self._deref(a) for a in now])
-                    yield self._node(neg, (pred, *ground), i, tuple(kids))  # type: ignore[arg-type]
+                body = self._cells(rule.body, base)
+                for kids in self._conj(body, 0, room - 1, [*path, _Lit(neg, pred, now)], above):
+                    ground = cast(tuple[str, ...], (pred, *[self._deref(a) for a in now]))
+                    yield self._node(neg, ground, i, tuple(kids))
             self._undo(mark)
             del cells[base:]
 
@@ -821,31 +611,31 @@ def _join(
     *,
     taken: tuple[set[tuple[str, ...]], set[tuple[str, ...]]],
     done: dict[_Rel, list[tuple[str, ...]]],
-    work: int,
 ) -> tuple[list[list[str | None]], int]:
     """The bindings of a body whose literal ``pos`` is bound (``found``) that the literals
-    taken so far complete (``taken`` per sign, ``done`` per relation), and the work counted."""
+    taken so far complete (``taken`` per sign, ``done`` per relation), and the steps taken."""
+    steps = 0
     for other, (bneg, bpred, bargs) in enumerate(body):
         if other == pos:
             continue
         grown: list[list[str | None]] = []
         keys = taken[bneg]
         for b in found:
-            work += 1
+            steps += 1
             whole = [a if isinstance(a, str) else b[a] for a in bargs]
             if None not in whole:  # every argument bound: taken or not
                 if (bpred, *whole) in keys:
                     grown.append(b)
                 continue
             for other_key in done.get((bneg, bpred, len(bargs)), ()):
-                work += 1
+                steps += 1
                 trial = list(b)
                 if _match(bargs, other_key, trial):
                     grown.append(trial)
         found = grown
         if not found:
             break
-    return found, work
+    return found, steps
 
 
 def _match(pattern: tuple[str | int, ...], key: tuple[str, ...], binding: list[str | None]) -> bool:

@@ -355,7 +355,8 @@ def _failed(name: str, exc: BaseException) -> int:
     if unreadable is not None:
         print(f"peirce {name}: {_why(unreadable)}", file=sys.stderr)
         return EXIT_USAGE
-    print(f"peirce {name}: {exc}", file=sys.stderr)
+    code = f"error[{exc.code}] " if isinstance(exc, InputError) else ""
+    print(f"peirce {name}: {code}{exc}", file=sys.stderr)
     return exit_status(exc) if isinstance(exc, PeirceError) else 1
 
 

@@ -4,7 +4,8 @@ Every error derives from :class:`PeirceError` and also from the builtin it refin
 callers can catch ``ValueError`` or ``RuntimeError`` as usual::
 
     PeirceError(Exception)
-    ├── InputError(PeirceError, ValueError)          bad input, with a Span and a caret view
+    ├── InputError(PeirceError, ValueError)          bad input, with a Span and a caret view,
+    │   │                                            a code and what was expected
     │   ├── ParseError(InputError)                   text that does not parse
     │   └── UnsafeInputError(InputError)             text that tries to run code
     ├── ConfigError(PeirceError, ValueError)         bad option, unknown backend name
@@ -16,12 +17,16 @@ callers can catch ``ValueError`` or ``RuntimeError`` as usual::
 
 "Not proven" is never an error: it is a result with verdict UNKNOWN and a reason.
 
-:data:`EXIT_STATUS` is the one table from error classes to the command line's exit status,
-:data:`HTTP_STATUS` the one to the gate server's HTTP status, and
-:data:`EXTRAS` the one from an optional package to the extra that installs it.
+:data:`INPUT_CODES` is the set of codes of bad input, :data:`EXIT_STATUS` the one table from
+error classes to the command line's exit status, :data:`HTTP_STATUS` the one to the gate
+server's HTTP status, and :data:`EXTRAS` the one from an optional package to the extra that
+installs it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol, Self
 
 from peirce.span import Span, caret_context
 
@@ -29,6 +34,7 @@ __all__ = [
     "EXIT_STATUS",
     "EXTRAS",
     "HTTP_STATUS",
+    "INPUT_CODES",
     "BackendError",
     "BackendTimeout",
     "CapabilityError",
@@ -40,6 +46,7 @@ __all__ = [
     "PeirceError",
     "UnsafeInputError",
     "exit_status",
+    "expected_text",
     "http_status",
     "missing_extra",
     "register_status",
@@ -84,15 +91,70 @@ def _rebuild(
     return err
 
 
+class _Finding(Protocol):
+    """What :meth:`InputError.from_diagnostic` reads of a
+    :class:`~peirce.results.Diagnostic` (whose module this one does not import)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def span(self) -> Span | None: ...
+    @property
+    def location(self) -> str | None: ...
+
+
+#: The codes an :class:`InputError` carries (``InputError.code``): short, stable and
+#: machine-readable, so a program tells one kind of bad input from another without reading the
+#: message. The gate server's error body and the command line show them. A reader's
+#: :class:`~peirce.results.Diagnostic` keeps its code when it becomes an error.
+INPUT_CODES: dict[str, str] = {
+    # the classes' own
+    "invalid-input": "input that cannot be used as it is (InputError's default)",
+    "syntax": "text that does not parse (ParseError's default)",
+    "unsafe": "text that would run code if it were treated as code (UnsafeInputError's)",
+    "arity": "one predicate used with two numbers of arguments",
+    "unbalanced": "a bracket never closed, or closed by the wrong one",
+    # a Sketch-and-Fill reply or a lab protocol (peirce.translators.protocol)
+    "unclosed-section": "a <section> that is not closed",
+    "stray-close-tag": "a </section> that closes no open section",
+    "duplicate-section": "a section that appears twice",
+    "misordered-section": "the sections out of their order",
+    "missing-section": "a section the reply must have",
+    "key-line": "a line of <key> that is not 'Step n: {json}'",
+    "key-json": "a step whose JSON does not parse",
+    "key-type": "a step's field of the wrong type",
+    "key-field": "a step without a field it needs",
+    "key-index": "the steps not numbered 1, 2, ...",
+    "orc-index": "the <orc> steps not numbered 1, 2, ...",
+    "empty-protocol": "a protocol without a step",
+}
+
+
 class InputError(PeirceError, ValueError):
     """Input that peirce cannot accept; points at the offending place.
+
+    Attributes:
+        message: what is wrong, in words.
+        code: one of :data:`INPUT_CODES` (the class's own unless given).
+        expected: what would have been accepted at the place, one entry per alternative (as
+            lark's ``expected``); empty when there is nothing to say.
+        text, span, source: the text, the place in it, and the file or field it came from.
 
     >>> err = InputError("expected a sentence", text="a\\nbc!", span=Span.at("a\\nbc!", 4))
     >>> print(err)
     line 2, column 3: expected a sentence
       bc!
         ^
+    >>> err = ParseError("unexpected ')'", expected=["a name", "'('"])
+    >>> print(err), err.code, err.expected
+    unexpected ')' (expected a name, '(')
+    (None, 'syntax', ('a name', "'('"))
     """
+
+    #: the code of an error of this class when none is given
+    CODE = "invalid-input"
 
     def __init__(
         self,
@@ -100,15 +162,62 @@ class InputError(PeirceError, ValueError):
         *,
         text: str | None = None,
         span: Span | None = None,
-        expected: str | None = None,
+        expected: str | Iterable[str] | None = None,
         source: str | None = None,
+        code: str | None = None,
     ) -> None:
         self.message = message
         self.text = text
         self.span = span
-        self.expected = expected
+        self.expected: tuple[str, ...] = (
+            () if not expected else (expected,) if isinstance(expected, str) else tuple(expected)
+        )
         self.source = source
+        self.code: str = code or self.CODE
         super().__init__(self._render())
+
+    @classmethod
+    def from_diagnostic(
+        cls,
+        diagnostic: _Finding,
+        *,
+        text: str | None = None,
+        source: str | None = None,
+        expected: str | Iterable[str] | None = None,
+    ) -> Self:
+        """The error a reader's finding (a :class:`~peirce.results.Diagnostic`) stands for: its
+        code, its place (``text``: the text its span points into), its words.
+
+        >>> from peirce.results import Diagnostic
+        >>> text = "Step 1: mix"
+        >>> d = Diagnostic("key-json", "step 1: not JSON", span=Span.at(text, 8))
+        >>> err = ParseError.from_diagnostic(d, text=text, expected="a JSON object")
+        >>> print(err)
+        line 1, column 9: step 1: not JSON (expected a JSON object)
+          Step 1: mix
+                  ^
+        >>> err.code, err.expected
+        ('key-json', ('a JSON object',))
+        """
+        message = diagnostic.message
+        if diagnostic.span is None and diagnostic.location:
+            message = f"{diagnostic.location}: {message}"
+        return cls(
+            message,
+            text=text,
+            span=diagnostic.span,
+            expected=expected,
+            source=source,
+            code=diagnostic.code,
+        )
+
+    def fields(self) -> dict[str, str | list[str]]:
+        """The machine-readable part, as the gate server's error body adds it.
+
+        >>> InputError("no premises", expected="sentences").fields()
+        {'code': 'invalid-input', 'expected': ['sentences']}
+        """
+        return {"code": self.code, "expected": list(self.expected)}
 
     def _render(self) -> str:
         where = ""
@@ -118,10 +227,19 @@ class InputError(PeirceError, ValueError):
             where += f"line {self.span.line}, column {self.span.column}: "
         msg = where + self.message
         if self.expected:
-            msg += f" (expected {self.expected})"
+            msg += f" (expected {expected_text(self.expected)})"
         if self.text is not None and self.span is not None:
             msg += "\n" + caret_context(self.text, self.span)
         return msg
+
+
+def expected_text(expected: Sequence[str], most: int = 8) -> str:
+    """What was expected, in words: the alternatives in a row, past ``most`` cut short.
+
+    >>> expected_text(["a name"]), expected_text(["a", "b", "c"], most=2)
+    ('a name', 'a, b, ...')
+    """
+    return ", ".join(expected[:most]) + (", ..." if len(expected) > most else "")
 
 
 class ParseError(InputError):
@@ -131,9 +249,11 @@ class ParseError(InputError):
     >>> try:
     ...     read_rlt("digraph { a -> }")
     ... except ValueError as exc:  # a ParseError is a ValueError too
-    ...     print(type(exc).__name__, exc.span)
-    ParseError Span(start=15, end=16, line=1, column=16)
+    ...     print(type(exc).__name__, exc.span, exc.code)
+    ParseError Span(start=15, end=16, line=1, column=16) syntax
     """
+
+    CODE = "syntax"
 
 
 class UnsafeInputError(InputError):
@@ -145,9 +265,11 @@ class UnsafeInputError(InputError):
     line 1, column 15: a Prolog directive
       Tom is a cat. halt.
                     ^^^^
-    >>> isinstance(err, InputError), isinstance(err, ValueError)
-    (True, True)
+    >>> isinstance(err, InputError), isinstance(err, ValueError), err.code
+    (True, True, 'unsafe')
     """
+
+    CODE = "unsafe"
 
 
 class ConfigError(PeirceError, ValueError):

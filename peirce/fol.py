@@ -79,6 +79,8 @@ class ArityError(InputError):
     peirce.fol.ArityError: Lead is used with 2 arguments here and with 1 before
     """
 
+    CODE = "arity"
+
 
 class Connective(enum.StrEnum):
     """The binary connectives, as written in the output."""

@@ -161,7 +161,9 @@ class Tools:
 
         check = check_fol(premises, conclusion, limits=SolverLimits(self.settings.solver_seconds))
         if check.finding is None:
-            raise InputError("a formula could not be read:\n" + check.reading.render())
+            raise InputError(
+                "a formula could not be read:\n" + check.reading.render(), code=check.errors[0].code
+            )
         finding = serde.to_json_obj(check.finding)
         return {
             "verdict": check.finding.kind.value,

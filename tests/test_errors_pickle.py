@@ -17,7 +17,12 @@ from peirce.span import Span
 #: errors whose constructor takes more than a message
 FACTORIES: dict[str, Callable[[type[PeirceError]], PeirceError]] = {
     "InputError": lambda c: c(
-        "bad", text="ab\ncd", span=Span.at("ab\ncd", 3), expected="x", source="f.txt"
+        "bad",
+        text="ab\ncd",
+        span=Span.at("ab\ncd", 3),
+        expected=["x", "y"],
+        source="f.txt",
+        code="key-json",
     ),
     "MissingDependencyError": lambda c: c("ray", extra="distributed", purpose="the batch"),
     "ProgramError": lambda c: c(

@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
-from peirce.errors import ParseError
+from peirce.errors import ParseError, expected_text
 from peirce.ir import Sentence, Translation
 from peirce.logic import Clause, Literal
 from peirce.span import Span
@@ -152,7 +152,7 @@ class _Problem:
     message: str
     start: int
     end: int
-    expected: str | None = None
+    expected: tuple[str, ...] = ()
 
 
 class _StmtParser(Protocol):
@@ -186,11 +186,9 @@ def _parser() -> _StmtParser:
     return cast(_StmtParser, lark)  # with Builder as its transformer, parse returns a Stmt
 
 
-def _expected(names: Iterable[str]) -> str | None:
-    shown = sorted({describe(n) for n in names if n != "$END"})
-    if not shown:
-        return None
-    return ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
+def _expected(names: Iterable[str]) -> tuple[str, ...]:
+    """The tokens lark expected, described (a name, ``'the'``, ...), sorted."""
+    return tuple(sorted({describe(n) for n in names if n != "$END"}))
 
 
 def _parse(sentence: str, start: str = "start") -> Stmt:
@@ -296,7 +294,7 @@ def _translate(text: str) -> Translation:
             at = _within(sent, span, out.start, out.end)
             reason = f"line {at.line}, column {at.column}: {out.message}"
             if out.expected:
-                reason += f" (expected {out.expected})"
+                reason += f" (expected {expected_text(out.expected, most=6)})"
             sentences.append(Sentence(sent, span, (), reason))
         else:
             clauses = tuple(Clause(c.head, c.body, c.label, span) for c in out)

@@ -30,7 +30,7 @@ class Failure(Exception):
     ``start``/``end`` are offsets in the sentence; ``end == -1`` means the whole sentence.
     """
 
-    def __init__(self, message: str, start: int, end: int, expected: str | None = None) -> None:
+    def __init__(self, message: str, start: int, end: int, expected: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.start = start

@@ -57,7 +57,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from peirce.errors import ParseError
+from peirce.errors import ParseError, expected_text
 from peirce.fol import (
     CONS,
     NIL,
@@ -139,8 +139,18 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True)
 
 
-def _error(message: str, text: str, start: int, end: int, **kw: str | None) -> ParseError:
-    return ParseError(message, text=text, span=Span.at(text, start, end), **kw)
+def _error(
+    message: str,
+    text: str,
+    start: int,
+    end: int,
+    *,
+    source: str | None = None,
+    expected: tuple[str, ...] = (),
+    code: str | None = None,
+) -> ParseError:
+    span = Span.at(text, start, end)
+    return ParseError(message, text=text, span=span, expected=expected, source=source, code=code)
 
 
 def _check_brackets(text: str, source: str | None) -> None:
@@ -154,26 +164,24 @@ def _check_brackets(text: str, source: str | None) -> None:
         elif ch in _OPEN:
             if not stack:
                 msg = f"unbalanced {ch!r}: no {_OPEN[ch]!r} is open here"
-                raise _error(msg, text, i, i + 1, source=source)
+                raise _error(msg, text, i, i + 1, source=source, code="unbalanced")
             opened, at = stack.pop()
             if opened != _OPEN[ch]:
                 col = Span.at(text, at).column
                 msg = f"{ch!r} closes the {opened!r} of column {col}"
-                raise _error(msg, text, i, i + 1, source=source)
+                raise _error(msg, text, i, i + 1, source=source, code="unbalanced")
     if stack:
         opened, at = stack[-1]
         closer = "')'" if opened == "(" else "']'"
         msg = f"unbalanced {opened!r}: it is never closed (expected {closer} before the end)"
-        raise _error(msg, text, at, at + 1, source=source)
+        raise _error(msg, text, at, at + 1, source=source, code="unbalanced")
 
 
-def _expected(names: object) -> str | None:
+def _expected(names: object) -> tuple[str, ...]:
+    """The tokens lark expected, described (a name, ``'('``, ...), sorted."""
     if not isinstance(names, (set, frozenset, list, tuple)):
-        return None
-    shown = sorted({_DESCRIBE.get(str(n), str(n)) for n in names if n != "$END"})
-    if not shown:
-        return None
-    return ", ".join(shown[:8]) + (", ..." if len(shown) > 8 else "")
+        return ()
+    return tuple(sorted({_DESCRIBE.get(str(n), str(n)) for n in names if n != "$END"}))
 
 
 def _syntax(text: str, source: str | None) -> Tree[Token]:
@@ -427,12 +435,6 @@ class Reading:
         return "\n".join(out)
 
 
-def _code(err: ParseError) -> str:
-    if err.message.startswith(("unbalanced", "')' closes", "']' closes")):
-        return "unbalanced"
-    return "syntax"
-
-
 _VARIABLE_LOOKING = frozenset("uvwxyz")
 
 
@@ -463,8 +465,10 @@ def read_problem(
         try:
             f, notes = _parse_cached(text)
         except ParseError as err:
-            msg = err.message + (f" (expected {err.expected})" if err.expected else "")
-            diagnostics.append(Diagnostic(_code(err), msg, span=err.span, location=where))
+            msg = err.message
+            if err.expected:
+                msg += f" (expected {expected_text(err.expected)})"
+            diagnostics.append(Diagnostic(err.code, msg, span=err.span, location=where))
             continue
         formulas.append(f)
         for msg, start, end in notes:

@@ -166,9 +166,7 @@ class SketchAndFill:
         """Raise :class:`ParseError` at the first error diagnostic, if any."""
         for d in self.diagnostics:
             if d.severity is Severity.ERROR:
-                raise ParseError(
-                    f"[{d.code}] {d.message}", text=self.text, span=d.span, source=source
-                )
+                raise ParseError.from_diagnostic(d, text=self.text, source=source)
 
 
 def parse_sketch_and_fill(text: str) -> SketchAndFill:
@@ -222,7 +220,7 @@ def parse_protocol(text: str, *, source: str | None = None) -> LabProtocol:
     >>> parse_protocol("Step 1: mix a and b")
     Traceback (most recent call last):
     ...
-    peirce.errors.ParseError: line 1, column 9: [key-json] step 1: not JSON: Expecting value
+    peirce.errors.ParseError: line 1, column 9: step 1: not JSON: Expecting value
       Step 1: mix a and b
               ^
     """
@@ -238,7 +236,7 @@ def _protocol(text: str, source: str | None, *, plain: bool) -> LabProtocol:
             sf.raise_for_errors(source)
         for d in sf.diagnostics:
             if d.severity is Severity.ERROR and d.code in key_codes:
-                raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
+                raise ParseError.from_diagnostic(d, text=text, source=source)
         return sf.protocol
     key = read_plain_key(text) if plain else None
     if key is not None:  # what the general reader makes of it, without a diagnostic
@@ -251,7 +249,7 @@ def _protocol(text: str, source: str | None, *, plain: bool) -> LabProtocol:
     check_indices([(s.index, _start(s.span)) for s in steps], "key-index", "the protocol", diag)
     for d in diag.items:
         if d.severity is Severity.ERROR:
-            raise ParseError(f"[{d.code}] {d.message}", text=text, span=d.span, source=source)
+            raise ParseError.from_diagnostic(d, text=text, source=source)
     return LabProtocol(tuple(steps))
 
 

@@ -294,7 +294,7 @@ def load_pl_text(text: str, *, source: str = "") -> tuple[Clause, ...]:
     """
     program = parse_program(text, source=source)
     for d in program.errors:
-        raise ParseError(d.message, text=text, span=d.span, source=source or None)
+        raise ParseError.from_diagnostic(d, text=text, source=source or None)
     return program.clauses
 
 

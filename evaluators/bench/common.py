@@ -66,7 +66,9 @@ def load_items(
         try:
             items.append(read(rec.value))
         except InputError as exc:
-            raise InputError(f"{where}: {exc.message}; expected {expected}") from None
+            raise InputError(
+                f"{where}: {exc.message}; expected {expected}", code=exc.code
+            ) from None
         if limit is not None and len(items) >= limit:
             break
     if not items:

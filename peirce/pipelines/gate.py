@@ -204,7 +204,9 @@ def _clause_context(kind: str, given: Sequence[str], limits: Limits) -> ChainCon
         read = parse_program(text, source="the knowledge base")
         errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
         if errors:
-            raise InputError(errors[0].render(), expected="Prolog facts and rules")
+            raise InputError.from_diagnostic(
+                errors[0], text=text, source="the knowledge base", expected="Prolog facts and rules"
+            )
         clauses = read.clauses
     elif kind == "logiclm":
         from peirce.translators.logiclm_horn import read_horn_program

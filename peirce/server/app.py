@@ -39,7 +39,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -146,17 +146,28 @@ _INTERNAL = "the check failed with an internal error (the server's log has the d
 
 
 class _HTTPError(Exception):
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        fields: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
+        self.fields = fields or {}  # added to the error body: an InputError's code and expected
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"message": message, "status": status}}, status_code=status, headers=headers
-    )
+def _error(
+    status: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    fields: Mapping[str, object] | None = None,
+) -> JSONResponse:
+    body = {"message": message, "status": status, **(fields or {})}
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 # ------------------------------------------------------------------------------------ metrics
@@ -431,7 +442,7 @@ class _Server:
                 text = models.KnowledgeBase(premises=given.context)  # (kind: text)
                 return KBRef(KnowledgeSource.from_json(text.model_dump()))
         except InputError as exc:
-            raise _HTTPError(422, str(exc)) from None
+            raise _HTTPError(422, str(exc), fields=exc.fields()) from None
         raise _HTTPError(422, models.NO_KB)
 
     def policy_of(self, given: models.GateOptions) -> JSON:
@@ -480,7 +491,10 @@ class _Server:
         )
         if "error" in result:
             status = result.get("status")
-            raise _HTTPError(status if isinstance(status, int) else 400, str(result["error"]))
+            fields: dict[str, object] = {k: result[k] for k in ("code", "expected") if k in result}
+            raise _HTTPError(
+                status if isinstance(status, int) else 400, str(result["error"]), fields=fields
+            )
         action = result.get("action")
         self.metrics.actions[str(action)] += 1
         calls = result.get("llm_calls")
@@ -537,7 +551,7 @@ class _Server:
         try:
             source = KnowledgeSource.from_json(given.model_dump())
         except InputError as exc:
-            raise _HTTPError(422, str(exc)) from None
+            raise _HTTPError(422, str(exc), fields=exc.fields()) from None
         probe = await self.check(_Ask(source), "")
         return source, probe["timings"]
 
@@ -582,7 +596,7 @@ class _Server:
         try:
             expected = etag_version(match)
         except InputError as exc:
-            raise _HTTPError(400, str(exc)) from None
+            raise _HTTPError(400, str(exc), fields=exc.fields()) from None
         if not valid_id(kb_id):
             raise _HTTPError(404, f"no knowledge base {kb_id[:80]!r}")
         source, checked = await self._kb_body(request)
@@ -616,7 +630,7 @@ class _Server:
             query = decision_query(request.query_params)
             rows, after = await self.store.call(lambda: self.store.decisions(**query))
         except InputError as exc:
-            raise _HTTPError(422, str(exc)) from None
+            raise _HTTPError(422, str(exc), fields=exc.fields()) from None
         except SQLAlchemyError as exc:
             raise _HTTPError(503, f"the database failed: {type(exc).__name__}") from None
         return JSONResponse({"decisions": rows, "next": str(after) if after else None})
@@ -1096,7 +1110,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
             try:
                 return await fn(request)
             except _HTTPError as exc:
-                return _error(exc.status, exc.message, exc.headers)
+                return _error(exc.status, exc.message, exc.headers, exc.fields)
 
         return handler
 

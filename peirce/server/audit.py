@@ -213,7 +213,7 @@ def decision_query(params: Mapping[str, str]) -> dict[str, Any]:
         out["kb_id"] = params["kb"]
     if "action" in params:
         if params["action"] not in _ACTIONS:
-            raise InputError(f"no action {params['action'][:40]!r}", expected=", ".join(_ACTIONS))
+            raise InputError(f"no action {params['action'][:40]!r}", expected=_ACTIONS)
         out["action"] = params["action"]
     for key, name, low, high in (("limit", "limit", 1, 1000), ("cursor", "after", 1, 2**62)):
         if key in params:

@@ -319,6 +319,9 @@ class DecisionsQuery(_Out):
 class ErrorDetail(_Out):
     message: str
     status: int
+    # input that cannot be read: its code (peirce.errors.INPUT_CODES) and what was expected there
+    code: str | None = None
+    expected: list[str] | None = None
 
 
 class Error(_Out):

@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
-from peirce.errors import BackendError, BackendTimeout, register_status
+from peirce.errors import (
+    BackendError,
+    BackendTimeout,
+    InputError,
+    PeirceError,
+    http_status,
+    register_status,
+)
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import Gate, KnowledgeSource, Policy
 from peirce.server.limits import MAX_MEMORY_MB, MAX_REQUESTS
@@ -112,6 +119,16 @@ def _gate(source: JSONObject) -> Gate:
     return gate
 
 
+def _error_of(exc: PeirceError) -> JSONObject:
+    """A check's error as the pool sends it back: its words, its HTTP status, and for input
+    that cannot be read its code and what was expected."""
+    out: JSONObject = {"error": str(exc), "status": http_status(exc)}
+    if isinstance(exc, InputError):
+        expected: list[JSON] = list(exc.expected)
+        out.update(code=exc.code, expected=expected)
+    return out
+
+
 def verify(
     source: JSONObject,
     reasoning: str,
@@ -121,8 +138,6 @@ def verify(
 ) -> JSONObject:
     """Check ``reasoning`` against the knowledge base ``source``; the decision as JSON, or
     ``{"error": ..., "status": 400}`` for input that cannot be read."""
-    from peirce.errors import PeirceError, http_status
-
     with _lock:
         try:
             gate = _gate(source)
@@ -133,7 +148,7 @@ def verify(
                 policy=Policy.from_json(policy),
             )
         except PeirceError as exc:
-            return {"error": str(exc), "status": http_status(exc)}
+            return _error_of(exc)
         return decision.to_json()
 
 
@@ -144,15 +159,13 @@ def prefix_findings(
     or none, and ``safe_end``: the end of the steps before the first one the policy would
     mark (what the streaming proxy may release, since the final decision shows it as
     written)."""
-    from peirce.errors import PeirceError, http_status
-
     with _lock:
         try:
             gate = _gate(source)
             pol = Policy.from_json(policy)
             _, steps, _, _ = gate.judge(reasoning, question=question)
         except PeirceError as exc:
-            return {"error": str(exc), "status": http_status(exc)}
+            return _error_of(exc)
         safe_end = 0
         for s in steps:
             if s.finding in pol.block or (s.citation_error and pol.block_citations):
