@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
+.PHONY: demo test test-fast test-alone lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -48,12 +48,20 @@ typecheck: venv $(TESTSTAMP)
 # The tests exercise every face: every extra is installed for them ('all': the server, the report,
 # the LLM client, OWL, Ray for the batch on a local node, MCP; and the docs site's tools), and the
 # type checks read them too. The demo needs the core only.
+# PYTHONSAFEPATH=1: the checkout's folders are never put on sys.path, so the tests import peirce
+# as it is installed, never its peirce/ folder by accident (tests/helpers/__init__.py says how
+# the tests share code without it).
 pytest: venv $(TESTSTAMP)
-	$(BIN)/python -m pytest -q
+	PYTHONSAFEPATH=1 $(BIN)/python -m pytest -q
 
 # The fast lane: every test not marked slow (tests/conftest.py says which), in under a minute.
 test-fast: venv $(TESTSTAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	PYTHONSAFEPATH=1 $(BIN)/python -m pytest -q -m "not slow"
+
+# Every test file on its own, each in a fresh interpreter, two at a time: a file that passes only
+# after another has imported or set something fails here (about 5 minutes on 2 cores).
+test-alone: venv $(TESTSTAMP)
+	$(BIN)/python tests/run_alone.py
 
 # The long fuzzing run (SECURITY.md): 100,000 generated inputs per reader of untrusted text.
 # It takes hours on 2 cores; it can be run a part at a time, e.g.
@@ -66,14 +74,14 @@ FUZZ_STATS ?=
 FUZZ_EXAMPLES ?= 100000
 FUZZ_SEED ?=
 fuzz: venv $(TESTSTAMP)
-	PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
+	PYTHONSAFEPATH=1 PEIRCE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) PEIRCE_FUZZ_STATS=$(FUZZ_STATS) $(BIN)/python -m pytest -q $(FUZZ_TESTS) -p no:cacheprovider --durations=0 $(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED))
 
 # Generated Prolog programs with control constructs (cut, negation, if-then-else, all-solutions,
 # lists) answered by peirce's engine and by swipl, first six answers in order (make test runs 60).
 CONTROL_PROGRAMS ?= 1000
 CONTROL_SEED ?= 30
 conformance-control: venv
-	PEIRCE_CONTROL_PROGRAMS=$(CONTROL_PROGRAMS) PEIRCE_CONTROL_SEED=$(CONTROL_SEED) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_conformance_control.py tests/test_console_prolog_classic.py
+	PYTHONSAFEPATH=1 PEIRCE_CONTROL_PROGRAMS=$(CONTROL_PROGRAMS) PEIRCE_CONTROL_SEED=$(CONTROL_SEED) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_conformance_control.py tests/test_console_prolog_classic.py
 
 # The compiled core (engine/_ground.c) under AddressSanitizer and UndefinedBehaviorSanitizer: built
 # into build/sanitize and found there first (put ahead on peirce.engine's path for this run only),
@@ -102,7 +110,7 @@ bench-batch: venv $(TESTSTAMP)
 # kill -9 of one of two replicas on one PostgreSQL under load, 10 times: every decision a client
 # received must be in the log, every knowledge base version whole (the tests run it once).
 kill-trials: venv $(TESTSTAMP)
-	PEIRCE_KILL_TRIALS=10 $(BIN)/python -m pytest -q tests/test_replicas.py -k kill
+	PYTHONSAFEPATH=1 PEIRCE_KILL_TRIALS=10 $(BIN)/python -m pytest -q tests/test_replicas.py -k kill
 
 # Two replicas against one on one PostgreSQL (a temporary server of the system's packages unless
 # DATABASE is given): latency at fixed rates, saturated throughput, decisions logged, audit cost.

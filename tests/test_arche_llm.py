@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +111,21 @@ def test_stage2_trigger_rate_over_a_batch() -> None:
     assert batch.stage2_trigger_rate == 0.75 and batch.valid_rate == 1.0
 
 
+#: the judges a test opened, closed after it (an open client's connections are its sockets)
+_OPENED: list[LLMClient] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_judges() -> Iterator[None]:
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
 def _judges(srv: LoopbackServer, *models: str) -> list[LLMClient]:
-    return [_client(srv, m) for m in models]
+    judges = [_client(srv, m) for m in models]
+    _OPENED.extend(judges)
+    return judges
 
 
 def _judge_oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> Any:

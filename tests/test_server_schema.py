@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from peirce.server.app import ServerSettings
-from tests._serving import serving
+from tests.helpers.serving import serving
 
 EXAMPLES = max(10, min(int(os.environ.get("PEIRCE_FUZZ_EXAMPLES", "25")), 2000))
 
