@@ -51,6 +51,7 @@ def test_sentences_block_lists_every_coordinate() -> None:
     assert '(2,1,7) [reference 1] A strategy called "spatial transcriptomics"' in block
 
 
+@pytest.mark.slow
 def test_extraction_repairs_a_bad_first_graph(tmp_path: Path) -> None:
     def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         return GOOD if "DEFECTS FOUND" in _last(messages) else BAD
@@ -153,6 +154,7 @@ def test_rea_filters_format_errors_before_any_call() -> None:
     assert result.by_type == {"deduction": (1, 1)}
 
 
+@pytest.mark.slow
 def test_majority_ties_and_a_failing_judge() -> None:
     rlt = read_rlt((FIXTURES / "figures9_10.dot").read_text())
     with LoopbackServer(oracle=_judge_oracle) as srv:

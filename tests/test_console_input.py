@@ -39,6 +39,7 @@ def peirce(args: list[str], stdin: bytes, tmp_path: Path) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [250, 5_000])
 def test_long_lists_are_answered(n: int) -> None:
     items = ", ".join(map(str, range(n)))

@@ -197,6 +197,7 @@ def _clause(draw: st.DrawFn) -> Clause:
     return Clause(Literal(pred, args, negated=draw(st.booleans())), body, label=label)
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("PEIRCE_CORE_EXAMPLES", "400")), deadline=None)
 @given(st.lists(_clause(), min_size=1, max_size=14), st.lists(_literal(ground=True), max_size=12))
 def test_any_program_alike(clauses: list[Clause], goals: list[Literal]) -> None:

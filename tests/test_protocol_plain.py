@@ -76,12 +76,14 @@ def _check(text: str) -> bool:
     return plain is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(damaged())
 def test_plain_reader_equals_general_reader_on_damaged_replies(text: str) -> None:
     _check(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(protocols(_CLEAN), st.sampled_from(["", "why"]), st.sampled_from(["", "none"]))
 def test_plain_reader_reads_clean_renderings(protocol: LabProtocol, think: str, note: str) -> None:
