@@ -5,7 +5,14 @@ backward in Prolog.
 search links a source entity (the gold answer) back to the question's entities and returns the
 shortest chain of propositions to each, the entities reached, and a loop when the reasoning
 returns to an entity it already used. The graph itself (:class:`AnswerGraph`) is built from text
-by :func:`peirce.pipelines.answer_graph.build_graph`.
+by :func:`peirce.pipelines.answer_graph.build_graph`. Up to :data:`PYTHON_SEARCH_LIMIT`
+propositions the same answer is computed breadth first in Python (back-pointer tables, each
+premise expanded once, the loop made only when it is asked for); ``kb/chain.pl`` stays the checker
+of record.
+
+Kept whole (past 400 lines): the graph types, the breadth-first search in Python and the call to
+``kb/chain.pl`` return one :class:`Search`, and ``tests/test_chain_search_engines.py`` holds the two
+searches equal; split, a search would be parted from the result it must equal.
 
 >>> g = AnswerGraph("q", ("q",), (Facts("P1", "", ("b", "q")), Facts("P2", "", ("a", "b"))))
 >>> [(c.entity, c.path) for c in search(g, "a", g.question_entities).chains]

@@ -13,7 +13,7 @@ where a member is expected) ``type``; each raises :class:`~peirce.programs.Progr
 expression's place. A problem whose expansion would exceed ``max_terms`` raises one of kind
 ``timeout`` (too large to ground).
 
-The module is kept whole (past 400 lines): building a term and checking it are one recursion,
+Kept whole (past 400 lines): building a term and checking it are one recursion,
 and splitting the recursion would part each check from the term it guards. The built-in
 functions live in :mod:`~peirce.engine.constraint_builtins`.
 

@@ -28,6 +28,10 @@ Every check runs in a fresh Z3 context with a timeout (the time left of the prob
 a memory bound: the solver's ``max_memory`` (reaching it, Z3 answers unknown: too complex), with
 Z3's process-wide ``memory_max_size`` set a little above it while the problem is decided.
 
+Kept whole (past 400 lines): the encoding of formulas as Z3 terms and the decision over them share
+one session (the context, the namespaces of symbols, the premises' tracking literals), and unsat
+cores and scenarios are read back through that same encoding.
+
 >>> from peirce.translators.fol import read_problem
 >>> premises = ["∀x (Rabbit(x) → Cute(x))", "∀x (Rabbit(x) ∨ Squirrel(x))",
 ...             "∀x (Squirrel(x) → Skittish(x))", "∀x (Skittish(x) → ¬Still(x))", "Still(rock)"]

@@ -38,6 +38,10 @@ over names, a goal with a variable or a number, a proof deeper than ``Limits.dep
 :data:`MAX_FACTS` literals. As with :class:`~peirce.engine.ground_model.FastKnowledgeBase`, the
 inference, time and size limits of a Prolog query do not apply here (nothing is sent to Prolog):
 a search they would have stopped is answered.
+
+Kept whole (past 400 lines): the least model, the replay of Prolog's search and the entry to the
+compiled core share one representation of rules and one notion of level and bound; the Python
+reference and the core it is held equal to (``engine/_ground.c``) are read side by side.
 """
 
 from __future__ import annotations

@@ -29,6 +29,10 @@ Names are data: the ontology holds only generated IRIs (``root``, ``c0``, ``i0``
 taxonomy's names, so no name reaches HermiT or a shell (Java is started without one, its
 arguments a list).
 
+Kept whole (past 400 lines): the ontology written for a batch, the two HermiT runs and the reading
+of their output share the generated IRIs and their mapping back to the taxonomy's names, the one
+thing that keeps names out of HermiT; split, that mapping would cross a module boundary.
+
 >>> t = Taxonomy(("Cat", "Mammal", "Fish"), ("tom", "nemo"), subclass_of=(("Cat", "Mammal"),),
 ...              disjoint=(("Mammal", "Fish"),), members=(("tom", "Cat"), ("nemo", "Fish")))
 >>> [str(f) for f in taxonomy_formulas(t)]  # doctest: +NORMALIZE_WHITESPACE

@@ -16,6 +16,10 @@ of each role (roles of other modes count zero, so mixing modes is unsatisfiable)
 Every call has a timeout; a step Z3 cannot settle in time is reported with status ``unknown``,
 never guessed.
 
+Kept whole (past 400 lines): the schema, its Z3 encoding, the MaxSMT repair and the search by mode
+for small steps compute one objective into the same result types; the search by mode stands in for
+the MaxSMT repair and must stay equal to it, so the two sit side by side.
+
 >>> steps = [StepEdges("s1", (("e1", "deduction-case"), ("e2", "deduction-case")))]
 >>> result = repair(steps)
 >>> [(r.old, r.new) for r in result.relabelings], result.steps[0].mode

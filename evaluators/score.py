@@ -50,6 +50,10 @@ parameter weight ½ (§3.3.2, eq. 4-5), order mode "strict" (App. C.2). The gate
 :mod:`peirce.evaluators.score_gates`, the word normalisation and the order metrics in
 :mod:`peirce.evaluators.score_units`; all are re-exported here.
 
+Kept whole (past 400 lines): it is SCORE's formulas, gate by gate and component by component, each
+beside the section of the paper it follows, read against the paper in one place; what they compare
+with is in :mod:`.score_units`, the options in :mod:`.score_config`.
+
 >>> from peirce.translators.protocol import parse_protocol, render_sketch_and_fill
 >>> gold = parse_protocol(
 ...     'Step 1: {"action": "harvest", "objects": ["cells"], "parameters": []}\\n'

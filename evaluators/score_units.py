@@ -29,6 +29,10 @@ the table (``5 qz``); those are compared as written and reported as warnings.
 
 Limits: with case folded, a lower-case ``um`` is a micrometre; a micromolar needs its capital ``M``.
 
+Kept whole (past 400 lines): the sequence measures run over the action words that :func:`normalize`
+and :func:`subwords` make, and the unit table, the stemmer and the fast paths (:func:`word_sets`,
+the bit-parallel LCS) change together with the plain paths they are tested equal to.
+
 >>> normalize("Incubate at 37 ℃ for 5 Minutes, then spin at 9,700 × g")
 'incubate at 37 degc for 5 min, then spin at 9700 xg'
 >>> subwords("Releasing 10 µL of the OD₆₀₀ samples")

@@ -29,6 +29,10 @@
     Output of format/1,2, write/1, print/1, writeln/1 and nl/0 goes to a buffer of the query
     (bounded), that Python takes with the api operation output; format's directives are checked
     first: ~@ (which calls a goal) is refused.
+
+    Kept whole (past 400 lines): reading a control construct as data, checking every goal inside
+    it and solving it are one translation, and the cut's semantics need the reader's and the
+    solver's forms of a goal side by side.
 */
 :- module(peirce_control, [ctl_literal/2, ctl_build/2, collect/4, take_output/1,
                             read_op/3, read_options/1]).

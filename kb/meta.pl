@@ -38,6 +38,11 @@
     variable, [Name, N] for a compound whose N arguments follow ("f(X, g(a))" is
     [["f",2],[0],["g",1],"a"]); a proof is an array of its nodes in preorder, each its clause id
     (-1 for a built-in step), its goal (a term) and its number of children.
+
+    Kept whole (past 400 lines): it is loaded as one file (compiled once to a .qlf checked by
+    its SHA-256) into one module, peirce_meta; the loader, the meta-interpreter, the limits and
+    the JSON boundary share its scheme of mangled names and its global variables. The control
+    constructs are in kb/control.pl, loaded beside it.
 */
 :- module(peirce_meta, [api/4, prove/10, ask_batch/8, call_json/7, swipl_console/0,
                         load_text/8]).

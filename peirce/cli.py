@@ -19,6 +19,10 @@ What every subcommand shares is done here, once:
 - **Output.** Standard output is flushed at every line, so a run that is stopped has written
   every result it had.
 - **Options.** :func:`integer_at_least` reads a count and refuses one out of range.
+
+Kept whole (about 400 lines): it is what every subcommand shares, done once (exit statuses, help
+text, the parser, output, option readers); each command's own code is a module of
+:mod:`peirce.commands`.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ Prolog's control constructs (``;``, ``->``, ``*->``, ``\\+``, ``!``, ``findall/3
 runs them (every answer in its order; ``kb/control.pl``). A proof says which branch was taken
 and why; ``\\+ G`` is "no proof of G", negation as failure under the program's closed world.
 
+Kept whole (past 400 lines): the console is one loop over one knowledge base; its commands, its
+printing of terms and its reading of input share the session's state.
+
 Commands::
 
     :help               this text

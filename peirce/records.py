@@ -6,6 +6,10 @@ UTF-8, a lone surrogate, an integer past Python's digit limit, nesting deeper th
 its error, its line and its column, and the records around it are read as usual. This holds for
 JSONL and for a JSON list alike.
 
+Kept whole (past 400 lines): JSON and JSONL, files and single records are read by one reader whose
+every fault is placed by line and column the same way; the batch's stream reads through
+:func:`read_one`.
+
 >>> recs = list(read_records('{"a": 1}\n{"a": \n{"a": 3}\n', source="x.jsonl"))
 >>> [(r.index, r.value, r.error is None) for r in recs]
 [(1, {'a': 1}, True), (2, None, False), (3, {'a': 3}, True)]

@@ -2,9 +2,9 @@
 
 "Not proven" is a result: a :class:`Judgement` with verdict ``UNKNOWN`` and a ``reason``.
 
-The module is kept whole (past the usual size): it is the one place every layer's result types
-come from, and :class:`ProofNode` is long only because each of its methods walks the tree with a
-stack of its own.
+Kept whole (past the usual size): it is the one place every layer's result types come from,
+and :class:`ProofNode` is long only because each of its methods walks the tree with a stack of
+its own.
 
 >>> j = Judgement(Verdict.UNKNOWN, backend="prolog", reason="no rule concludes sour/1")
 >>> Judgement.from_json(j.to_json()) == j

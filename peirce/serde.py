@@ -9,8 +9,8 @@ steps deep or a term nested 10,000 times converts like a shallow one. :func:`dum
 :func:`load_json` are :func:`json.dumps` and :func:`json.loads` for such data (the json module
 itself gives up at about a thousand levels).
 
-The module is kept whole (past the usual size): the conversions both ways and the JSON text codec
-follow one rule, no recursion on the data, and are read and changed together.
+Kept whole (past the usual size): the conversions both ways and the JSON text codec follow one
+rule, no recursion on the data, and are read and changed together.
 
 >>> from peirce.span import Span
 >>> from_json_obj(Span, to_json_obj(Span(1, 4, 1, 2)))

@@ -1,11 +1,14 @@
 """What every test module shares: the fast lane's marks, and the ``endpoint`` fixture (an LLM
-endpoint on loopback, set in the environment as a user would).
+endpoint on loopback, set in the environment as a user would). What only some modules share is
+in ``tests/helpers/``, imported as ``tests.helpers.<module>``.
 
 ``make test`` runs everything; ``make test-fast`` (``pytest -m "not slow"``) leaves out the tests
-marked ``slow``: those marked in their own module, and every test of the modules below, which
-start servers, databases, browsers or subprocesses, run the conformance suites against
-SWI-Prolog, Z3 and the OWL reasoners, or spend seconds on generated inputs (measured with
-``pytest --durations=0``; the fast lane takes under a minute on 2 cores).
+marked ``slow``: every test of the modules below, which start servers, databases, browsers or
+subprocesses in most of their tests, or run the conformance suites against SWI-Prolog, Z3 and the
+OWL reasoners; and, in a module whose tests are mostly fast, each test marked
+``@pytest.mark.slow`` where it is written (a long Hypothesis run, ten thousand of something, a
+batch in worker processes). What is slow was measured with ``pytest --durations=0``; the fast
+lane takes under a minute on 2 cores.
 """
 
 from __future__ import annotations
@@ -35,22 +38,12 @@ SLOW_MODULES = frozenset(
         "test_report_hostile.py",
         "test_batch_ray.py",
         "test_batch_recycle.py",
-        "test_llm_integrity.py",
-        "test_limits.py",
-        "test_kb_stream.py",
-        "test_ir.py",
-        "test_arche_llm.py",
-        "test_console_input.py",
         "test_report.py",
-        "test_cli_errors.py",
         "test_ares_reference.py",
         "test_ask_many_groups.py",
         "test_score_plain.py",
         "test_prolog_buffers.py",
-        "test_protocol_plain.py",
-        "test_llm_untrusted_replies.py",
         "test_horn_z3.py",
-        "test_loopback_faults.py",
     }
 )
 

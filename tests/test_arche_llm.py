@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ def test_sentences_block_lists_every_coordinate() -> None:
     assert '(2,1,7) [reference 1] A strategy called "spatial transcriptomics"' in block
 
 
+@pytest.mark.slow
 def test_extraction_repairs_a_bad_first_graph(tmp_path: Path) -> None:
     def oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
         return GOOD if "DEFECTS FOUND" in _last(messages) else BAD
@@ -110,8 +112,21 @@ def test_stage2_trigger_rate_over_a_batch() -> None:
     assert batch.stage2_trigger_rate == 0.75 and batch.valid_rate == 1.0
 
 
+#: the judges a test opened, closed after it (an open client's connections are its sockets)
+_OPENED: list[LLMClient] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_judges() -> Iterator[None]:
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
 def _judges(srv: LoopbackServer, *models: str) -> list[LLMClient]:
-    return [_client(srv, m) for m in models]
+    judges = [_client(srv, m) for m in models]
+    _OPENED.extend(judges)
+    return judges
 
 
 def _judge_oracle(messages: list[dict[str, Any]], params: dict[str, Any]) -> Any:
@@ -139,6 +154,7 @@ def test_rea_filters_format_errors_before_any_call() -> None:
     assert result.by_type == {"deduction": (1, 1)}
 
 
+@pytest.mark.slow
 def test_majority_ties_and_a_failing_judge() -> None:
     rlt = read_rlt((FIXTURES / "figures9_10.dot").read_text())
     with LoopbackServer(oracle=_judge_oracle) as srv:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +21,13 @@ from typing import Any
 import pytest
 
 from peirce.batch import ray as batch_ray
-from peirce.batch.job import Item, Job, Outcome, handle
+from peirce.batch.job import Item, Job, handle
 from peirce.cli import main
-from peirce.jsontypes import JSON
 
 pytestmark = [pytest.mark.filterwarnings("ignore")]
+
+#: a user's processor module (``dying_processor``), imported by name in the worker processes
+PROCESSORS = Path(__file__).parent / "fixtures" / "batch"
 
 CHECK = Job(
     command="check", factory="peirce.commands.check:processor", legacy_id="record", text=False
@@ -132,32 +133,14 @@ def test_an_actors_engine_is_a_child_process_replaced_after_its_records() -> Non
     assert engine.forked == 3 and engine.zygote is None
 
 
-class _Counting:
-    """Counts its records; kills its own process on the record whose id is ``die``."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.die, self.n = options.get("die"), 0
-
-    def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
-        if rid == self.die:
-            os.kill(os.getpid(), signal.SIGKILL)
-        self.n += 1
-        return Outcome({"verdict": "done", "pid": os.getpid()})
-
-    def stats(self) -> dict[str, Any]:
-        return {"records": self.n}
-
-    def close(self) -> None:
-        return None
-
-
-def counting(options: dict[str, Any]) -> _Counting:
-    return _Counting(options)
-
-
 @pytest.mark.slow
-def test_an_engines_counters_add_up_over_its_children_and_a_killer_record_is_an_error() -> None:
-    job = Job(command="check", factory=f"{__name__}:counting", options={"die": "r13"}, text=False)
+def test_an_engines_counters_add_up_over_its_children_and_a_killer_record_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(PROCESSORS))  # where the engine's processes import it from
+    job = Job(
+        command="check", factory="dying_processor:processor", options={"die": "r13"}, text=False
+    )
     engine = batch_ray._Engine(job, recycle=10)
     try:
         results = [

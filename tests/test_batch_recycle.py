@@ -18,10 +18,12 @@ from typing import Any
 
 import pytest
 
-from peirce.batch.job import Item, Job, Outcome
+from peirce.batch.job import Item, Job
 from peirce.batch.workers import WorkerPool
 from peirce.cli import main
-from peirce.jsontypes import JSON
+
+#: a user's processor module (``dying_processor``), imported by name in the worker processes
+PROCESSORS = Path(__file__).parent / "fixtures" / "batch"
 
 CHECK = Job(
     command="check", factory="peirce.commands.check:processor", legacy_id="record", text=False
@@ -93,31 +95,14 @@ def test_a_worker_killed_mid_run_loses_nothing(ordered: bool) -> None:
         assert sorted(lines) == sorted(expected)
 
 
-class _Dying:
-    """A processor that kills its own process on the record whose id is ``die``."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.die = options["die"]
-
-    def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
-        if rid == self.die:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return Outcome({"verdict": "done", "pid": os.getpid()})
-
-    def stats(self) -> dict[str, Any]:
-        return {}
-
-    def close(self) -> None:
-        return None
-
-
-def dying(options: dict[str, Any]) -> _Dying:
-    return _Dying(options)
-
-
 @pytest.mark.parametrize("ordered", [True, False])
-def test_a_record_that_kills_its_worker_twice_is_an_error_line(ordered: bool) -> None:
-    job = Job(command="check", factory=f"{__name__}:dying", options={"die": "r13"}, text=False)
+def test_a_record_that_kills_its_worker_twice_is_an_error_line(
+    ordered: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(PROCESSORS))  # where the worker processes import it from
+    job = Job(
+        command="check", factory="dying_processor:processor", options={"die": "r13"}, text=False
+    )
     pool = WorkerPool(job, 2, ordered, max_records=0)
     results = list(pool.map(_items(_records(50))))
     ids = [r.id for r in results]

@@ -217,6 +217,7 @@ def test_counts_on_the_command_line_are_checked(
     assert f"argument {flag}: expected an integer" in err
 
 
+@pytest.mark.slow
 def test_results_reach_a_pipe_record_by_record(tmp_path: Path) -> None:
     """The first chain's line arrives while the second chain's LLM call still hangs."""
 
@@ -360,6 +361,7 @@ def test_bench_on_data_of_another_shape_says_what_it_expected(
     assert captured.out == ""
 
 
+@pytest.mark.slow
 def test_bench_on_data_of_the_right_shape_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,8 +4,8 @@ Each program (seeded, reproducible) has facts over small integers and rules whos
 cut, negation as failure, if-then-else, soft cut, disjunction, the all-solutions predicates
 (findall/3, forall/2, aggregate_all/3, setof/3, bagof/3), arithmetic and the list library; its
 queries' first six answers, in order, and whether the search ended, must be those of ``swipl``
-(``tests/_prolog_diff.py``). The number of programs comes from the environment, as for the Horn
-conformance suite: ``make test`` runs a few, ``make conformance-control`` a thousand::
+(``tests/helpers/prolog_diff.py``). The number of programs comes from the environment, as for
+the Horn conformance suite: ``make test`` runs a few, ``make conformance-control`` a thousand::
 
     PEIRCE_CONTROL_PROGRAMS=1000 python -m pytest -q tests/test_conformance_control.py
 """
@@ -17,8 +17,8 @@ import random
 
 import pytest
 
-from tests._conformance import Stats
-from tests._prolog_diff import SWIPL, Case, peirce_answers, swipl_answers
+from tests.helpers.conformance import Stats
+from tests.helpers.prolog_diff import SWIPL, Case, peirce_answers, swipl_answers
 
 PROGRAMS = int(os.environ.get("PEIRCE_CONTROL_PROGRAMS", "60") or 60)
 SEED = int(os.environ.get("PEIRCE_CONTROL_SEED", "30") or 30)

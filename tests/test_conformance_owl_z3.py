@@ -20,10 +20,10 @@ domain and the open world. So OWL entailed ⇔ Z3 entailed, refuted ⇔ refuted,
 contingent, inconsistent ⇔ inconsistent, and both equal the reference.
 
 HermiT starts a Java process per run (two per batch), so the cases are generated first (one
-Hypothesis run of ``PEIRCE_CONFORMANCE_EXAMPLES`` taxonomies, see ``_conformance.py``) and
-checked in batches of :data:`BATCH`; HermiT answers every question of every taxonomy, Z3 (about
-27 ms a question) :data:`Z3_QUERIES` of each. A disagreement fails with the taxonomy and every
-answer; it is then kept below as a known case.
+Hypothesis run of ``PEIRCE_CONFORMANCE_EXAMPLES`` taxonomies, see
+``tests/helpers/conformance.py``) and checked in batches of :data:`BATCH`; HermiT answers every
+question of every taxonomy, Z3 (about 27 ms a question) :data:`Z3_QUERIES` of each. A
+disagreement fails with the taxonomy and every answer; it is then kept below as a known case.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
-from _conformance import EXAMPLES, Stats, conformance_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -50,6 +49,7 @@ from peirce.engine.owl import (
     taxonomy_problem,
 )
 from peirce.errors import BackendTimeout, InputError
+from tests.helpers.conformance import EXAMPLES, Stats, conformance_settings
 
 STATS = Stats("owl_z3")
 

@@ -42,7 +42,7 @@ classical answer the FOL layer's, on every program (``_`` included: each occurre
 variable of its own in every backend).
 
 The run length is ``PEIRCE_CONFORMANCE_EXAMPLES`` programs per property (see
-``_conformance.py``); every program asks :data:`QUERIES` questions.
+``tests/helpers/conformance.py``); every program asks :data:`QUERIES` questions.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pytest
-from _conformance import Stats, conformance_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,6 +61,7 @@ from peirce.engine.prolog import KnowledgeBase, Limits, ask_many
 from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.pipelines.horn_fol import horn_problem
 from peirce.results import Judgement, Verdict
+from tests.helpers.conformance import Stats, conformance_settings
 
 STATS = Stats("prolog_z3")
 

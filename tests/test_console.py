@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import io
 import os
-import pty
-import select
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,52 +14,10 @@ import pytest
 from peirce.console import Console, format_term, history_path
 from peirce.engine.prolog import KnowledgeBase, export_program, parse_program
 from peirce.logic import Clause, Compound, Const, Literal, Var
+from tests.helpers.console import Terminal
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prolog"
 KINSHIP = FIXTURES / "kinship.pl"
-
-
-class Terminal:
-    """A child process on a pseudo-terminal: type lines, read what it prints."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        master, slave = pty.openpty()
-        self.proc = subprocess.Popen(
-            args, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
-        )
-        os.close(slave)
-        self.master = master
-        self.seen = ""
-
-    def read_until(self, marker: str, timeout: float = 30.0) -> str:
-        """Everything printed up to and including ``marker`` (after what was read before)."""
-        deadline = time.monotonic() + timeout
-        while marker not in self.seen:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no {marker!r} within {timeout} s; got {self.seen!r}")
-            ready, _, _ = select.select([self.master], [], [], left)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(self.master, 4096)
-            except OSError:  # the child closed the terminal
-                chunk = b""
-            if not chunk:
-                raise AssertionError(f"ended before {marker!r}; got {self.seen!r}")
-            self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
-        head, _, rest = self.seen.partition(marker)
-        self.seen = rest
-        return head + marker
-
-    def type(self, line: str) -> None:
-        os.write(self.master, (line + "\n").encode())
-
-    def close(self) -> int:
-        try:
-            return self.proc.wait(timeout=30)
-        finally:
-            os.close(self.master)
 
 
 @pytest.fixture

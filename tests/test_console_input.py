@@ -14,6 +14,7 @@ import pytest
 
 from peirce.console import Console
 from peirce.engine.prolog import KnowledgeBase
+from tests.helpers.console import Terminal
 
 
 def session(lines: list[str], *files: Path, answers: int = 5) -> str:
@@ -38,6 +39,7 @@ def peirce(args: list[str], stdin: bytes, tmp_path: Path) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [250, 5_000])
 def test_long_lists_are_answered(n: int) -> None:
     items = ", ".join(map(str, range(n)))
@@ -119,8 +121,6 @@ def test_an_unfinished_query_is_ended_by_an_empty_line() -> None:
 
 
 def test_an_unfinished_query_says_it_goes_on_through_a_terminal(tmp_path: Path) -> None:
-    from test_console import Terminal
-
     env = {
         **os.environ,
         "HOME": str(tmp_path),

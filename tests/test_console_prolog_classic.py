@@ -1,5 +1,6 @@
 """Classic Prolog programs in the proof console answer as SWI-Prolog does: every query's first
-six answers, in order, equal to those of the ``swipl`` executable (``tests/_prolog_diff.py``).
+six answers, in order, equal to those of the ``swipl`` executable
+(``tests/helpers/prolog_diff.py``).
 
 The programs (``tests/fixtures/prolog/classic/``) were written for this suite: naive reverse,
 N-queens, the zebra puzzle, SEND+MORE=MONEY, the towers of Hanoi, a grammar (DCG), family
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._prolog_diff import SWIPL, Case, peirce_answers, swipl_answers
+from tests.helpers.prolog_diff import SWIPL, Case, peirce_answers, swipl_answers
 
 CLASSIC = Path(__file__).parent / "fixtures" / "prolog" / "classic"
 

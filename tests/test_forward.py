@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from test_prolog import datalog  # the random Datalog programs of the engine's differential test
 
 from peirce.engine.forward import forward_closure, naive_closure
 from peirce.errors import CapabilityError
 from peirce.logic import Clause, Const, Literal, Var
+from tests.helpers.prolog import (
+    datalog,  # the random Datalog programs of the engine's differential test
+)
 
 
 @settings(max_examples=150, deadline=None)

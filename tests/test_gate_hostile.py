@@ -24,8 +24,8 @@ import openai
 import pytest
 
 from peirce.server.app import ServerSettings
-from tests._hostile import Hostile, Reply, completion, sse
-from tests._serving import PREMISES, WRONG, serving
+from tests.helpers.hostile import Hostile, Reply, completion, sse
+from tests.helpers.serving import PREMISES, WRONG, serving
 
 RIGHT = "Gwen is tall and calm, so Gwen is kind. So Gwen is happy.\nANSWER: True"
 OPEN = "Gwen is tall. Gwen is rich. Gwen is kind, so Gwen is happy.\nANSWER: True"

@@ -17,89 +17,20 @@ from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.pipelines import proofs
 from peirce.pipelines.consistency import suspects
 from peirce.results import ProofNode
+from tests.helpers.ground import deep_program, random_goals, random_program
 
 X, Y, Z = Var("X"), Var("Y"), Var("Z")
-NAMES = [Const(f"c{i}") for i in range(5)]
-UNARY = [f"p{i}" for i in range(7)]
-
-
-def _program(rng: random.Random) -> list[Clause]:
-    """Facts, rules of one variable, rules with a variable only in the body (``p(X) :- e(X, Y),
-    q(Y)``), a transitive rule, ground rules (of one body literal or several), and sometimes a
-    chain deeper than 16 with shortcuts (iterative deepening then doubles its bound past the
-    shallowest proof)."""
-    clauses: list[Clause] = []
-    for _ in range(rng.randint(3, 12)):
-        if rng.random() < 0.6:
-            lit = Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=rng.random() < 0.15)
-        else:
-            lit = Literal("e", (rng.choice(NAMES), rng.choice(NAMES)), negated=rng.random() < 0.1)
-        clauses.append(Clause(lit, label=f"fact {len(clauses)}"))
-    for _ in range(rng.randint(2, 12)):
-        kind = rng.random()
-        neg = rng.random() < 0.2
-        if kind < 0.25:
-            rule = Clause(Literal("e", (X, Z)), (Literal("e", (X, Y)), Literal("e", (Y, Z))))
-        elif kind < 0.45:
-            body = (Literal("e", (X, Y)), Literal(rng.choice(UNARY), (Y,)))
-            rule = Clause(Literal(rng.choice(UNARY), (X,), negated=neg), body)
-        elif kind < 0.55:
-            body = (Literal(rng.choice(UNARY), (X,)),)
-            rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),)), body)
-        elif kind < 0.6:
-            body = (Literal(rng.choice(UNARY), (rng.choice(NAMES),)),)
-            rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=neg), body)
-        elif kind < 0.65:  # a ground rule of several body literals
-            body = tuple(
-                Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=rng.random() < 0.15)
-                if rng.random() < 0.7
-                else Literal("e", (rng.choice(NAMES), rng.choice(NAMES)))
-                for _ in range(rng.randint(2, 3))
-            )
-            rule = Clause(Literal(rng.choice(UNARY), (rng.choice(NAMES),), negated=neg), body)
-        else:
-            body = tuple(
-                Literal(rng.choice(UNARY), (X,), negated=rng.random() < 0.15)
-                for _ in range(rng.randint(1, 3))
-            )
-            rule = Clause(Literal(rng.choice(UNARY), (X,), negated=neg), body)
-        at = rng.randrange(len(clauses) + 1)
-        clauses.insert(at, Clause(rule.head, rule.body, label=f"rule {len(clauses)}"))
-    if rng.random() < 0.35:
-        clauses.append(Clause(Literal("q0", (NAMES[0],)), label="q start"))
-        for i in range(rng.randint(15, 40)):
-            step = Clause(Literal(f"q{i + 1}", (X,)), (Literal(f"q{i}", (X,)),), label=f"q {i}")
-            clauses.insert(rng.randrange(len(clauses) + 1), step)
-            if rng.random() < 0.25:
-                j = rng.randint(0, i)
-                skip = (Literal(f"q{j}", (X,)),)
-                clauses.append(Clause(Literal(f"q{i + 1}", (X,)), skip, label=f"q {j}..{i}"))
-            if rng.random() < 0.2:  # a loop back: the ancestor check cuts it
-                j = rng.randint(0, i)
-                back = Clause(Literal(f"q{j}", (X,)), (Literal(f"q{i + 1}", (X,)),), label="back")
-                clauses.insert(rng.randrange(len(clauses) + 1), back)
-    return clauses
-
-
-def _goals(clauses: list[Clause], rng: random.Random, n: int) -> list[Literal]:
-    preds = sorted({c.head.predicate for c in clauses if c.head.predicate != "e"} | {"p0"})
-    preds = [p for p in preds if not p.startswith("q")] + rng.sample(
-        [p for p in preds if p.startswith("q")], min(6, sum(p.startswith("q") for p in preds))
-    )
-    goals = [Literal(p, (c,), negated=s) for p in preds for c in NAMES for s in (False, True)]
-    goals += [Literal("e", (a, b), negated=rng.random() < 0.2) for a in NAMES for b in NAMES]
-    return rng.sample(goals, min(n, len(goals)))
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_the_model_answers_as_prolog_node_for_node(seed: int) -> None:
     rng = random.Random(seed)
-    clauses = _program(rng)
+    clauses = random_program(rng)
     program = GroundProgram.of(clauses)
     assert program is not None
     assert program.contradicted == bool(suspects(clauses))
     with KnowledgeBase(clauses) as kb:
-        for goal in _goals(clauses, rng, 30):
+        for goal in random_goals(clauses, rng, 30):
             want, got = kb.ask(goal), program.ask(goal, Limits())
             assert got is not None, goal
             assert (got.verdict, got.reason, got.evidence) == (
@@ -154,11 +85,11 @@ def test_what_the_model_does_not_answer() -> None:
 
 
 def test_a_search_past_its_steps_is_left_to_prolog(monkeypatch: pytest.MonkeyPatch) -> None:
-    clauses = _program(random.Random(3))
+    clauses = random_program(random.Random(3))
     monkeypatch.setattr(ground_ask, "MAX_STEPS", 0)
     program = GroundProgram.of(clauses)
     assert program is not None
-    held = [g for g in _goals(clauses, random.Random(0), 200) if program.holds(g)]
+    held = [g for g in random_goals(clauses, random.Random(0), 200) if program.holds(g)]
     assert held and all(program.attempt(g, Limits()) is None for g in held)
 
 
@@ -327,44 +258,13 @@ def test_check_proof_s_model_proves_as_prolog_node_for_node(seed: int) -> None:
     is Prolog's proof; what it cannot replay (a clause with a variable only in its body in the
     way) it leaves to Prolog."""
     rng = random.Random(1000 + seed)
-    clauses = _program(rng)
+    clauses = random_program(rng)
     with KnowledgeBase(clauses) as kb:
         fast = FastKnowledgeBase(None, clauses)
-        for goal in _goals(clauses, rng, 30):
+        for goal in random_goals(clauses, rng, 30):
             want, got = kb.prove(goal), fast.prove(goal)
             assert (got.proved, got.reason, got.proof) == (want.proved, want.reason, want.proof)
         assert fast.answered > 0
-
-
-def _deep_program(rng: random.Random) -> tuple[list[Clause], int]:
-    """A chain of 40 to 120 levels (past the 32 levels whose ancestors ``kb/meta.pl`` keeps in a
-    list: deeper ground ancestors are hashed), with shortcuts, loops back, and conjunctions
-    ``q(i+1) :- q(i), s(i)`` where ``s(i) :- q(i)`` (three): the second goal's proof needs the first
-    goal again, which is an ancestor only while its own proof is being searched."""
-    a = Const("a")
-    n = rng.randint(40, 120)
-    clauses = [Clause(Literal("q0", (a,)), label="start")]
-    both = set(rng.sample(range(n), 3))  # (each doubles the proofs above it)
-    for i in range(n):
-        head = Literal(f"q{i + 1}", (X,))
-        if i in both:
-            s = Literal(f"s{i}", (X,))
-            clauses.append(Clause(head, (Literal(f"q{i}", (X,)), s), label=f"q{i} and s{i}"))
-            clauses.insert(
-                rng.randrange(len(clauses) + 1),
-                Clause(s, (Literal(f"q{i}", (X,)),), label=f"s{i}"),
-            )
-        else:
-            clauses.append(Clause(head, (Literal(f"q{i}", (X,)),), label=f"q{i}"))
-        if rng.random() < 0.2:  # a loop back, tried first: the ancestor check cuts it
-            j = rng.randint(0, i)
-            back = Clause(Literal(f"q{j}", (X,)), (Literal(f"q{i + 1}", (X,)),), label="back")
-            clauses.insert(rng.randrange(len(clauses) + 1), back)
-        if rng.random() < 0.05:  # a shortcut of a few levels (the proof stays deep)
-            j = rng.randint(max(0, i - 3), i)
-            skip = Clause(head, (Literal(f"q{j}", (X,)),), label=f"q{j}..{i}")
-            clauses.insert(rng.randrange(len(clauses) + 1), skip)
-    return clauses, n
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -373,7 +273,7 @@ def test_deep_proofs_with_hashed_ancestors_are_prolog_s_node_for_node(seed: int)
     is proved, taken out after): the proofs are those the replay, which keeps its ancestors in
     a set, finds; a goal proved earlier on a branch is no ancestor of the goals after it."""
     rng = random.Random(seed)
-    clauses, n = _deep_program(rng)
+    clauses, n = deep_program(rng)
     program = GroundProgram.of(clauses)
     assert program is not None
     goals = [Literal(f"q{k}", (Const("a"),)) for k in sorted({n, n - 1, rng.randint(33, n)})]

@@ -20,7 +20,7 @@ from peirce.engine.ground_ask import GroundProgram
 from peirce.engine.prolog import Limits
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.results import Judgement
-from tests.test_ground_ask import _deep_program, _goals, _program
+from tests.helpers.ground import deep_program, random_goals, random_program
 
 pytestmark = pytest.mark.skipif(
     not ground_ask.CORE_BUILT, reason="the compiled core was not built (no C compiler)"
@@ -74,14 +74,14 @@ def test_the_core_answers_as_the_python_node_for_node(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(seed)
-    clauses = _program(rng)
-    assert _hold_alike(clauses, _goals(clauses, rng, 60), monkeypatch) is not None
+    clauses = random_program(rng)
+    assert _hold_alike(clauses, random_goals(clauses, rng, 60), monkeypatch) is not None
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_deep_proofs_alike(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
-    clauses, n = _deep_program(rng)
+    clauses, n = deep_program(rng)
     goals = [Literal(f"q{k}", (Const("a"),)) for k in range(0, n + 1, 7)]
     goals.append(Literal("q0", (Const("b"),)))
     for depth in (10, 40, 200, 400):
@@ -93,8 +93,8 @@ def test_a_search_past_its_steps_alike(steps: int, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(ground_ask, "MAX_STEPS", steps)
     for seed in range(20):
         rng = random.Random(seed)
-        clauses = _program(rng)
-        _hold_alike(clauses, _goals(clauses, rng, 30), monkeypatch)
+        clauses = random_program(rng)
+        _hold_alike(clauses, random_goals(clauses, rng, 30), monkeypatch)
 
 
 @pytest.mark.parametrize("facts", [0, 1, 3, 10, 30, 100])
@@ -107,8 +107,8 @@ def test_a_model_past_its_size_is_refused_alike(
     refused = 0
     for seed in range(40):
         rng = random.Random(seed)
-        clauses = _program(rng)
-        refused += _hold_alike(clauses, _goals(clauses, rng, 10), monkeypatch) is None
+        clauses = random_program(rng)
+        refused += _hold_alike(clauses, random_goals(clauses, rng, 10), monkeypatch) is None
     assert facts > 30 or refused  # (the small sizes do refuse some programs)
 
 
@@ -197,6 +197,7 @@ def _clause(draw: st.DrawFn) -> Clause:
     return Clause(Literal(pred, args, negated=draw(st.booleans())), body, label=label)
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("PEIRCE_CORE_EXAMPLES", "400")), deadline=None)
 @given(st.lists(_clause(), min_size=1, max_size=14), st.lists(_literal(ground=True), max_size=12))
 def test_any_program_alike(clauses: list[Clause], goals: list[Literal]) -> None:
@@ -243,12 +244,12 @@ def test_the_core_s_proofs_are_left_out_of_the_cyclic_collector(
     import gc
 
     monkeypatch.setattr(ground_ask, "COMPILED", True)
-    clauses = _program(random.Random(5))
+    clauses = random_program(random.Random(5))
     program = GroundProgram.of(clauses)
     assert program is not None
     proofs = [
         got.proof
-        for goal in _goals(clauses, random.Random(5), 60)
+        for goal in random_goals(clauses, random.Random(5), 60)
         if (got := program.ask(goal, Limits())) is not None and got.proof is not None
     ]
     assert any(p.children for p in proofs)

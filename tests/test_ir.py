@@ -29,6 +29,7 @@ literals = st.builds(Literal, names, st.lists(terms, max_size=3).map(tuple), st.
 clauses = st.builds(Clause, literals, st.lists(literals, max_size=3).map(tuple))
 
 
+@pytest.mark.slow
 @given(clauses)
 def test_clause_round_trip(clause: Clause) -> None:
     assert serde.from_json_obj(Clause, serde.to_json_obj(clause)) == clause
@@ -161,6 +162,7 @@ def test_a_deep_proof_compares_hashes_and_prints() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_deep_proof_round_trips_through_json() -> None:
     proof = _chain(DEEP)
     report = ProofReport(steps=(StepResult(1, "p.", StepStatus.VALID, proof=proof),))
@@ -172,6 +174,7 @@ def test_a_deep_proof_round_trips_through_json() -> None:
     assert serde.from_json_obj(ProofNode, obj) == proof
 
 
+@pytest.mark.slow
 def test_deeply_nested_json_data_round_trips() -> None:
     deep: object = "bottom"
     for _ in range(DEEP):
@@ -200,6 +203,7 @@ def test_deeply_nested_json_data_round_trips() -> None:
             serde.load_json(bad, deep=True)
 
 
+@pytest.mark.slow
 def test_a_deep_term_round_trips() -> None:
     term: object = Const("zero")
     for _ in range(DEEP):

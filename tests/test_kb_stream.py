@@ -141,6 +141,7 @@ def _live_clauses() -> int:
     return sum(1 for o in gc.get_objects() if type(o) is Clause)
 
 
+@pytest.mark.slow
 def test_a_large_load_keeps_no_clause_objects() -> None:
     n = 30_000
     text = _facts(n)
@@ -209,6 +210,7 @@ def test_a_program_unloads_and_keeps_what_was_added_apart() -> None:
         assert kb.ask(Literal("f", (Const("kept"), Const(0)))).verdict.value == "entailed"
 
 
+@pytest.mark.slow
 def test_extend_is_all_or_nothing() -> None:
     def clauses() -> Iterator[Clause]:
         for i in range(12_000):
@@ -226,6 +228,7 @@ def test_extend_is_all_or_nothing() -> None:
         assert len(kb.clauses()) == 7_001
 
 
+@pytest.mark.slow
 def test_extend_keeps_labels_spans_and_variables_for_proofs() -> None:
     X = Var("Who")
     rule = Clause(

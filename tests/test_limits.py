@@ -75,6 +75,7 @@ def test_growing_atoms_count_against_the_memory_limit() -> None:
     assert not complete and reason == "memory limit 64 MiB exceeded"
 
 
+@pytest.mark.slow
 def test_the_time_limit_holds_for_a_busy_query() -> None:
     program = "loop(N) :- N1 is N + 1, loop(N1).\n"
     limits = Limits(seconds=1, inferences=10**12, depth=10**8)
@@ -102,6 +103,7 @@ def _chain(n: int) -> list[Clause]:
     return [*rules, Clause(Literal(f"p{n}", (a,)))]
 
 
+@pytest.mark.slow
 def test_a_proof_ten_thousand_deep_is_proved_rendered_and_serialised() -> None:
     limits = Limits(depth=DEPTH + 1, inferences=10**9, seconds=120)
     with KnowledgeBase(_chain(DEPTH), limits=limits) as kb:
@@ -114,6 +116,7 @@ def test_a_proof_ten_thousand_deep_is_proved_rendered_and_serialised() -> None:
     assert Judgement.from_json(j.to_json()) == j
 
 
+@pytest.mark.slow
 def test_a_proof_thousands_deep_is_proved_in_a_batch() -> None:
     depth = 2_000  # (the batch's search is slower on one deep chain: 10,000 takes ~17 s)
     limits = Limits(depth=depth + 1, inferences=10**9, seconds=120)
@@ -137,6 +140,7 @@ def _depth(term: Term) -> tuple[int, Term]:
     return n, term
 
 
+@pytest.mark.slow
 def test_a_term_nested_thousands_deep_comes_back_whole() -> None:
     depth = 4_000
     with KnowledgeBase([Clause(Literal("t", (_nest(depth),)))]) as kb:

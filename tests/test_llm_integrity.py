@@ -110,6 +110,7 @@ def _silent_changes(clean: AresResult, faulty: AresResult) -> list[tuple[int, ob
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["binary", "likert"])
 def test_ares_one_failed_call_never_silently_changes_a_later_claim(mode: str) -> None:
     """The issue's reproduction: one failed call among several workers. Every claim either keeps
@@ -172,6 +173,7 @@ def test_ares_claims_resting_on_many_failures_are_undecided_without_more_calls()
 
 
 # ---------------------------------------------------------------- replies that cannot be read
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("reply", "why"),
     [
@@ -267,6 +269,7 @@ def _poison(path: Path, key: str, row_text: str) -> None:
         conn.execute("UPDATE replies SET reply = ? WHERE key = ?", (row_text, key))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "row",
     [

@@ -87,6 +87,7 @@ def test_a_run_with_some_usable_replies_exits_0(
     assert code == 0, err
 
 
+@pytest.mark.slow
 def test_a_batch_in_workers_whose_every_reply_was_unusable_exits_3(tmp_path: Path) -> None:
     """In worker processes (a command of its own, so that its workers see the endpoint)."""
     import os

@@ -256,6 +256,7 @@ def test_real_slips_are_still_called() -> None:
     assert [s.status.value for s in report] == ["wrong", "wrong", "wrong"]
 
 
+@pytest.mark.slow
 def test_bench_math_cot_replays_recorded_programs(tmp_path: Path) -> None:
     rows = [
         {"id": f"GSM8K_{i}", "dataset": "GSM8K", "question": QUESTION, "gold": "24",

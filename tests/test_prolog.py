@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from peirce.engine.forward import forward_closure
 from peirce.engine.prolog import (
@@ -33,31 +32,20 @@ from peirce.errors import (
 )
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.results import Judgement, Severity, Verdict
+from tests.helpers.prolog import (
+    PREDS,
+    PRONTO,
+    X,
+    Y,
+    Z,
+    all_ground_literals,
+    datalog,
+    fact,
+    lit,
+    rule,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "prolog"
-X, Y, Z = Var("X"), Var("Y"), Var("Z")
-
-
-def lit(pred: str, *args: str | int | Var, neg: bool = False) -> Literal:
-    return Literal(pred, tuple(a if isinstance(a, Var) else Const(a) for a in args), neg)
-
-
-def fact(pred: str, *args: str | int, neg: bool = False, label: str | None = None) -> Clause:
-    return Clause(lit(pred, *args, neg=neg), label=label)
-
-
-def rule(head: Literal, *body: Literal, label: str | None = None) -> Clause:
-    return Clause(head, tuple(body), label=label)
-
-
-PRONTO = [
-    fact("wumpus", "max", label="Max is a wumpus."),
-    rule(lit("impus", X), lit("wumpus", X), label="Every wumpus is an impus."),
-    rule(lit("jompus", X), lit("impus", X), label="Each impus is a jompus."),
-    rule(lit("sour", X, neg=True), lit("jompus", X), label="Jompuses are not sour."),
-    rule(lit("shy", X), lit("jompus", X), lit("small", X), label="Small jompuses are shy."),
-    fact("small", "max", label="Max is small."),
-]
 
 
 # -- proofs ----------------------------------------------------------------------------------
@@ -465,51 +453,13 @@ def test_threads_prove_at_once() -> None:
 
 # -- differential: Prolog against the forward chainer on random Datalog ---------------------------
 
-CONSTS = ["a", "b", "c"]
-PREDS = [("p", 1), ("q", 1), ("r", 2), ("s", 2)]
-VARS = [X, Y, Z]
-
-
-@st.composite
-def datalog(draw: st.DrawFn) -> list[Clause]:
-    clauses = []
-    for _ in range(draw(st.integers(1, 8))):
-        name, arity = draw(st.sampled_from(PREDS))
-        neg = draw(st.booleans())
-        consts = [Const(draw(st.sampled_from(CONSTS))) for _ in range(arity)]
-        clauses.append(Clause(Literal(name, tuple(consts), neg)))
-    for _ in range(draw(st.integers(0, 6))):
-        body = []
-        for _ in range(draw(st.integers(1, 3))):
-            name, arity = draw(st.sampled_from(PREDS))
-            choices: list[Var | Const] = [*VARS, Const("a")]
-            args = [draw(st.sampled_from(choices)) for _ in range(arity)]
-            body.append(Literal(name, tuple(args), draw(st.booleans())))
-        bound = sorted({a.name for b in body for a in b.args if isinstance(a, Var)})
-        name, arity = draw(st.sampled_from(PREDS))
-        pool: list[Var | Const] = [Var(n) for n in bound] or [Const("b")]
-        head = Literal(name, tuple(draw(st.sampled_from(pool)) for _ in range(arity)))
-        clauses.append(Clause(head, tuple(body)))
-    return clauses
-
-
-def _all_ground_literals() -> list[Literal]:
-    out: list[Literal] = []
-    for name, arity in PREDS:
-        for neg in (False, True):
-            tuples: list[tuple[str, ...]] = [()]
-            for _ in range(arity):
-                tuples = [(*t, c) for t in tuples for c in CONSTS]
-            out.extend(Literal(name, tuple(map(Const, t)), neg) for t in tuples)
-    return out
-
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(datalog())
 def test_prolog_agrees_with_forward_chaining(clauses: list[Clause]) -> None:
     closure = forward_closure(clauses)
     with KnowledgeBase(clauses) as kb:
-        for goal in _all_ground_literals():
+        for goal in all_ground_literals():
             assert kb.prove(goal).proved == (goal in closure), f"{goal} in {clauses}"
         # the answers to open queries are exactly the closure, each with a checkable proof
         for name, arity in PREDS:

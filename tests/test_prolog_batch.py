@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_prolog import PREDS, PRONTO, X, Y, _all_ground_literals, datalog, fact, lit, rule
-from test_prolog_safety import hostile
 
 from peirce.engine.prolog import KnowledgeBase, Limits
 from peirce.engine.prolog import ask_many as engine_ask_many
@@ -20,6 +18,18 @@ from peirce.errors import ConfigError
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.pipelines.proofs import ask, ask_many, translate
 from peirce.results import Judgement, Verdict
+from tests.helpers.prolog import (
+    PREDS,
+    PRONTO,
+    X,
+    Y,
+    all_ground_literals,
+    datalog,
+    fact,
+    hostile,
+    lit,
+    rule,
+)
 
 DEFAULT = Limits()
 
@@ -105,7 +115,7 @@ def test_numbers_come_back_as_written() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(datalog(), st.data())
 def test_random_datalog_matches_ask(clauses: list[Clause], data: st.DataObject) -> None:
-    goals = data.draw(st.lists(st.sampled_from(_all_ground_literals()), min_size=1, max_size=12))
+    goals = data.draw(st.lists(st.sampled_from(all_ground_literals()), min_size=1, max_size=12))
     name, arity = data.draw(st.sampled_from(PREDS))
     goals.append(Literal(name, (X, Y)[:arity], data.draw(st.booleans())))
     other = data.draw(datalog())

@@ -15,46 +15,9 @@ from peirce.engine.prolog import KnowledgeBase, parse_program, parse_query
 from peirce.errors import InputError, ParseError
 from peirce.logic import Clause, Compound, Const, Literal, Var
 from peirce.results import Severity, Verdict
+from tests.helpers.prolog import hostile
 
 X = Var("X")
-
-
-def hostile(marker: Path) -> list[str]:
-    m = str(marker)
-    return [
-        f"shell('touch {m}')",
-        f'shell("touch {m}")',
-        "halt.",
-        "halt",
-        ":- initialization(halt)",
-        f":- initialization(shell('touch {m}')).",
-        "'), halt, ('",
-        '"), halt, ("',
-        f"x'), shell('touch {m}'), write('",
-        "a. :- halt. b",
-        "end_of_file.",
-        "0'a",
-        "[]",
-        "'[]'",
-        "{}",
-        "_",
-        "X",
-        "Var",
-        "'quoted'",
-        "back\\slash\\\\ and \\' quote",
-        "new\nline\r\ttab",
-        "nul\x00byte",
-        "unicode: ¬∀x ∃y 😀 é ß 中文",
-        "\x01\x1f control",
-        "%comment",
-        "/* comment",
-        "p :- halt",
-        "assert(foo)",
-        'format("~s", [X])',
-        "$VAR(1)",
-        "",
-        " ",
-    ]
 
 
 def alive(kb: KnowledgeBase) -> None:

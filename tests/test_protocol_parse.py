@@ -152,6 +152,7 @@ def test_render_round_trips() -> None:
     assert sf.section("think") is not None and sf.section("think").content.strip() == "why"
 
 
+@pytest.mark.slow
 def test_ten_thousand_steps_parse_in_bounded_time() -> None:
     steps = tuple(
         ProtocolStep(i, "add", (f"tube {i}",), (f"{i} µl",), f"Add {i} µl to tube {i}.")

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from peirce.errors import ParseError
-from peirce.ir import LabProtocol, ProtocolStep
+from peirce.ir import LabProtocol
 from peirce.translators.protocol import (
     _protocol,
     from_plain,
@@ -29,57 +29,11 @@ from peirce.translators.protocol import (
     read_plain_protocol,
     render_sketch_and_fill,
 )
+from tests.helpers.protocols import PIECES, damaged, protocols
 
 FIXTURES = Path(__file__).parent / "fixtures" / "protocol"
 
-# words that matter to the readers: spaces of every kind at the edges, quotes, backslashes,
-# control characters, tags, numbers, non-ASCII letters and units
-_WORDS = ["spin", "tube", "5 min", "4 °C", "10 µl", "Step 2:", "1.", "a", "", " ", "x"]
-_WORDS += ['"', "\\", "\t", "\u00a0", "\u2028", "\x1f", "<key>", "</orc>", "：", "٣", "é", "ΣΑΣ"]
-_FIELD = st.lists(st.sampled_from(_WORDS), max_size=3).map("".join)
-_STEP = st.tuples(_FIELD, st.lists(_FIELD, max_size=3), st.lists(_FIELD, max_size=3))
-_NICE = st.lists(
-    st.sampled_from(["spin", "tube", "5 min", "4 °C", "10 µl", "1.", "é", "a b"]), max_size=2
-)
-_NICE_FIELD = _NICE.map(" ".join)
 _CLEAN = st.text(st.characters(codec="utf-8", categories=["L", "N"]), min_size=1, max_size=8)
-
-
-@st.composite
-def _protocols(draw: st.DrawFn, field: st.SearchStrategy[str] = _FIELD) -> LabProtocol:
-    steps = draw(st.lists(st.tuples(field, st.lists(field, max_size=3)), min_size=1, max_size=6))
-    orc = draw(st.booleans())
-    return LabProtocol(
-        tuple(
-            ProtocolStep(
-                i,
-                a or "mix",
-                tuple(o),
-                tuple(draw(st.lists(field, max_size=3))),
-                text=draw(field) if orc else None,
-            )
-            for i, (a, o) in enumerate(steps, 1)
-        )
-    )
-
-
-# edits of a rendered reply: each replaces one piece of text by another somewhere in it
-_PIECES = ["\n", "\r\n", " ", "\t", "\u2003", "\x85", "Step ", "Step 1: ", "Step 3: ", "2) ", "1. "]
-_PIECES += ["<think>", "</think>", "<key>", "</key>", "<orc>", "</orc>", "<note>", "</note>", "<"]
-_PIECES += ['"', ", ", ",", ": ", ":", "{", "}", "[", "]", '"extra": 1, ', "x", "01", "٣", ""]
-
-
-@st.composite
-def _damaged(draw: st.DrawFn) -> str:
-    field = draw(st.sampled_from([_FIELD, _NICE_FIELD]))
-    text = render_sketch_and_fill(
-        draw(_protocols(field)), think=draw(st.sampled_from(["", "why"])), note=draw(_FIELD)
-    )
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(text)))
-        cut = draw(st.integers(0, 3))
-        text = text[:at] + draw(st.sampled_from(_PIECES)) + text[at + cut :]
-    return text
 
 
 def _fixture_texts() -> list[str]:
@@ -122,14 +76,16 @@ def _check(text: str) -> bool:
     return plain is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
-@given(_damaged())
+@given(damaged())
 def test_plain_reader_equals_general_reader_on_damaged_replies(text: str) -> None:
     _check(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
-@given(_protocols(_CLEAN), st.sampled_from(["", "why"]), st.sampled_from(["", "none"]))
+@given(protocols(_CLEAN), st.sampled_from(["", "why"]), st.sampled_from(["", "none"]))
 def test_plain_reader_reads_clean_renderings(protocol: LabProtocol, think: str, note: str) -> None:
     """Renderings of fields without edge spaces, quotes or control characters are read plainly."""
     text = render_sketch_and_fill(protocol, think=think, note=note)
@@ -140,7 +96,7 @@ def test_plain_reader_reads_clean_renderings(protocol: LabProtocol, think: str, 
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from([*_PIECES, '{"action": "a", "objects": [], "parameters": []}'])))
+@given(st.lists(st.sampled_from([*PIECES, '{"action": "a", "objects": [], "parameters": []}'])))
 def test_plain_reader_equals_general_reader_on_bare_lines(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert _protocol_of(text) == _general_protocol(text)

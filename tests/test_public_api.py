@@ -1,4 +1,5 @@
-"""The public surface: every name in ``peirce.__all__`` imports, and its docstring example runs."""
+"""The public surface: every name in ``peirce.__all__`` imports and has a docstring example
+(``test_doctests.py`` runs it)."""
 
 from __future__ import annotations
 
@@ -30,14 +31,11 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 
 @pytest.mark.parametrize("name", peirce.__all__)
-def test_docstring_example_runs(name: str) -> None:
+def test_every_public_name_has_a_docstring_example(name: str) -> None:
+    """Each has one; ``test_doctests.py`` runs it, with every other example of its module."""
     obj = getattr(peirce, name)
     module = sys.modules[obj.__module__]
-    globs = {**vars(module), "peirce": peirce}  # as the example reads in its own module
     finder = doctest.DocTestFinder(recurse=False)
-    tests = [t for t in finder.find(obj, name, module=module, globs=globs) if t.examples]
-    assert tests, f"peirce.{name} has no docstring example"
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for t in tests:
-        runner.run(t)
-    assert runner.summarize(verbose=False).failed == 0
+    assert any(t.examples for t in finder.find(obj, name, module=module, globs={})), (
+        f"peirce.{name} has no docstring example"
+    )

@@ -22,8 +22,8 @@ import sqlalchemy as sa
 
 from peirce.pipelines.gate import KnowledgeSource
 from peirce.server.db.ephemeral import free_port
-from tests._postgres import fresh_database, postgres_server
-from tests._serving import PREMISES, RIGHT
+from tests.helpers.postgres import fresh_database, postgres_server
+from tests.helpers.serving import PREMISES, RIGHT
 
 __all__ = ["postgres_server"]  # the fixture, used by name
 

@@ -352,6 +352,7 @@ def test_config_is_checked() -> None:
 # --- Size, speed, and the RL reward ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ten_thousand_steps_in_bounded_time() -> None:
     rng = random.Random(7)
     steps = [

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -35,9 +33,7 @@ from peirce.evaluators.score_units import (
 )
 from peirce.ir import LabProtocol, ProtocolStep
 from peirce.translators.protocol import parse_general, parse_protocol, render_sketch_and_fill
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_protocol_plain import _NICE_FIELD, _damaged, _protocols
+from tests.helpers.protocols import NICE_FIELD, damaged, protocols
 
 _UNITS = ["5 min", "4 °C", "10 µl", "3 qz", "2 mM", "1,000 xg", "OD₆₀₀", "5 Minutes", "µ", "º"]
 _UNITS += ["degrees celsius", "°", "–", "×", "x g", "the", "a", "Mix", "tubes", "\x00", ",", "ΣΑΣ"]
@@ -54,7 +50,7 @@ def _gold_of(protocol: LabProtocol) -> str:
 @st.composite
 def _pairs(draw: st.DrawFn) -> tuple[str, LabProtocol]:
     """A reply (damaged or not) and a gold protocol that shares some of its steps."""
-    gold = draw(_protocols(_NICE_FIELD))
+    gold = draw(protocols(NICE_FIELD))
     if draw(st.booleans()):
         steps = list(gold.steps)
         for _ in range(draw(st.integers(0, 3))):
@@ -75,7 +71,7 @@ def _pairs(draw: st.DrawFn) -> tuple[str, LabProtocol]:
                 steps.insert(i, steps[i])
         reply = render_sketch_and_fill(LabProtocol(tuple(steps)))
     else:
-        reply = draw(_damaged())
+        reply = draw(damaged())
     return reply, gold
 
 

@@ -19,7 +19,7 @@ import pytest
 from peirce.llm import Fault, LoopbackServer
 from peirce.server.app import ServerSettings
 from peirce.server.db.ephemeral import free_port
-from tests._serving import PREMISES, RIGHT, WRONG, serving
+from tests.helpers.serving import PREMISES, RIGHT, WRONG, serving
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from peirce.server.app import ServerSettings
-from tests._serving import serving
+from tests.helpers.serving import serving
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 

@@ -18,7 +18,7 @@ import pytest
 from peirce.jsontypes import JSONObject
 from peirce.llm import LoopbackServer
 from peirce.server.app import ServerSettings
-from tests._serving import RIGHT, serving
+from tests.helpers.serving import RIGHT, serving
 
 EXAMPLES = max(10, min(int(os.environ.get("PEIRCE_FUZZ_EXAMPLES", "25")), 2000))
 

@@ -30,9 +30,9 @@ from peirce.server.db.store import (
     StoreSettings,
     revisions,
 )
-from tests._hostile import Hostile, Reply, completion
-from tests._postgres import fresh_database, postgres_server
-from tests._serving import PREMISES, RIGHT, WRONG, serving
+from tests.helpers.hostile import Hostile, Reply, completion
+from tests.helpers.postgres import fresh_database, postgres_server
+from tests.helpers.serving import PREMISES, RIGHT, WRONG, serving
 
 __all__ = ["postgres_server"]  # the fixture, used by name
 

@@ -138,6 +138,7 @@ def _big_rlt(n: int) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_ten_thousand_nodes_validate_in_bounded_time() -> None:
     # the sub-second figure is measured by bench/rlt_structure_speed.py; this guards against a
     # pathological slowdown with a bound far above it

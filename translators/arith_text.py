@@ -21,6 +21,10 @@ Read so:
 A side that cannot be read is left out with the reason (``StepArithmetic.unread`` collects
 them); nothing is guessed.
 
+Kept whole (past 400 lines): the LaTeX mapping, the expression parser and the finding of relations
+share one map from the plain text back to the step's offsets (:class:`_Mapped`), so that every
+expression keeps its span.
+
 >>> [str(r) for r in read_relations("So 2/5 * 4000 = 800 gallons, and $3.5 * 4000 = $14,000.")]
 ['2 / 5 * 4000 = 800', '3.5 * 4000 = 14000']
 >>> text = r"\\[ \\text{Pink} = \\frac{54}{2} = 27 \\] and 20% of 50 is 10"

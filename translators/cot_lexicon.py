@@ -20,6 +20,10 @@ Words are compared by their stems (plurals, third persons, -ing and -ed forms fo
 "studies", "studying" and ``Study`` meet. Nothing is guessed: a word that no name of the item
 accounts for leaves the claim unread, with the word.
 
+Kept whole (past 400 lines): the lexicon's names, their words and the sentences they formalise are
+what every rule of :meth:`Lexicon.read` reads a claim against, and the rules are tried in turn on
+one claim.
+
 >>> from peirce.translators.fol import parse_formula
 >>> lex = Lexicon.of([parse_formula(f) for f in ("∀x (Student(x) → Human(x))",
 ...     "Young(rose) ∨ Student(rose)", "¬Teach(jerry) ∧ ¬Manager(jerry)")],

@@ -4,8 +4,10 @@ citations of premises, goals, answers, and what the chain says it does or does n
 Each is a compiled pattern (case-insensitive) over the clean text of a clause (see
 :mod:`.cot_segment`); ``(?P<x>...)`` marks the statement a pattern is about. The readers in
 :mod:`.cot_discourse` use them; they are kept here, apart, so that the list of wordings can grow
-without touching the logic that applies them (which is why it is one module past the usual
-size: it is the list).
+without touching the logic that applies them.
+
+Kept whole (past the usual size): it is the list of wordings, one pattern after another, and
+nothing else; split, a wording would have two places to be looked for.
 
 >>> bool(SCAFFOLD.fullmatch("Let's think step by step"))
 True

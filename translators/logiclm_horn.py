@@ -28,8 +28,8 @@ with another arity than declared (it is then a relation of its own, which no dec
 feeds). A line that cannot be read, a query with no truth value (``Feisty(Stella, ?)``) or a rule
 concluding ``False`` stops the reader.
 
-The module is kept whole (past 400 lines): one reader, whose parts share the declarations, the
-aliases and the warnings of the program being read.
+Kept whole (past 400 lines): one reader, whose parts share the declarations, the aliases
+and the warnings of the program being read.
 
 >>> program = '''Predicates:
 ... Chases($x, $y, bool) ::: Does x chase y?

@@ -17,6 +17,10 @@ whose ``n`` arguments follow), and a proof a list of its nodes in preorder, each
 walks terms with an explicit stack, never by recursion, so a term nested ten thousand deep or a
 proof ten thousand steps long is read and written like any other.
 
+Kept whole (past 400 lines): encoding and decoding are the two directions of one format, under one
+rule (an explicit stack, never recursion), and the text functions print terms as the decoder
+rebuilds them; they are read and changed together.
+
 >>> from peirce.logic import Clause, Literal, Var, Const
 >>> rule = Clause(Literal("smart", (Var("X"),)), (Literal("sour", (Var("X"),), negated=True),))
 >>> encode_clause(rule, 7, builtins=False)

@@ -43,6 +43,10 @@ keys of the ``kb`` row (a million facts and triples beside ``swipl`` and rdflib:
 :mod:`~peirce.evaluators.bench.perf_kb`).
 """
 
+# Kept whole (past 400 lines): one benchmark whose rows are measured in one run, each beside its
+# floor, the floor's code beside the row so that what is compared is read at once; the paths that
+# are not Prolog queries are in perf_paths. (A comment, since the docstring is the command's help.)
+
 from __future__ import annotations
 
 import gc

@@ -14,6 +14,10 @@ numpy or pandas between them).
 Ray is imported only here and only when ``--ray`` is given. Only JSONL files are read this way.
 ``--ray auto`` joins the cluster ``ray start`` runs on this machine (or ``RAY_ADDRESS``),
 ``--ray ray://HOST:10001`` a remote one, ``--ray local`` starts a node of its own for the run.
+
+Kept whole (past 400 lines): it is the one module that imports Ray, and only when ``--ray`` is
+given: the datasource, the actor pool with its zygote and children, and the driver's loop share the
+job's form and the protocol of an actor's children.
 """
 
 from __future__ import annotations

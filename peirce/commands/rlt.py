@@ -19,6 +19,10 @@ Examples:
   peirce rlt export examples/rlt_better.dot --format turtle
 """
 
+# Kept whole (past 400 lines): the five actions share one reading of FILE (a DOT file or a whole
+# reply, the article's coordinates) and one set of exit statuses. (A comment, since the docstring is
+# the command's help.)
+
 from __future__ import annotations
 
 import argparse

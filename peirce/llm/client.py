@@ -46,6 +46,10 @@ The result and counter types, and the :class:`~peirce.llm.protocol.ChatClient` p
 client meets, live in :mod:`peirce.llm.protocol` (and are re-exported here); templates and JSON
 checks in :mod:`peirce.llm.templates`, the cache in :mod:`peirce.llm.cache`.
 
+Kept whole (past 400 lines): the retries, the breaker, the concurrency bound, the cache and the
+counters act on one request in one order, and that order is the guarantee above; one HTTP attempt
+(:mod:`.transport`) and the breaker (:mod:`.breaker`) are modules of their own.
+
 >>> schema = {"type": "object", "required": ["answer"],
 ...           "properties": {"answer": {"enum": ["YES", "NO"]}}}
 >>> read_reply('```json\\n{"answer": "YES"}\\n```')

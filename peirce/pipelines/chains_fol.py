@@ -23,6 +23,10 @@ A cited premise must share a predicate with the claim it is cited for (the solve
 not a unique proof, so a premise outside it may still be a right one); a number beyond the
 premises is an error.
 
+Kept whole (past 400 lines): each kind of claim (a statement, a status, a claim about the premises,
+a hedge, the answer) is judged by its own rule against one Z3 context and one lexicon, and the rules
+are read against each other, as :mod:`.chains` does for English premises.
+
 >>> formulas = ["∀x (Student(x) → Human(x))", "Student(rose)"]
 >>> sentences = ["All students are humans.", "Rose is a student."]
 >>> chain = '''Rose is a student (premise 2), so Rose is a human.

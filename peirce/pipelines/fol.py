@@ -5,6 +5,10 @@ read, asks Z3 (:mod:`peirce.engine.fol`) whether the conclusion is entailed, ref
 or whether the premises are inconsistent. :class:`FolEntailment` is the same as an entailment
 model, for the cascade.
 
+Kept whole (past 400 lines): reading formulas, deciding clauses and formulas together and mapping a
+finding to a step's status share the parts decided and the meeting of the two spellings of a name
+(:class:`_Spelling`); :class:`FolEntailment` is the same path for the cascade.
+
 >>> result = check_fol(["∀x (Kind(x) ⊕ Evil(x))", "∀x (Evil(x) → Ugly(x))",
 ...                     "∀x (Ugly(x) → ¬Handsome(x))", "Handsome(harry)"], "Kind(harry)")
 >>> result.finding.kind.value, result.finding.core

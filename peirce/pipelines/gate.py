@@ -28,6 +28,10 @@ answer findings pass, whether a failure is repaired. Every :class:`Decision` is 
 (:meth:`Decision.to_json`) and carries its timings, the backend of each step and the LLM calls
 made.
 
+Kept whole (past 400 lines): every checker's result becomes one kind of finding here and one
+decision by one policy; how each checker's verdicts map to findings and the policy that reads them
+are read together (the types are in :mod:`.decision`).
+
 >>> gate = Gate.from_text("Bob is red. If something is red then it is kind.")
 >>> d = gate.check("Bob is red, so Bob is kind.\\nANSWER: True", question="Bob is kind.")
 >>> d.action.value, d.answer_finding.value, [s.finding.value for s in d.steps]

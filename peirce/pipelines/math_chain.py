@@ -23,6 +23,10 @@ Checks 1-2 need nothing but the text (:func:`check_chain_offline`); 3 needs a pr
 answer and neither has an unsupported step, ``flagged`` with the first finding otherwise, and
 ``unknown`` with a reason when there is no program to compare with (or no answer to compare).
 
+Kept whole (past 400 lines): the three checks are one walk over the chain, step by step, sharing
+what is known so far (the question's quantities, the values earlier steps computed) and stopping at
+the first failure; apart, they would pass that state between modules.
+
 >>> q = "Toulouse has twice as many sheep as Charleston. Charleston has 4 times as many sheep as "
 >>> q += "Seattle. How many sheep do they have together if Seattle has 20 sheep?"
 >>> chain = "Charleston has 4 * 20 = 80 sheep. Toulouse has 2 * 80 = 160. "

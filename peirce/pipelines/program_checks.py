@@ -16,6 +16,10 @@ Findings (:class:`~peirce.results.Diagnostic` codes), per step:
 
 And for the program (:func:`answer_findings`): ``answer-rests-on`` (error) for each step the
 answer depends on that carries an error, located at that step.
+
+Kept whole (about 400 lines): every finding is about one step of one program, read from the same
+parsed code and the question's numbers, and the answer's findings are those of the steps it rests
+on.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ heuristic finds a plan, over the operators in one fixed order (the same plan in 
 the plan is written in SayCan's words as their executor writes it (``find``,
 ``pick``, ``put``; two ``go`` in a row merged unless the goal is to visit). As their executor
 does, a goal equivalent to one of three tasks starts from that task's own initial state.
+
+Kept whole (past 400 lines): the goal's reader, its grounding, the STRIPS compilation, the planner's
+call and the plan written in SayCan's words all work on one household domain and are checked
+together against what SayCan's executor does.
 """
 
 from __future__ import annotations

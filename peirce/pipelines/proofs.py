@@ -4,6 +4,10 @@
 the context and the earlier steps that were judged sound, so an error is caught where it is made
 and everything built on it is marked as propagated rather than valid.
 
+Kept whole (past 400 lines): check_proof, ask and ask_many share one reading of a context and one
+way of judging a clause (Prolog, Z3 for formulas, the LLM translator for what is left), and the
+statuses below are decided in one place for all three.
+
 >>> report = check_proof(
 ...     "Every wumpus is an impus. Impuses are not sour. Max is a wumpus.",
 ...     ["Max is an impus.", "Max is not sour.", "Max is a yumpus."],

@@ -7,6 +7,10 @@ them as JSON and draws a page of rows at a time, so 10,000 records open at once;
 (matplotlib, ``Agg``) and the RLT drawings are SVG images (data URIs, where no script runs), and
 the CSS and JavaScript are in the file too, named by their hashes in the page's policy: nothing is
 fetched when it is viewed.
+
+Kept whole (past 400 lines): each line is cut to what the page shows by one function per command,
+all bounded the same way (depth, length, numbers), and the page is rendered from those rows only;
+what is shown and how it is bounded are read together (SECURITY.md).
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ Every request body is bounded (``max_body`` bytes; 413 past it), every check in 
 (``request_timeout``; 504), the upstream in time (``upstream_timeout``; 504 when it does not
 answer, 502 when it cannot be reached). With a ``token`` every ``/v1/`` route needs
 ``Authorization: Bearer <token>``. CORS is off unless origins are given. No request names a file.
+
+Kept whole (past 400 lines): the routes are read in one module: the guard, the routes and the
+proxy's relay share the settings, pool, store and metrics the app factory builds; what stands alone
+is a module of its own (workers, http, audit, openapi, limits).
 """
 
 from __future__ import annotations

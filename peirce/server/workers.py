@@ -15,6 +15,9 @@ pool for good, and a running task cannot be stopped.)
 
 Only JSON data crosses the process boundary: the knowledge base as given, the reasoning, the
 question and the policy in; the decision out.
+
+Kept whole (past 400 lines): the pool and the worker loop are the two ends of one pipe protocol
+(requests, replies, deadlines, replacement) and are read and changed together.
 """
 
 from __future__ import annotations

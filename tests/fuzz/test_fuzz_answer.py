@@ -9,17 +9,6 @@ from __future__ import annotations
 
 import json
 
-from _fuzz import (
-    OPEN,
-    any_text,
-    fuzz_settings,
-    huge_integer,
-    json_values,
-    mutated,
-    nested,
-    soup,
-    within_contract,
-)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +18,17 @@ from peirce.translators.answer import (
     propositions_from_llm,
     split_propositions,
     to_argument,
+)
+from tests.helpers.fuzz import (
+    OPEN,
+    any_text,
+    fuzz_settings,
+    huge_integer,
+    json_values,
+    mutated,
+    nested,
+    soup,
+    within_contract,
 )
 
 SEEDS = [

@@ -7,7 +7,6 @@ is kept with its reason); ``translate_sentence`` and ``parse_derivation`` return
 
 from __future__ import annotations
 
-from _fuzz import OPEN, any_text, fuzz_settings, mutated, soup, within_contract
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from peirce.translators.cnl import (
     translate_question,
     translate_sentence,
 )
+from tests.helpers.fuzz import OPEN, any_text, fuzz_settings, mutated, soup, within_contract
 
 SEEDS = [
     "Every yumpus is a dumpus. Each impus is not sour. Wumpuses are shy. Max is a yumpus.",

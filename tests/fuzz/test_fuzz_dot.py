@@ -6,7 +6,6 @@ the text; ``parse_coordinate`` always returns. Nothing else, and no hang.
 
 from __future__ import annotations
 
-from _fuzz import OPEN, any_text, fuzz_settings, mutated, nested, soup, within_contract
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +13,7 @@ from peirce.errors import ParseError
 from peirce.translators.arche_grounding import CoordinateParse, parse_coordinate
 from peirce.translators.dot import parse_dot
 from peirce.translators.dot_rlt import read_rlt
+from tests.helpers.fuzz import OPEN, any_text, fuzz_settings, mutated, nested, soup, within_contract
 
 SEEDS = [
     'digraph G {\n  a [label="(1,0,0) It rains."];\n  b [label="(0,0,0) Rain wets streets."];\n'

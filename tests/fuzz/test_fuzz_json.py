@@ -13,7 +13,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from _fuzz import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from peirce.errors import InputError
+from peirce.llm.bounded import read_json, read_reply
+from peirce.llm.templates import schema_errors
+from peirce.records import Record, read_records
+from peirce.replies import parse_json_reply
+from peirce.translators.arche_grounding import Article
+from peirce.translators.procedure_graph import task_graph
+from tests.helpers.fuzz import (
     OPEN,
     any_text,
     fuzz_settings,
@@ -25,16 +35,6 @@ from _fuzz import (
     to_bytes,
     within_contract,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-from peirce.errors import InputError
-from peirce.llm.bounded import read_json, read_reply
-from peirce.llm.templates import schema_errors
-from peirce.records import Record, read_records
-from peirce.replies import parse_json_reply
-from peirce.translators.arche_grounding import Article
-from peirce.translators.procedure_graph import task_graph
 
 RECORD_SEEDS = [
     '{"context": "Every cat is a pet. Tom is a cat.", "steps": ["Tom is a pet."]}\n'

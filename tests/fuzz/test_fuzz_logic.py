@@ -14,17 +14,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _fuzz import (
-    OPEN,
-    any_text,
-    fuzz_settings,
-    huge_integer,
-    json_values,
-    mutated,
-    nested,
-    soup,
-    within_contract,
-)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,6 +29,17 @@ from peirce.translators.logiclm_fol import read_fol_program
 from peirce.translators.logiclm_horn import read_horn_program
 from peirce.translators.logiclm_z3 import read_z3_program
 from peirce.translators.ordering import read_puzzle
+from tests.helpers.fuzz import (
+    OPEN,
+    any_text,
+    fuzz_settings,
+    huge_integer,
+    json_values,
+    mutated,
+    nested,
+    soup,
+    within_contract,
+)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

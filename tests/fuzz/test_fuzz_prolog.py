@@ -18,7 +18,12 @@ import os
 from pathlib import Path
 
 import pytest
-from _fuzz import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from peirce.engine.prolog import Program, parse_program, parse_query
+from peirce.errors import InputError
+from tests.helpers.fuzz import (
     OPEN,
     any_text,
     fuzz_settings,
@@ -28,11 +33,6 @@ from _fuzz import (
     soup,
     within_contract,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-from peirce.engine.prolog import Program, parse_program, parse_query
-from peirce.errors import InputError
 
 #: Deeper nesting than this crashes the process (see the module docstring).
 MAX_NESTING = 4000

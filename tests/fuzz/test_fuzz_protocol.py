@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import json
 
-from _fuzz import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from peirce.errors import ParseError
+from peirce.ir import LabProtocol
+from peirce.translators.protocol import SketchAndFill, parse_protocol, parse_sketch_and_fill
+from tests.helpers.fuzz import (
     OPEN,
     any_text,
     fuzz_settings,
@@ -19,12 +25,6 @@ from _fuzz import (
     soup,
     within_contract,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-from peirce.errors import ParseError
-from peirce.ir import LabProtocol
-from peirce.translators.protocol import SketchAndFill, parse_protocol, parse_sketch_and_fill
 
 _STEP1 = 'Step 1: {"action": "spin", "objects": ["tube"], "parameters": ["5 min", "4 °C"]}'
 _STEP2 = 'Step 2: {"action": "mix", "objects": ["a", "b"], "parameters": []}'

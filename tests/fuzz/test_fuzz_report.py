@@ -12,11 +12,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from _fuzz import OPEN, any_text, fuzz_settings, json_values, nested, within_contract
 from hypothesis import given
 from hypothesis import strategies as st
 
 from peirce.report.build import compact, read_results
+from tests.helpers.fuzz import OPEN, any_text, fuzz_settings, json_values, nested, within_contract
 
 COMMANDS = ["check", "ares", "logicscore", "rlt check", "prove", "protocol score", "other"]
 KEYS = [

@@ -3,8 +3,9 @@
 A reader of untrusted text returns a result or raises its documented error (a ``PeirceError``);
 each test below holds an input on which it did something else. While a crash is open its test is
 a strict ``xfail`` (``raises`` names what escapes today) and the fuzzers let that one crash pass
-(``KNOWN`` in ``_fuzz.py``); once it is fixed the strict ``xfail`` fails the run: remove the mark
-and the ``KNOWN`` entry, and the test stays as a plain regression test, like the fixed ones here.
+(``KNOWN`` in ``tests/helpers/fuzz.py``); once it is fixed the strict ``xfail`` fails the run:
+remove the mark and the ``KNOWN`` entry, and the test stays as a plain regression test, like the
+fixed ones here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import sys
 import textwrap
 
 import pytest
-from _fuzz import KNOWN
 
 from peirce.errors import InputError
 from peirce.procedures import Procedure
@@ -23,6 +23,7 @@ from peirce.records import read_records
 from peirce.replies import parse_json_reply
 from peirce.translators.answer import known_documents, parse_answer, propositions_from_llm
 from peirce.translators.procedure_graph import task_graph
+from tests.helpers.fuzz import KNOWN
 
 HUGE = "1" + "0" * 4300  # one digit past int()'s default limit of 4300 digits
 DEEP = "[" * 100_000  # past json's recursion limit
@@ -221,7 +222,7 @@ def test_every_open_crash_the_fuzzers_let_pass_has_its_regression_test() -> None
     assert not missing, f"KNOWN names regression tests that do not exist: {missing}"
     for name in names:
         marks = [m.name for m in getattr(globals()[name], "pytestmark", [])]
-        assert "xfail" in marks, f"{name} is fixed: remove it from KNOWN in _fuzz.py"
+        assert "xfail" in marks, f"{name} is fixed: remove it from KNOWN in tests/helpers/fuzz.py"
 
 
 # ------------------------------------- Logic-LM expressions (translators/logiclm_expr.py)

@@ -16,6 +16,10 @@ committed; the server sends the decision only after that (fail closed).
 Schema. Alembic migrations (``migrations/``) make the tables: :func:`upgrade` applies them
 (``peirce db upgrade``) and :meth:`Store.open` refuses a database that is not at the newest
 revision, except a SQLite file, which it upgrades itself (the server owns it alone).
+
+Kept whole (past 400 lines): one interface over two databases, where knowledge bases, their
+versions, their quotas and the audit log are written through one engine and one schema, a version
+and its quota in the same transaction.
 """
 
 from __future__ import annotations

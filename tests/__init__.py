@@ -1,0 +1,1 @@
+"""peirce's tests: ``tests.helpers`` holds what several test modules share."""
