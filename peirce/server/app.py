@@ -385,6 +385,7 @@ def _read(model: type[M], data: JSONObject) -> M:
         raise _HTTPError(422, str(exc)) from None
 
 
+#: the longest reasoning the gate checks, in characters (``/v1/verify`` and the proxy alike)
 MAX_REASONING = models.MAX_REASONING
 
 
