@@ -47,7 +47,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import httpx
 from pydantic import BaseModel
@@ -400,6 +400,7 @@ def _read(model: type[M], data: JSONObject) -> M:
         raise _HTTPError(422, str(exc)) from None
 
 
+#: the longest reasoning the gate checks, in characters (``/v1/verify`` and the proxy alike)
 MAX_REASONING = models.MAX_REASONING
 
 
@@ -443,8 +444,8 @@ class _Server:
             if given.knowledge_base is not None:
                 return KBRef(KnowledgeSource.from_json(given.knowledge_base.model_dump()))
             if given.context is not None:
-                text = models.KnowledgeBase(premises=given.context)  # (kind: text)
-                return KBRef(KnowledgeSource.from_json(text.model_dump()))
+                premises = cast(JSON, given.context)  # (read as text or texts)
+                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": premises}))
         except InputError as exc:
             raise _HTTPError(422, str(exc), fields=exc.fields()) from None
         raise _HTTPError(422, models.NO_KB)
