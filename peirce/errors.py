@@ -21,6 +21,9 @@ callers can catch ``ValueError`` or ``RuntimeError`` as usual::
 error classes to the command line's exit status, :data:`HTTP_STATUS` the one to the gate
 server's HTTP status, and :data:`EXTRAS` the one from an optional package to the extra that
 installs it.
+
+Kept whole: the error classes and the tables that map them (exit status, HTTP status, input
+codes, extras) are read together, and every layer imports them from this one place.
 """
 
 from __future__ import annotations
@@ -357,7 +360,7 @@ EXTRAS: dict[str, str] = {
     "spacy": "spacy",
     "ray": "distributed",
     "mcp": "mcp",
-    "pydantic": "mcp",
+    "pydantic": "serve",
 }
 
 

@@ -22,7 +22,7 @@ from peirce.server.app import ServerSettings
 from peirce.span import Span
 from peirce.translators.fol import parse_formula, read_problem
 from peirce.translators.protocol import parse_protocol
-from tests._serving import serving
+from tests.helpers.serving import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the folders of the package's source (the package-dir mapping of pyproject.toml)
@@ -204,7 +204,8 @@ def test_the_server_s_error_body_adds_the_code_and_what_was_expected(base: str) 
     r = httpx.post(f"{base}/v1/kbs", json={"kind": "text", "premises": []})
     assert r.status_code == 422, r.text
     error = r.json()["error"]
-    assert error["code"] == "invalid-input" and error["expected"] == ["at least one premise"]
+    assert error["code"] == "invalid-input" and error["expected"] == ["at least 1 item"]
+    assert error["message"] == "'premises' is an empty list (expected at least 1 item)"
     # an error that is not about input keeps the body it had
     r = httpx.post(f"{base}/v1/verify", content=b"{", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and set(r.json()["error"]) == {"message", "status"}

@@ -23,7 +23,7 @@ from peirce.server import models, openapi
 from peirce.server.app import ServerSettings, create_app
 from peirce.server.audit import decision_query
 from peirce.server.bodies import parse
-from tests._serving import serving
+from tests.helpers.serving import serving
 
 
 @pytest.fixture(scope="module")

@@ -397,7 +397,7 @@ def _read(model: type[M], data: JSONObject) -> M:
     try:
         return bodies.parse(model, data)
     except InputError as exc:
-        raise _HTTPError(422, str(exc)) from None
+        raise _HTTPError(422, str(exc), fields=exc.fields()) from None
 
 
 #: the longest reasoning the gate checks, in characters (``/v1/verify`` and the proxy alike)

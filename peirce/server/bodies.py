@@ -39,7 +39,10 @@ def parse(model: type[M], data: object) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise InputError(problem(model, exc)) from None
+        message, expected = _problem(model, exc)
+        error = InputError(message)  # (the words already say what was expected)
+        error.expected = (expected,) if expected else ()
+        raise error from None
 
 
 _KINDS = {
@@ -143,6 +146,11 @@ _TYPE_ERRORS = frozenset(
 def problem(model: type[BaseModel], exc: ValidationError) -> str:
     """The first of ``exc``'s errors in words: where (a JSON path), what is wrong, what was
     expected."""
+    return _problem(model, exc)[0]
+
+
+def _problem(model: type[BaseModel], exc: ValidationError) -> tuple[str, str | None]:
+    """:func:`problem`'s words and, apart, what was expected (``None`` where nothing was)."""
     errors = exc.errors(include_url=False)
     # of a union's failures, the member's that took the value's type says most: a constraint
     # broken rather than a type missed, then the deepest
@@ -154,10 +162,10 @@ def problem(model: type[BaseModel], exc: ValidationError) -> str:
     given = error.get("input")
     where = repr(path) if path else "the body"
     if kind == "missing":
-        return f"{where} is required"
+        return f"{where} is required", f"the field {where}"
     if kind == "extra_forbidden":
         fields = ", ".join(sorted(holder.model_fields)) if holder is not None else ""
-        return f"no field named {str(loc[-1])[:80]!r} (expected {fields})"
+        return f"no field named {str(loc[-1])[:80]!r} (expected {fields})", fields or None
     if kind in ("enum", "literal_error"):
         plain = _plain(annotation)
         noun = (
@@ -165,26 +173,29 @@ def problem(model: type[BaseModel], exc: ValidationError) -> str:
             if isinstance(plain, type) and issubclass(plain, enum.Enum)
             else str(loc[-1])
         )
-        return f"{where}: no {noun} named {str(given)[:80]!r} (expected one of {ctx['expected']})"
+        one_of = f"one of {ctx['expected']}"
+        return f"{where}: no {noun} named {str(given)[:80]!r} (expected {one_of})", one_of
     if kind == "string_too_long":
-        return (
-            f"{where} is {len(given):,} characters long "
-            f"(expected at most {ctx['max_length']:,} characters)"
-        )
+        most = f"at most {ctx['max_length']:,} characters"
+        return f"{where} is {len(given):,} characters long (expected {most})", most
     if kind == "too_long":
-        return f"{where} has {len(given):,} items (expected at most {ctx['max_length']:,})"
+        most = f"at most {ctx['max_length']:,}"
+        return f"{where} has {len(given):,} items (expected {most})", most
     if kind == "too_short":
         if not given:
-            return f"{where} is an empty list (expected at least {ctx['min_length']} item)"
-        return f"{where} has {len(given):,} items (expected at least {ctx['min_length']:,})"
+            least = f"at least {ctx['min_length']} item"
+            return f"{where} is an empty list (expected {least})", least
+        least = f"at least {ctx['min_length']:,}"
+        return f"{where} has {len(given):,} items (expected {least})", least
     if kind in ("greater_than_equal", "greater_than", "less_than", "less_than_equal"):
         bound = error["msg"].removeprefix("Input should be ")
-        return f"{where} is {given!r} (expected a number {bound})"[:300]
+        return f"{where} is {given!r} (expected a number {bound})"[:300], f"a number {bound}"
     if kind == "value_error":
-        return str(ctx.get("error", error["msg"]))[:300]
+        return str(ctx.get("error", error["msg"]))[:300], None
     shown = (
         repr(given)
         if isinstance(given, (int, float, bool)) or given is None
         else type(given).__name__
     )
-    return f"{where} must be {_expected(annotation)} (got {shown})"[:300]
+    kind_of = _expected(annotation)
+    return f"{where} must be {kind_of} (got {shown})"[:300], kind_of

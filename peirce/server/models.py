@@ -8,6 +8,9 @@ server accepts cannot drift apart. Request models are strict: exact JSON types (
 
 Responses are declared for the schema (schemathesis checks every response against it); the
 handlers build them from the gate's own ``to_json``.
+
+Kept whole: the models are one declaration of the wire format, requests beside the responses
+they answer, read side by side with the schema they generate.
 """
 
 from __future__ import annotations
