@@ -130,41 +130,35 @@ def _compile(clause: Clause) -> _Rule | None:
     not Datalog over names."""
     names: dict[str, int] = {}
 
-    def term(t: object, bound: set[int] | None) -> str | int | None:
+    def term(t: object) -> str | int | None:
         if type(t) is Var:
-            i = names.get(t.name)
-            if i is None:
-                if t.name == "_":  # anonymous: fresh at each occurrence
-                    return None
-                i = names[t.name] = len(names)
-            elif bound is not None and i < in_head:
-                bound.add(i)
-            return i
+            if t.name == "_":  # anonymous: fresh at each occurrence
+                return None
+            return names.setdefault(t.name, len(names))
         if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
             return t.value
         return None
 
-    def literal(lit: Literal, bound: set[int] | None) -> _Lit | None:
+    def literal(lit: Literal) -> _Lit | None:
         if lit.predicate[:2] == "b:":
             return None  # a built-in's name (as the least model has it)
-        args = [term(t, bound) for t in lit.args]
+        args = [term(t) for t in lit.args]
         if None in args:
             return None
         return _Lit(lit.negated, lit.predicate, tuple(cast(list[str | int], args)))
 
-    in_head = 0
-    head = literal(clause.head, None)
+    head = literal(clause.head)
     if head is None:
         return None
     in_head = len(names)
-    bound: set[int] = set()  # head variables the body binds
     body: list[_Lit] = []
     for lit in clause.body:
-        compiled = literal(lit, bound)
+        compiled = literal(lit)
         if compiled is None:
             return None
         body.append(compiled)
-    if len(bound) != in_head:
+    in_body = {a for b in body for a in b.args if isinstance(a, int)}
+    if not in_body.issuperset(range(in_head)):
         return None  # a head variable the body does not bind (a fact with a variable too)
     nvars = len(names)
     one_read = len(body) == 1 and nvars == len(body[0].args) == in_head
