@@ -129,31 +129,15 @@ def _compile(clause: Clause) -> _Rule | None:
     """The clause with its variables numbered and its names as they are; ``None`` when it is
     not Datalog over names."""
     names: dict[str, int] = {}
-
-    def term(t: object) -> str | int | None:
-        if type(t) is Var:
-            if t.name == "_":  # anonymous: fresh at each occurrence
-                return None
-            return names.setdefault(t.name, len(names))
-        if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
-            return t.value
-        return None
-
-    def literal(lit: Literal) -> _Lit | None:
-        if lit.predicate[:2] == "b:":
-            return None  # a built-in's name (as the least model has it)
-        args = [term(t) for t in lit.args]
-        if None in args:
-            return None
-        return _Lit(lit.negated, lit.predicate, tuple(cast(list[str | int], args)))
-
-    head = literal(clause.head)
+    head = _compile_literal(clause.head, names)
     if head is None:
         return None
+    if not clause.body:  # a fact: ground
+        return None if names else _Rule(clause.label, head, (), (), False, False)
     in_head = len(names)
     body: list[_Lit] = []
     for lit in clause.body:
-        compiled = literal(lit)
+        compiled = _compile_literal(lit, names)
         if compiled is None:
             return None
         body.append(compiled)
@@ -166,6 +150,24 @@ def _compile(clause: Clause) -> _Rule | None:
     same = same and all(b.args == head.args for b in body)
     counted = nvars > 0 and not (one_read or same)
     return _Rule(clause.label, head, tuple(body), tuple(names), nvars > in_head, counted)
+
+
+def _compile_literal(lit: Literal, names: dict[str, int]) -> _Lit | None:
+    """The literal with its variables numbered by ``names`` (new ones added); ``None`` when it
+    is not over names."""
+    if lit.predicate[:2] == "b:":
+        return None  # a built-in's name (as the least model has it)
+    args: list[str | int] = []
+    for t in lit.args:
+        if type(t) is Var:
+            if t.name == "_":  # anonymous: fresh at each occurrence
+                return None
+            args.append(names.setdefault(t.name, len(names)))
+        elif type(t) is Const and type(t.value) is str and "\x00" not in t.value:
+            args.append(t.value)
+        else:
+            return None
+    return _Lit(lit.negated, lit.predicate, tuple(args))
 
 
 def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: Sequence[str]) -> str:
