@@ -133,42 +133,20 @@ def _compile(clause: Clause) -> _Rule | None:
     """The clause with its variables numbered and its names as they are; ``None`` when it is
     not Datalog over names."""
     names: dict[str, int] = {}
-
-    def term(t: object, bound: set[int] | None) -> str | int | None:
-        if type(t) is Var:
-            i = names.get(t.name)
-            if i is None:
-                if t.name == "_":  # anonymous: fresh at each occurrence
-                    return None
-                i = names[t.name] = len(names)
-            elif bound is not None and i < in_head:
-                bound.add(i)
-            return i
-        if type(t) is Const and type(t.value) is str and "\x00" not in t.value:
-            return t.value
-        return None
-
-    def literal(lit: Literal, bound: set[int] | None) -> _Lit | None:
-        if lit.predicate[:2] == "b:":
-            return None  # a built-in's name (as the least model has it)
-        args = [term(t, bound) for t in lit.args]
-        if None in args:
-            return None
-        return _Lit(lit.negated, lit.predicate, tuple(cast(list[str | int], args)))
-
-    in_head = 0
-    head = literal(clause.head, None)
+    head = _compile_literal(clause.head, names)
     if head is None:
         return None
+    if not clause.body:  # a fact: ground
+        return None if names else _Rule(clause.label, head, (), (), False, False)
     in_head = len(names)
-    bound: set[int] = set()  # head variables the body binds
     body: list[_Lit] = []
     for lit in clause.body:
-        compiled = literal(lit, bound)
+        compiled = _compile_literal(lit, names)
         if compiled is None:
             return None
         body.append(compiled)
-    if len(bound) != in_head:
+    in_body = {a for b in body for a in b.args if isinstance(a, int)}
+    if not in_body.issuperset(range(in_head)):
         return None  # a head variable the body does not bind (a fact with a variable too)
     nvars = len(names)
     one_read = len(body) == 1 and nvars == len(body[0].args) == in_head
@@ -176,6 +154,24 @@ def _compile(clause: Clause) -> _Rule | None:
     same = same and all(b.args == head.args for b in body)
     counted = nvars > 0 and not (one_read or same)
     return _Rule(clause.label, head, tuple(body), tuple(names), nvars > in_head, counted)
+
+
+def _compile_literal(lit: Literal, names: dict[str, int]) -> _Lit | None:
+    """The literal with its variables numbered by ``names`` (new ones added); ``None`` when it
+    is not over names."""
+    if lit.predicate[:2] == "b:":
+        return None  # a built-in's name (as the least model has it)
+    args: list[str | int] = []
+    for t in lit.args:
+        if type(t) is Var:
+            if t.name == "_":  # anonymous: fresh at each occurrence
+                return None
+            args.append(names.setdefault(t.name, len(names)))
+        elif type(t) is Const and type(t.value) is str and "\x00" not in t.value:
+            args.append(t.value)
+        else:
+            return None
+    return _Lit(lit.negated, lit.predicate, tuple(args))
 
 
 def _literal_text(neg: bool, pred: str, args: Sequence[str | int], names: Sequence[str]) -> str:
