@@ -387,6 +387,8 @@ run(load, [Name, Path], s(Module)) :-
     (   source_file_property(Abs, module(Module)) -> true ; Module = Name ).
 run(output, [], s(Text)) :-
     peirce_control:take_output(Text).
+run(inferences, [], N) :-
+    peirce_control:last_inferences(N).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
 
@@ -546,7 +548,8 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     Ctx = ctx(M, MaxD, St, Deadline, none),
     nb_setval(peirce_too_deep, false),
     nb_setval(peirce_atom_bytes, 0),
-    bounded(Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
+    raw_inferences(Mode, Inf, Raw),
+    bounded(Secs, Raw, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
@@ -562,10 +565,18 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     ;   Status = s(ok)
     ).
 
-collect(prolog, Limit, _, Goals, Ctx, Acc) :- !,    % depth first, as SWI-Prolog (control.pl)
-    peirce_control:collect(Limit, Goals, Ctx, Acc).
-collect(prolog1, _, _, Goals, Ctx, Acc) :- !,
-    peirce_control:collect(1, Goals, Ctx, Acc).
+%   raw_inferences(+Mode, +Inf, -Raw): the bound on SWI-Prolog's own inferences.  The control
+%   solver counts the program's inferences itself, as SWI-Prolog counts them running the
+%   program (control.pl's collect/5), and stops at Inf; SWI-Prolog's count of the whole search,
+%   solver and proofs included, is bounded too, a hundred times as high (the solver takes some
+%   ten of its inferences for one of the program), in case some work escaped the count.
+raw_inferences(Mode, Inf, Raw) :-
+    (   ( Mode == prolog ; Mode == prolog1 ) -> Raw is Inf * 100 ; Raw = Inf ).
+
+collect(prolog, Limit, Inf, Goals, Ctx, Acc) :- !,  % depth first, as SWI-Prolog (control.pl)
+    peirce_control:collect(Limit, Inf, Goals, Ctx, Acc).
+collect(prolog1, _, Inf, Goals, Ctx, Acc) :- !,
+    peirce_control:collect(1, Inf, Goals, Ctx, Acc).
 collect(first, _, _, Goals, Ctx, Acc) :- !,
     (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
 collect(all, Limit, Inf, Goals, Ctx, Acc) :-
@@ -715,7 +726,17 @@ tp(q(M, MaxSize), G) :-
 %   most Max steps, in Prolog, so a time limit interrupts it.  Some C built-ins of SWI-Prolog
 %   walk a term as a tree and cannot be interrupted (hashing a term for distinct/2 or a table,
 %   evaluating arithmetic): terms reach them only after this check.
-tree_within(T, Max) :- tree_within_([T], 0, Max).
+%   Most terms share no subterm: then the term's size on the stack, in cells, is its size as a
+%   tree, and two C built-ins measure it in one pass each ('$term_size'/3 stops past Max;
+%   '$factorize_term'/3 lists the subterms that occur more than once, none here), instead of
+%   a walk in Prolog of two or three calls per cell.  A term that shares a subterm, or whose
+%   numbers and strings make it larger on the stack than as counted here, is walked.
+tree_within(T, Max) :-
+    (   '$term_size'(T, Max, _),
+        '$factorize_term'(T, _, [])
+    ->  true
+    ;   tree_within_([T], 0, Max)
+    ).
 
 tree_within_([], _, _).
 tree_within_([T|Ts], N0, Max) :-
@@ -732,11 +753,16 @@ push_args(0, _, Ts, Ts) :- !.
 push_args(I, T, Ts0, Ts) :- arg(I, T, X), I1 is I - 1, push_args(I1, T, [X|Ts0], Ts).
 
 %   within_memory(+Term): Term, as a tree, fits the memory limit (a cell for every 64 bytes of
-%   the stack limit); else a resource error (status memory).
+%   the stack limit); else a resource error (status memory).  A term of at most 40 cells on the
+%   stack (the usual arithmetic comparison) is at most 146,089 cells as a tree however its
+%   subterms are shared, within the smallest limit (16 MiB: 262,144 cells): no more is asked.
 within_memory(T) :-
-    current_prolog_flag(stack_limit, Bytes),
-    Max is Bytes // 64,
-    (   tree_within(T, Max) -> true ; throw(error(resource_error(term_size), _)) ).
+    (   '$term_size'(T, 40, _)
+    ->  true
+    ;   current_prolog_flag(stack_limit, Bytes),
+        Max is Bytes // 64,
+        (   tree_within(T, Max) -> true ; throw(error(resource_error(term_size), _)) )
+    ).
 
 proofs_only(_-Proofs, [[], Ps]) :-
     maplist(tag(p), Proofs, Ps).
