@@ -1359,9 +1359,13 @@ kb_term((H --> B)) :- !,
     ;   left_out_term((H --> B), "a grammar rule that cannot be translated")
     ).
 kb_term((H :- B)) :- !,
-    (   kb_head(H), conj_list(B, Gs), maplist(kb_goal, Gs)
-    ->  assertz(kb:(H :- B))
-    ;   left_out_term((H :- B))
+    conj_list(B, Gs),
+    (   \+ kb_head(H)
+    ->  left_out_term((H :- B))
+    ;   member(G, Gs), \+ kb_goal(G)
+    ->  format(string(Why), "its body calls ~q, which could reach the system", [G]),
+        left_out_term((H :- B), Why)
+    ;   assertz(kb:(H :- B))
     ).
 kb_term((:- D)) :- !, left_out_term((:- D), "a directive, not run").
 kb_term(H) :- ( kb_head(H) -> assertz(kb:H) ; left_out_term(H) ).

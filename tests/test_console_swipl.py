@@ -132,4 +132,5 @@ def test_directives_outside_reading_are_left_out_not_run(tmp_path: Path) -> None
     assert ours.stderr.count("peirce: left out") == 3, ours.stderr
     assert f"({path}:1)" in ours.stderr and f"({path}:2)" in ours.stderr
     assert "a directive, not run" in ours.stderr
+    assert "its body calls shell(" in ours.stderr
     assert not mark.exists()
