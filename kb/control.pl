@@ -87,20 +87,7 @@ meta(include, 3). meta(exclude, 3). meta(partition, 4). meta(predsort, 3).
 
 %!  read_op(+Priority, +Type, +Names)
 read_op(P, T, N) :-
-    (   integer(P), between(0, 1200, P) -> true
-    ;   refuse("op/3: the priority must be an integer from 0 to 1200")
-    ),
-    (   atom(T), memberchk(T, [xfx, xfy, yfx, fy, fx, xf, yf]) -> true
-    ;   refuse("op/3: the type must be one of xfx, xfy, yfx, fy, fx, xf, yf")
-    ),
-    (   atom(N) -> Ns = [N]
-    ;   is_list(N), length(N, K), K =< 100, maplist(atom, N) -> Ns = N
-    ;   refuse("op/3: the name must be an atom or a list of atoms")
-    ),
-    (   ( memberchk(',', Ns) ; memberchk('|', Ns) ; memberchk('[]', Ns) ; memberchk('{}', Ns) )
-    ->  refuse("op/3: ',', '|', '[]' and '{}' cannot be made operators here")
-    ;   true
-    ),
+    peirce_meta:op_names(P, T, N, Ns),
     nb_getval(peirce_read_ops, Ops0),
     (   Ops0 = ops(M, K0) -> true
     ;   flag(peirce_read_module, I, I + 1), format(atom(M), "peirce_read_~d", [I]), K0 = 0

@@ -1385,9 +1385,20 @@ read_flag(back_quotes, V) :- memberchk(V, [codes, chars, string, symbol_char]).
 
 same_option(F, O) :- functor(O, F, 1).
 
-%   kb_op(+Priority, +Type, +Names): an operator of the program, in module kb (read_op/3 of
-%   control.pl checks the same way).
+%   kb_op(+Priority, +Type, +Names): an operator of the program, in module kb.
 kb_op(P, T, N) :-
+    op_names(P, T, N, Ns),
+    nb_getval(peirce_kb_read, read(Flags, K0)),
+    length(Ns, Kn),
+    K1 is K0 + Kn,
+    (   K1 > 100 -> refuse("op/3: more than 100 operators declared in one file") ; true ),
+    catch(op(P, T, kb:Ns), error(E, _),
+          ( format(string(Msg), "op/3: ~q", [E]), refuse(Msg) )),
+    nb_setval(peirce_kb_read, read(Flags, K1)).
+
+%!  op_names(+Priority, +Type, +Names, -List)
+%   An op/3 declaration of a program, checked (also by read_op/3 of control.pl): List its names.
+op_names(P, T, N, Ns) :-
     (   integer(P), between(0, 1200, P) -> true
     ;   refuse("op/3: the priority must be an integer from 0 to 1200")
     ),
@@ -1401,14 +1412,7 @@ kb_op(P, T, N) :-
     (   ( memberchk(',', Ns) ; memberchk('|', Ns) ; memberchk('[]', Ns) ; memberchk('{}', Ns) )
     ->  refuse("op/3: ',', '|', '[]' and '{}' cannot be made operators here")
     ;   true
-    ),
-    nb_getval(peirce_kb_read, read(Flags, K0)),
-    length(Ns, Kn),
-    K1 is K0 + Kn,
-    (   K1 > 100 -> refuse("op/3: more than 100 operators declared in one file") ; true ),
-    catch(op(P, T, kb:Ns), error(E, _),
-          ( format(string(Msg), "op/3: ~q", [E]), refuse(Msg) )),
-    nb_setval(peirce_kb_read, read(Flags, K1)).
+    ).
 
 kb_relation(N, A) :- atom(N), integer(A), A >= 0, \+ reserved(N, A, _).
 
