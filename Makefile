@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-distributed
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-fast test-alone tree wheel-test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-replicas kill-trials system venv bench clean conformance-control
+.PHONY: demo test test-fast test-alone tree wheel-test lint layers typecheck pytest docs fuzz sanitize bench-load bench-batch bench-classic bench-replicas kill-trials system venv bench clean conformance-control
 
 # The main job on the bundled examples, offline: chains checked step by step, questions answered
 # with proofs, a knowledge base queried, ARES stability scores, an RLT validated, a procedure
@@ -127,6 +127,10 @@ bench-load: venv $(TESTSTAMP)
 
 bench-batch: venv $(TESTSTAMP)
 	$(BIN)/python bench/batch_scale.py
+
+# The console's proof engine on the classic Prolog programs of the tests, beside swipl itself.
+bench-classic: venv
+	$(BIN)/python bench/prolog_classic.py
 
 # kill -9 of one of two replicas on one PostgreSQL under load, 10 times: every decision a client
 # received must be in the log, every knowledge base version whole (the tests run it once).

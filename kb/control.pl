@@ -34,11 +34,12 @@
     it and solving it are one translation, and the cut's semantics need the reader's and the
     solver's forms of a goal side by side.
 */
-:- module(peirce_control, [ctl_literal/2, ctl_build/2, collect/4, take_output/1,
-                            read_op/3, read_options/1]).
+:- module(peirce_control, [ctl_literal/2, ctl_build/2, collect/5, take_output/1,
+                            read_op/3, read_options/1, last_inferences/1]).
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
+:- use_module(library(error)).           % (lists calls must_be/2: loaded now, not in a query)
 
 %  ------------------------------------------------------------------------------------------
 %  Reading: which goals are read as control literals
@@ -90,20 +91,7 @@ meta(include, 3). meta(exclude, 3). meta(partition, 4). meta(predsort, 3).
 
 %!  read_op(+Priority, +Type, +Names)
 read_op(P, T, N) :-
-    (   integer(P), between(0, 1200, P) -> true
-    ;   refuse("op/3: the priority must be an integer from 0 to 1200")
-    ),
-    (   atom(T), memberchk(T, [xfx, xfy, yfx, fy, fx, xf, yf]) -> true
-    ;   refuse("op/3: the type must be one of xfx, xfy, yfx, fy, fx, xf, yf")
-    ),
-    (   atom(N) -> Ns = [N]
-    ;   is_list(N), length(N, K), K =< 100, maplist(atom, N) -> Ns = N
-    ;   refuse("op/3: the name must be an atom or a list of atoms")
-    ),
-    (   ( memberchk(',', Ns) ; memberchk('|', Ns) ; memberchk('[]', Ns) ; memberchk('{}', Ns) )
-    ->  refuse("op/3: ',', '|', '[]' and '{}' cannot be made operators here")
-    ;   true
-    ),
+    peirce_meta:op_names(P, T, N, Ns),
     nb_getval(peirce_read_ops, Ops0),
     (   Ops0 = ops(M, K0) -> true
     ;   flag(peirce_read_module, I, I + 1), format(atom(M), "peirce_read_~d", [I]), K0 = 0
@@ -237,22 +225,100 @@ refuse(Msg) :- throw(error(peirce(Msg), _)).
 %  ------------------------------------------------------------------------------------------
 %  The solver
 
-%!  collect(+Limit, +Goals, +Ctx, +Acc)
+%!  collect(+Limit, +Inferences, +Goals, +Ctx, +Acc)
 %   Up to Limit answers of the query Goals (a list of body literals), depth first, in order:
 %   each Goals-Proofs added to the front of Acc's first argument (as meta.pl's collect/6 does).
 %   Ctx is meta.pl's ctx(M, MaxD, St, Deadline, _); a branch deeper than MaxD stops the search
-%   (St's flag set: status depth).
-collect(Limit, Goals, Ctx, Acc) :-
+%   (St's flag set: status depth); a search that makes more than Inferences inferences of the
+%   program stops it too (Acc's second argument set: status inferences).
+%
+%   Inferences are counted as SWI-Prolog counts them when it runs the program itself, not as
+%   the steps of this solver (some ten of its own per inference of the program): one for each
+%   call of a relation, of a built-in or of call/N and the all-solutions predicates, and, for a
+%   built-in or library predicate written in Prolog or one that gives many answers (member/2,
+%   between/3, select/3, permutation/2, ...), the inferences SWI-Prolog makes inside it, its
+%   answers on backtracking included (counted/2).  The count is a term k(Count, Max) in the
+%   context, changed in place (nb_setarg/3), so that work undone by backtracking still counts.
+collect(Limit, Inf, Goals, Ctx0, Acc) :-
+    Ctx0 = ctx(M, MaxD, St, Deadline, _),
+    Ctx = ctx(M, MaxD, St, Deadline, k(0, Inf)),
     nb_setval(peirce_out, ""),
-    catch(( limit(Limit, ( barrier(Ch),
-                           body_top(Goals, Ch, Ctx, 0, Proofs) )),
-            arg(1, Acc, L0),
-            nb_setarg(1, Acc, [Goals-Proofs|L0]),
+    call_cleanup(
+        catch(( limit(Limit, ( barrier(Ch),
+                               body_top(Goals, Ch, Ctx, 0, Proofs) )),
+                arg(1, Acc, L0),
+                nb_setarg(1, Acc, [Goals-Proofs|L0]),
+                fail
+              ; true
+              ),
+              E,
+              stopped(E, St, Acc)),
+        ( arg(5, Ctx, k(N, _)), nb_setval(peirce_inferences, N) )).
+
+%!  last_inferences(-N): the inferences of the program the last query made (see collect/5).
+last_inferences(N) :- ( nb_current(peirce_inferences, N) -> true ; N = 0 ).
+
+stopped(peirce_depth, St, _) :- !, nb_setarg(1, St, true).
+stopped(peirce_inferences, _, Acc) :- !, nb_setarg(2, Acc, inferences).
+stopped(E, _, _) :- throw(E).
+
+%   charge(+Ctx, +N): N more inferences of the program (an expression); past the bound, the
+%   search stops.
+charge(ctx(_, _, _, _, K), N) :-
+    arg(1, K, N0),
+    N1 is N0 + N,
+    nb_setarg(1, K, N1),
+    arg(2, K, Max),
+    (   N1 > Max -> throw(peirce_inferences) ; true ).
+
+%   counted(:Goal, +Ctx): Goal run as it is, charged the inferences SWI-Prolog makes in it: for
+%   each answer, those since the call or since the backtracking that asked for it, and those
+%   of the search that found no (more) answers.  A choice point of ours before Goal sees it
+%   fail; one after an answer notes when backtracking comes back into Goal.  When Goal leaves
+%   no choice point, neither do we.  A call counts one at least, as in SWI-Prolog.  (The
+%   constants take away what this predicate itself makes between two readings of the count,
+%   so that the counts are SWI-Prolog's: select/3 over ten items, ten; permutation/2 of five,
+%   864.)
+counted(G, C) :-
+    statistics(inferences, I0),
+    S = s(I0, 4, 1),
+    prolog_current_choice(Ch00),
+    (   prolog_current_choice(Ch0),
+        call(G),
+        statistics(inferences, I1),
+        S = s(Is, Own, Least),
+        charge(C, max(Least, I1 - Is - Own)),
+        prolog_current_choice(Ch1),
+        (   Ch1 == Ch0
+        ->  prolog_cut_to(Ch00)
+        ;   true
+        ;   statistics(inferences, Ir),
+            nb_setarg(1, S, Ir),
+            nb_setarg(2, S, 4),
+            nb_setarg(3, S, 0),
             fail
-          ; true
-          ),
-          peirce_depth,
-          ( Ctx = ctx(_, _, St, _, _), nb_setarg(1, St, true) )).
+        )
+    ;   statistics(inferences, I1),
+        S = s(Is, Own, Least),
+        charge(C, max(Least, I1 - Is - Own)),
+        fail
+    ).
+
+%   Built-ins of meta.pl's whitelist written in Prolog or giving many answers (the others, as
+%   =/2, is/2 or </2, are one inference each).
+measured(member(_, _)).     measured(length(_, _)).    measured(between(_, _, _)).
+measured(append(_, _, _)).  measured(nth0(_, _, _)).   measured(nth1(_, _, _)).
+measured(last(_, _)).       measured(msort(_, _)).     measured(sort(_, _)).
+measured(sum_list(_, _)).   measured(max_list(_, _)).  measured(min_list(_, _)).
+
+%   bi(+Goal, +Ctx): a built-in of meta.pl's whitelist, counted
+bi(G, C) :-
+    (   measured(G)
+    ->  (   peirce_meta:arithmetic(G) -> peirce_meta:within_memory(G) ; true ),
+        counted(G, C)
+    ;   charge(C, 1),
+        peirce_meta:builtin_call(G)
+    ).
 
 %   At the top, one proof per literal of the query.
 body_top([], _, _, _, []).
@@ -265,13 +331,14 @@ one(L, Ch, C, D, P) :- lit(L, Ch, C, D, [P], []).
 
 %   lit(+Literal, +CutTo, +Ctx, +Depth, -Proofs, ?Tail): a stored body literal
 lit('$c'(X, _), Ch, C, D, Ps, T) :- !, seq(X, Ch, C, D, Ps, T).
-lit('$b'(G), _, _, _, [b(G)|T], T) :- !, peirce_meta:builtin_call(G).
+lit('$b'(G), _, C, _, [b(G)|T], T) :- !, bi(G, C).
 lit(G, _, C, D, [P|T], T) :- step(G, C, D, P).
 
 %   step(+Goal, +Ctx, +Depth, -Proof): a relation of the program, clauses in order
 step(G, C, D, n(Id, G, Ps)) :-
     C = ctx(M, MaxD, _, Deadline, _),
     (   D >= MaxD -> throw(peirce_depth) ; true ),
+    charge(C, 1),
     get_time(Now),
     (   Now > Deadline -> throw(peirce_time_limit) ; true ),
     D1 is D + 1,
@@ -300,8 +367,8 @@ node(true, _, _, _, b(true)) :- !.
 node(fail, _, _, _, _) :- !, fail.
 node(cut, Ch, _, _, c(cut, !, [])) :- !, prolog_cut_to(Ch).
 node(rel(L, _), _, C, D, P) :- !, step(L, C, D, P).
-node(bi(G), _, _, _, b(G)) :- !, peirce_meta:builtin_call(G).
-node(lib(G), _, _, _, b(G)) :- !, lib_call(G).
+node(bi(G), _, C, _, b(G)) :- !, bi(G, C).
+node(lib(G), _, C, _, b(G)) :- !, lib_call(G, C).
 node(or(A, B, G), Ch, C, D, c(K, G, Ps)) :- !,
     (   seq(A, Ch, C, D, Ps, []), K = left
     ;   seq(B, Ch, C, D, Ps, []), K = right
@@ -321,35 +388,41 @@ node(soft(X, Y, Z, G), Ch, C, D, c(K, G, Ps)) :- !,
 node(not(X, G), _, C, D, c(not, G, [])) :- !,
     \+ opaque(X, C, D, _).
 node(findall(T, X, L, G), _, C, D, c(findall(N), findall(T, G, L), Ps)) :- !,
+    charge(C, 1),
     findall(T-P, opaque(X, C, D, P), Pairs),
     pairs_keys_values(Pairs, L0, Proofs),
     length(L0, N),
     summary(Proofs, N, Ps),
     L = L0.
 node(findall4(T, X, L, Tl, G), _, C, D, c(findall(N), findall(T, G, L, Tl), Ps)) :- !,
+    charge(C, 1),
     findall(T-P, opaque(X, C, D, P), Pairs),
     pairs_keys_values(Pairs, L0, Proofs),
     length(L0, N),
     summary(Proofs, N, Ps),
     append(L0, Tl, L).
 node(forall(X, Y, Cg, Ag), _, C, D, c(forall(N), forall(Cg, Ag), Ps)) :- !,
+    charge(C, 1),
     findall(P, ( opaque(X, C, D, PC), once(opaque(Y, C, D, PA)),
                  P = [c(cond, Cg, PC), c(then, Ag, PA)] ), Ps0),
     \+ ( opaque(X, C, D, _), \+ opaque(Y, C, D, _) ),
     length(Ps0, N),
     summary(Ps0, N, Ps).
 node(bagof(T, Ex, X, L, G), _, C, D, c(bagof(N), G, Ps)) :- !,
+    charge(C, 1),
     bagof(T-P, Ex^C^D^opaque(X, C, D, P), Pairs),
     pairs_keys_values(Pairs, L, Proofs),
     length(L, N),
     summary(Proofs, N, Ps).
 node(setof(T, Ex, X, L, G), _, C, D, c(setof(N), G, Ps)) :- !,
+    charge(C, 1),
     bagof(T-P, Ex^C^D^opaque(X, C, D, P), Pairs),
     sort(1, @<, Pairs, Uniq),
     pairs_keys_values(Uniq, L, Proofs),
     length(L, N),
     summary(Proofs, N, Ps).
 node(aggregate(S, X, R, G), _, C, D, c(aggregate(N), G, Ps)) :- !,
+    charge(C, 1),
     template(S, T),
     findall(T-P, opaque(X, C, D, P), Pairs),
     pairs_keys_values(Pairs, Vs, Proofs),
@@ -357,6 +430,7 @@ node(aggregate(S, X, R, G), _, C, D, c(aggregate(N), G, Ps)) :- !,
     aggregate_value(S, Vs, R),
     summary(Proofs, N, Ps).
 node(call(F, Args), _, C, D, P) :- !,
+    charge(C, 1),
     (   var(F) -> throw(error(instantiation_error, _)) ; true ),
     (   callable(F) -> true ; throw(error(type_error(callable, F), _)) ),
     F =.. L0, append(L0, Args, L1), G =.. L1,
@@ -364,7 +438,9 @@ node(call(F, Args), _, C, D, P) :- !,
     barrier(Ch),
     seq(X, Ch, C, D, Ps, []),
     (   Ps = [P0], X \= and(_, _) -> P = P0 ; P = c(call, G, Ps) ).
-node(meta(G), _, C, D, c(meta, G, Ps)) :- !, meta_run(G, C, D, Ps).
+node(meta(G), _, C, D, c(meta, G, Ps)) :- !,
+    charge(C, 1),
+    meta_run(G, C, D, Ps).
 
 opaque(X, C, D, Ps) :- barrier(Ch), seq(X, Ch, C, D, Ps, []).
 
@@ -460,6 +536,29 @@ call_goal(F, Args, C, D, P) :- node(call(F, Args), _, C, D, P).
 %  ------------------------------------------------------------------------------------------
 %  Library predicates
 
+%   lib_call(+Goal, +Ctx): output is one inference; the rest are run counted.  A predicate of
+%   library(lists) that only unifies and walks lists in Prolog needs no check of its terms'
+%   size (a step of a relation unifies as much): the others may walk a term in C as a tree
+%   (compare, write, atom_codes, ...) or make atoms.
+lib_call(G, C) :-
+    (   output(G)
+    ->  charge(C, 1),
+        lib_call(G)
+    ;   unifying(G)
+    ->  counted(G, C)
+    ;   peirce_meta:within_memory(G),
+        counted(G, C),
+        atom_check(G)
+    ).
+
+unifying(select(_, _, _)).  unifying(selectchk(_, _, _)).  unifying(select(_, _, _, _)).
+unifying(permutation(_, _)).  unifying(reverse(_, _)).  unifying(nextto(_, _, _)).
+unifying(last(_, _)).  unifying(append(_, _)).
+
+output(format(_)).  output(format(_, _)).  output(write(_)).  output(print(_)).
+output(writeq(_)).  output(write_canonical(_)).  output(writeln(_)).  output(nl).
+output(tab(_)).
+
 lib_call(format(F)) :- !, lib_call(format(F, [])).
 lib_call(format(F, Args)) :- !,
     format_check(F),
@@ -476,10 +575,6 @@ lib_call(tab(N)) :- !,
     peirce_meta:builtin_call(K is N),
     (   K > 10000 -> throw(error(resource_error(output), _)) ; true ),
     length(Cs, K), maplist(=(0' ), Cs), string_codes(S, Cs), out(S).
-lib_call(G) :-
-    peirce_meta:within_memory(G),
-    call(G),
-    atom_check(G).
 
 %   Atoms made by a library predicate count against the query's atom budget (see meta.pl).
 atom_check(G) :-

@@ -392,6 +392,8 @@ run(load, [Name, Path], s(Module)) :-
     (   source_file_property(Abs, module(Module)) -> true ; Module = Name ).
 run(output, [], s(Text)) :-
     peirce_control:take_output(Text).
+run(inferences, [], N) :-
+    peirce_control:last_inferences(N).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
 
@@ -551,7 +553,8 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     Ctx = ctx(M, MaxD, St, Deadline, none),
     nb_setval(peirce_too_deep, false),
     nb_setval(peirce_atom_bytes, 0),
-    bounded(Secs, Inf, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
+    raw_inferences(Mode, Inf, Raw),
+    bounded(Secs, Raw, collect(Mode, Limit, Inf, Goals, Ctx, Acc), R),
     (   nb_getval(peirce_too_deep, true) -> nb_setarg(1, St, true) ; true ),
     arg(1, Acc, Found0),
     reverse(Found0, Found),
@@ -567,10 +570,18 @@ run_query(M, [Inf, Secs, MaxD], Mode, Limit, [NV, Lits], [Status, Sols]) :-
     ;   Status = s(ok)
     ).
 
-collect(prolog, Limit, _, Goals, Ctx, Acc) :- !,    % depth first, as SWI-Prolog (control.pl)
-    peirce_control:collect(Limit, Goals, Ctx, Acc).
-collect(prolog1, _, _, Goals, Ctx, Acc) :- !,
-    peirce_control:collect(1, Goals, Ctx, Acc).
+%   raw_inferences(+Mode, +Inf, -Raw): the bound on SWI-Prolog's own inferences.  The control
+%   solver counts the program's inferences itself, as SWI-Prolog counts them running the
+%   program (control.pl's collect/5), and stops at Inf; SWI-Prolog's count of the whole search,
+%   solver and proofs included, is bounded too, a hundred times as high (the solver takes some
+%   ten of its inferences for one of the program), in case some work escaped the count.
+raw_inferences(Mode, Inf, Raw) :-
+    (   ( Mode == prolog ; Mode == prolog1 ) -> Raw is Inf * 100 ; Raw = Inf ).
+
+collect(prolog, Limit, Inf, Goals, Ctx, Acc) :- !,  % depth first, as SWI-Prolog (control.pl)
+    peirce_control:collect(Limit, Inf, Goals, Ctx, Acc).
+collect(prolog1, _, Inf, Goals, Ctx, Acc) :- !,
+    peirce_control:collect(1, Inf, Goals, Ctx, Acc).
 collect(first, _, _, Goals, Ctx, Acc) :- !,
     (   shallowest(Goals, Ctx, check, Proofs) -> nb_setarg(1, Acc, [Goals-Proofs]) ; true ).
 collect(all, Limit, Inf, Goals, Ctx, Acc) :-
@@ -720,7 +731,17 @@ tp(q(M, MaxSize), G) :-
 %   most Max steps, in Prolog, so a time limit interrupts it.  Some C built-ins of SWI-Prolog
 %   walk a term as a tree and cannot be interrupted (hashing a term for distinct/2 or a table,
 %   evaluating arithmetic): terms reach them only after this check.
-tree_within(T, Max) :- tree_within_([T], 0, Max).
+%   Most terms share no subterm: then the term's size on the stack, in cells, is its size as a
+%   tree, and two C built-ins measure it in one pass each ('$term_size'/3 stops past Max;
+%   '$factorize_term'/3 lists the subterms that occur more than once, none here), instead of
+%   a walk in Prolog of two or three calls per cell.  A term that shares a subterm, or whose
+%   numbers and strings make it larger on the stack than as counted here, is walked.
+tree_within(T, Max) :-
+    (   '$term_size'(T, Max, _),
+        '$factorize_term'(T, _, [])
+    ->  true
+    ;   tree_within_([T], 0, Max)
+    ).
 
 tree_within_([], _, _).
 tree_within_([T|Ts], N0, Max) :-
@@ -737,11 +758,16 @@ push_args(0, _, Ts, Ts) :- !.
 push_args(I, T, Ts0, Ts) :- arg(I, T, X), I1 is I - 1, push_args(I1, T, [X|Ts0], Ts).
 
 %   within_memory(+Term): Term, as a tree, fits the memory limit (a cell for every 64 bytes of
-%   the stack limit); else a resource error (status memory).
+%   the stack limit); else a resource error (status memory).  A term of at most 40 cells on the
+%   stack (the usual arithmetic comparison) is at most 146,089 cells as a tree however its
+%   subterms are shared, within the smallest limit (16 MiB: 262,144 cells): no more is asked.
 within_memory(T) :-
-    current_prolog_flag(stack_limit, Bytes),
-    Max is Bytes // 64,
-    (   tree_within(T, Max) -> true ; throw(error(resource_error(term_size), _)) ).
+    (   '$term_size'(T, 40, _)
+    ->  true
+    ;   current_prolog_flag(stack_limit, Bytes),
+        Max is Bytes // 64,
+        (   tree_within(T, Max) -> true ; throw(error(resource_error(term_size), _)) )
+    ).
 
 proofs_only(_-Proofs, [[], Ps]) :-
     maplist(tag(p), Proofs, Ps).
@@ -1265,36 +1291,133 @@ list_conj([G|Gs], (G, C)) :- list_conj(Gs, C).
 %  term with only the options that call no code.  What a query or a file says is never run by
 %  printing it, however the message reaches format.
 
+%  The files after the knowledge base (peirce console --swipl FILE.pl ...) are the user's
+%  programs, read the same way by SWI-Prolog's own reader (read_term/3), so that any file
+%  SWI-Prolog reads loads: an op/3 declaration applies to the rest of the reading, and to the
+%  queries, in module kb (at most 100, each checked; never run as a directive); a
+%  set_prolog_flag/2 of double_quotes or back_quotes applies to the rest of the file's reading;
+%  grammar rules are translated by SWI-Prolog's DCG translation, as data; a syntax error is
+%  reported with its file, line and column, and the reading goes on after it.  A clause's body
+%  may call a relation, a built-in of the whitelist or one that library(sandbox) finds safe
+%  (format/2, catch/3, nb_getval/2, ...): the sandbox checks every query again, through the
+%  clauses it reaches, so what a clause calls runs only when the sandbox allows it.
+
 swipl_console :-
     format_predicate(0'@, peirce_meta:goal_not_run(_, _)),
     format_predicate(0'W, peirce_meta:write_without_code(_, _, _)),
     current_prolog_flag(argv, Argv),
-    last(Argv, File),
+    (   append(_, ['--peirce-kb', File|Sources], Argv) -> true ; last(Argv, File), Sources = [] ),
     load_kb(File),
+    forall(member(Source, Sources), load_kb(Source)),
     module(kb),
+    current_prolog_flag(answer_write_options, Opts0),   % answers with kb's operators
+    set_prolog_flag(answer_write_options, [module(kb)|Opts0]),
     asserta((user:expand_query(Q0, Q, B0, B) :- peirce_meta:checked_query(Q0, Q, B0, B))).
 
 load_kb(File) :-
-    setup_call_cleanup(open(File, read, S, [encoding(utf8)]), load_terms(S), close(S)).
+    nb_setval(peirce_kb_read, read([], 0)),
+    setup_call_cleanup(open(File, read, S, [encoding(utf8)]), load_terms(File, S), close(S)).
 
-load_terms(S) :-
-    read_term(S, T, [module(kb)]),
+load_terms(File, S) :-
+    nb_getval(peirce_kb_read, read(Flags, _)),
+    catch(read_term(S, T, [module(kb), term_position(P), syntax_errors(error)|Flags]),
+          error(syntax_error(What), Context),
+          ( syntax_note(File, What, Context), T = '$peirce_skip' )),
     (   T == end_of_file
     ->  true
-    ;   kb_term(T),
-        load_terms(S)
+    ;   T == '$peirce_skip'
+    ->  load_terms(File, S)
+    ;   stream_position_data(line_count, P, Line),
+        b_setval(peirce_kb_at, File:Line),   % (SWI-Prolog's messages say where too)
+        kb_term(T),
+        load_terms(File, S)
     ).
 
+syntax_note(File, What, Context) :-
+    (   Context = file(_, Line, LinePos, _) -> Col is LinePos + 1
+    ;   Context = stream(_, Line, LinePos, _) -> Col is LinePos + 1
+    ;   Line = '?', Col = '?'
+    ),
+    print_message(warning,
+                  format("peirce: ~w:~w:~w: syntax error: ~w (the reading goes on)",
+                         [File, Line, Col, What])).
+
 kb_term((:- encoding(_))) :- !.
-kb_term((:- dynamic(N/A))) :- kb_relation(N, A), !, dynamic(kb:N/A).
-kb_term((:- discontiguous(N/A))) :- kb_relation(N, A), !.
-kb_term((H :- B)) :- !,
-    (   kb_head(H), conj_list(B, Gs), maplist(kb_goal, Gs)
-    ->  assertz(kb:(H :- B))
-    ;   left_out_term((H :- B))
+kb_term((:- dynamic(Spec))) :- kb_specs(Spec, PIs), !, forall(member(PI, PIs), dynamic(kb:PI)).
+kb_term((:- discontiguous(Spec))) :- kb_specs(Spec, _), !.
+kb_term((:- op(P, T, Ns))) :- !,
+    (   catch(kb_op(P, T, Ns), error(peirce(Why), _), ( left_out_term((:- op(P, T, Ns)), Why), fail ))
+    ->  true
+    ;   true
     ).
-kb_term((:- D)) :- !, left_out_term((:- D)).
+kb_term((:- module(_, Exports))) :- is_list(Exports), !,   % the operators it exports
+    forall(member(op(P, T, Ns), Exports), kb_term((:- op(P, T, Ns)))),
+    left_out_term((:- module('_', '...')), "a module declaration (its clauses go to kb)").
+kb_term((:- set_prolog_flag(F, V))) :- read_flag(F, V), !,
+    nb_getval(peirce_kb_read, read(Flags0, K)),
+    Opt =.. [F, V],
+    exclude(same_option(F), Flags0, Flags1),
+    nb_setval(peirce_kb_read, read([Opt|Flags1], K)).
+kb_term((H --> B)) :- !,
+    (   catch(dcg_translate_rule((H --> B), C), _, fail)
+    ->  kb_term(C)
+    ;   left_out_term((H --> B), "a grammar rule that cannot be translated")
+    ).
+kb_term((H :- B)) :- !,
+    conj_list(B, Gs),
+    (   \+ kb_head(H)
+    ->  left_out_term((H :- B))
+    ;   member(G, Gs), \+ kb_goal(G)
+    ->  format(string(Why), "its body calls ~q, which could reach the system", [G]),
+        left_out_term((H :- B), Why)
+    ;   assertz(kb:(H :- B))
+    ).
+kb_term((:- D)) :- !, left_out_term((:- D), "a directive, not run").
 kb_term(H) :- ( kb_head(H) -> assertz(kb:H) ; left_out_term(H) ).
+
+kb_specs(Spec, PIs) :-
+    (   is_list(Spec) -> L = Spec ; conj_list_comma(Spec, L) ),
+    maplist(kb_spec, L, PIs).
+
+conj_list_comma((A, B), [A|L]) :- !, conj_list_comma(B, L).
+conj_list_comma(A, [A]).
+
+kb_spec(N/A, N/A) :- kb_relation(N, A).
+kb_spec(N//A0, N/A) :- integer(A0), A is A0 + 2, kb_relation(N, A).
+
+read_flag(double_quotes, V) :- memberchk(V, [codes, chars, atom, string]).
+read_flag(back_quotes, V) :- memberchk(V, [codes, chars, string, symbol_char]).
+
+same_option(F, O) :- functor(O, F, 1).
+
+%   kb_op(+Priority, +Type, +Names): an operator of the program, in module kb.
+kb_op(P, T, N) :-
+    op_names(P, T, N, Ns),
+    nb_getval(peirce_kb_read, read(Flags, K0)),
+    length(Ns, Kn),
+    K1 is K0 + Kn,
+    (   K1 > 100 -> refuse("op/3: more than 100 operators declared in one file") ; true ),
+    catch(op(P, T, kb:Ns), error(E, _),
+          ( format(string(Msg), "op/3: ~q", [E]), refuse(Msg) )),
+    nb_setval(peirce_kb_read, read(Flags, K1)).
+
+%!  op_names(+Priority, +Type, +Names, -List)
+%   An op/3 declaration of a program, checked (also by read_op/3 of control.pl): List its names.
+op_names(P, T, N, Ns) :-
+    (   integer(P), between(0, 1200, P) -> true
+    ;   refuse("op/3: the priority must be an integer from 0 to 1200")
+    ),
+    (   atom(T), memberchk(T, [xfx, xfy, yfx, fy, fx, xf, yf]) -> true
+    ;   refuse("op/3: the type must be one of xfx, xfy, yfx, fy, fx, xf, yf")
+    ),
+    (   atom(N) -> Ns = [N]
+    ;   is_list(N), length(N, K), K =< 100, maplist(atom, N) -> Ns = N
+    ;   refuse("op/3: the name must be an atom or a list of atoms")
+    ),
+    (   ( memberchk(',', Ns) ; memberchk('|', Ns) ; memberchk('[]', Ns) ; memberchk('{}', Ns) )
+    ->  refuse("op/3: ',', '|', '[]' and '{}' cannot be made operators here")
+    ;   true
+    ).
 
 kb_relation(N, A) :- atom(N), integer(A), A >= 0, \+ reserved(N, A, _).
 
@@ -1302,7 +1425,19 @@ kb_head(H) :- callable(H), functor(H, N, A), kb_relation(N, A).
 
 kb_goal(G) :- var(G), !, fail.
 kb_goal(G) :- kb_control(G, Gs), !, maplist(kb_goal, Gs).   % checked again by the sandbox
-kb_goal(G) :- callable(G), functor(G, N, A), ( builtin(N, A) -> true ; kb_relation(N, A) ).
+kb_goal(G) :-
+    callable(G),
+    functor(G, N, A),
+    (   builtin(N, A) -> true
+    ;   kb_relation(N, A) -> true
+    ;   sandbox_safe(G)
+    ).
+
+%   A built-in that library(sandbox) takes for safe as called here; one whose goal argument is
+%   not known yet (call(G), catch(G, _, _)) is taken, the sandbox checking it at each query.
+sandbox_safe(G) :-
+    catch(safe_goal(kb:G), E, true),
+    (   var(E) -> true ; E = error(instantiation_error, _) ).
 
 kb_control((A, B), [A, B]).      kb_control((A ; B), [A, B]).    kb_control((A -> B), [A, B]).
 kb_control((A *-> B), [A, B]).   kb_control(\+ A, [A]).          kb_control(!, []).
@@ -1310,8 +1445,13 @@ kb_control(fail, []).            kb_control(false, []).          kb_control(find
 kb_control(forall(A, B), [A, B]). kb_control(setof(_, G, _), [G]).  kb_control(bagof(_, G, _), [G]).
 kb_control(_^G, [G]).            kb_control(aggregate_all(_, G, _), [G]).
 
-left_out_term(T) :-
-    print_message(warning, format("peirce: left out, not a clause of a relation: ~q", [T])).
+left_out_term(T) :- left_out_term(T, "not a clause of a relation").
+
+left_out_term(T, Why) :-
+    (   nb_current(peirce_kb_at, File:Line) -> format(string(At), " (~w:~w)", [File, Line])
+    ;   At = ""
+    ),
+    print_message(warning, format("peirce: left out, ~w: ~q~w", [Why, T, At])).
 
 checked_query(Q, Q, B, B) :- Q == end_of_file, !.
 checked_query(Q0, peirce_meta:checked(G), B0, B) :-

@@ -28,6 +28,7 @@ SLOW_MODULES = frozenset(
         "test_conformance_owl_z3.py",
         "test_conformance_control.py",
         "test_console_prolog_classic.py",
+        "test_console_swipl.py",
         "test_store.py",
         "test_server.py",
         "test_server_page.py",

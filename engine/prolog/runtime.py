@@ -73,6 +73,9 @@ class Limits:
 
     Attributes:
         inferences: at most this many logical inferences (``call_with_inference_limit/3``).
+            With control constructs on (the console's way), the inferences of the program,
+            counted as SWI-Prolog counts them when it runs the program itself (``kb/control.pl``);
+            the solver's own, some ten for each, are bounded at a hundred times as many.
         seconds: wall-clock time limit (an alarm: ``call_with_time_limit/2``); writing the
             query's answer gets as long again.
         depth: at most this many nested rule applications in one branch of a proof.

@@ -19,7 +19,7 @@ info[skipped] line 2, column 1: directive not run: initialization halt
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
@@ -333,9 +333,18 @@ def export_program(
 
 
 @contextmanager
-def swipl_top_level(swipl: str, program: str | os.PathLike[str]) -> Iterator[list[str]]:
+def swipl_top_level(
+    swipl: str,
+    program: str | os.PathLike[str],
+    sources: Sequence[str | os.PathLike[str]] = (),
+) -> Iterator[list[str]]:
     """The command line that opens SWI-Prolog's own top level on ``program`` (a file written by
-    :func:`export_program`), valid while the context lasts.
+    :func:`export_program`) and the Prolog files ``sources``, valid while the context lasts.
+
+    ``sources`` are read by SWI-Prolog's own reader, as data, the same way: their ``op/3``
+    declarations apply to the rest of the reading (and to the queries), their grammar rules are
+    translated, a syntax error is reported with its position and the reading goes on; a clause
+    may call whatever ``library(sandbox)`` takes for safe, the sandbox checking every query.
 
     The file is never consulted: ``swipl_console/0`` in ``kb/meta.pl`` reads it as data into a
     module ``kb`` (not ``user``), taking only clauses of relations that are not reserved (hooks
@@ -359,5 +368,7 @@ def swipl_top_level(swipl: str, program: str | os.PathLike[str]) -> Iterator[lis
             "-g",
             "peirce_meta:swipl_console",
             "--",
+            "--peirce-kb",
             os.fspath(program),
+            *(os.fspath(p) for p in sources),
         ]

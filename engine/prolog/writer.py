@@ -23,7 +23,7 @@ import re
 
 from peirce.logic import Compound, Const, Term, Var
 
-__all__ = ["OPERATORS", "control_text", "prolog_text", "take_output"]
+__all__ = ["OPERATORS", "control_text", "last_inferences", "prolog_text", "take_output"]
 
 #: infix operators of SWI-Prolog: name -> (priority, left max, right max)
 OPERATORS: dict[str, tuple[int, int, int]] = {}
@@ -210,3 +210,15 @@ def take_output() -> str:
     from peirce.engine.prolog.runtime import api
 
     return str(api("output", []))
+
+
+def last_inferences() -> int:
+    """The inferences of the program that the last query in the console's way (control
+    constructs on) made, counted as SWI-Prolog counts them running the program: one per call of
+    a relation or a built-in, with the inferences SWI-Prolog makes inside a library predicate
+    (``kb/control.pl``, ``collect/5``). A query stopped by a limit reports those it made until
+    then."""
+    from peirce.engine.prolog.runtime import api
+
+    n = api("inferences", [])
+    return n if isinstance(n, int) else 0

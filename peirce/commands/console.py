@@ -3,8 +3,10 @@
 FILES are Prolog programs (``.pl``, read as data: directives are reported, never run), texts
 in controlled English (``.txt``, translated to clauses) or RDF graphs (``.nt``, ``.ttl``: a
 triple ``s p o`` is the fact ``p(s, o)``). ``--swipl`` opens SWI-Prolog's own top
-level instead, on the same clauses written to a file by Prolog itself and read back as data (no
-hook, directive or built-in of the file runs; every query is checked by ``library(sandbox)``).
+level instead: the ``.pl`` files are read by SWI-Prolog's own reader, as data (their operators
+and grammar rules as SWI-Prolog reads them; no hook or directive of a file runs), the other
+files' clauses written to a file by Prolog itself and read back the same way; every query is
+checked by ``library(sandbox)``.
 
 Examples:
   peirce console family.pl                     ?- ancestor(X, bob).
@@ -107,7 +109,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with kb:
         console = Console(kb, answers=args.answers)
+        sources: list[Path] = []  # with --swipl, the .pl files SWI-Prolog's reader reads
         for name in args.files:
+            if args.swipl and not args.save and Path(name).suffix == ".pl":
+                try:
+                    with open(name, "rb"):  # readable: the error now, said as for the others
+                        pass
+                except OSError as exc:
+                    print(f"peirce console: {describe_os_error(exc)}", file=sys.stderr)
+                    return 2
+                sources.append(Path(name))
+                continue
             try:
                 console.load(name)
             except OSError as exc:
@@ -124,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             print(f"saved to {args.save} (restore with --restore {args.save})")
         if args.swipl:
-            return _swipl(kb)
+            return _swipl(kb, sources)
         return console.run()
 
 
@@ -132,10 +144,11 @@ def _os_text(exc: Exception, describe: Callable[[OSError], str]) -> str:
     return describe(exc) if isinstance(exc, OSError) else str(exc)
 
 
-def _swipl(kb: KnowledgeBase) -> int:
-    """SWI-Prolog's own top level on the clauses: the program is written without any reserved
-    relation (hooks, built-ins), read as data into a module of its own (never consulted), and
-    every query is checked by ``library(sandbox)`` (see ``swipl_top_level``)."""
+def _swipl(kb: KnowledgeBase, sources: list[Path]) -> int:
+    """SWI-Prolog's own top level on the clauses and the Prolog files ``sources``: the clauses
+    are written without any reserved relation (hooks, built-ins), the files read as they are by
+    SWI-Prolog's reader, both as data into a module of their own (never consulted), and every
+    query is checked by ``library(sandbox)`` (see ``swipl_top_level``)."""
     from peirce.engine.prolog import export_program, swipl_top_level
 
     swipl = shutil.which("swipl")
@@ -146,5 +159,5 @@ def _swipl(kb: KnowledgeBase) -> int:
         path = Path(tmp) / "knowledge_base.pl"
         export_program(kb.clauses(), path, builtins=kb.builtins)
         sys.stdout.flush()
-        with swipl_top_level(swipl, path) as argv:
+        with swipl_top_level(swipl, path, sources) as argv:
             return subprocess.call(argv)

@@ -155,22 +155,79 @@ def swipl_answers(cases: Sequence[Case]) -> list[list[JSON]]:
     return out
 
 
+_COUNTER = r"""
+:- initialization(main, main).
+
+main :-
+    current_prolog_flag(argv, Argv),
+    last(Argv, File),
+    read_file_to_terms(File, Cases, []),
+    forall(nth1(I, Cases, case(Text, Queries, N)), count_case(I, Text, Queries, N)).
+
+count_case(I, Text, Queries, N) :-
+    format(atom(M), "p~d", [I]),
+    format(atom(F), "program~d.pl", [I]),
+    setup_call_cleanup(open_string(Text, S), load_files(M:F, [stream(S), silent(true)]), close(S)),
+    forall(member(Q, Queries), count_query(M, Q, N)).
+
+count_query(M, QText, N) :-
+    term_string(Q, QText),
+    run(M, Q, N, _),                            % warm: autoloading is not the program's work
+    run(user, true, N, Base),
+    run(M, Q, N, Inf),
+    Net is Inf - Base,
+    format("~d~n", [Net]).
+
+run(M, Q, N, Inf) :-
+    statistics(inferences, I0),
+    findall(x, limit(N, catch(M:Q, _, true)), _),
+    statistics(inferences, I1),
+    Inf is I1 - I0.
+"""
+
+
+def swipl_inferences(cases: Sequence[Case]) -> list[list[int]]:
+    """Per case, per query: the inferences ``swipl`` makes finding the query's first answers
+    (its own count, less what its harness spends; the query run once before, so that
+    autoloading a library is not counted)."""
+    assert SWIPL is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = os.path.join(tmp, "counter.pl")
+        with open(runner, "w", encoding="utf-8") as f:
+            f.write(_COUNTER)
+        data = os.path.join(tmp, "cases.data")
+        with open(data, "w", encoding="utf-8") as f:
+            for c in cases:
+                qs = ", ".join(_quoted(q) for q in c.queries)
+                f.write(f"case({_quoted(c.program)}, [{qs}], {c.answers}).\n")
+        done = subprocess.run(
+            [SWIPL, "-q", "-f", "none", runner, data],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+    counts = iter(int(ln) for ln in done.stdout.split())
+    return [[next(counts) for _ in c.queries] for c in cases]
+
+
 def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-#: peirce's limits in these runs; ``swipl`` gets 20 million inferences per answer. (The
-#: meta-interpreter takes about 10 to 40 of its inferences for one of SWI-Prolog's: SEND+MORE
-#: takes 0.5 million in ``swipl``, between 10 and 30 million here.)
-LIMITS = Limits(inferences=40_000_000, seconds=15.0, depth=5000)
+#: peirce's limits in the generated runs; ``swipl`` gets 20 million inferences per answer.
+#: peirce counts the program's inferences as SWI-Prolog does (SEND+MORE makes some 0.53
+#: million in both), so the same count; the depth and time limits are higher than the console's
+#: so that a program the generator made deep or slow is compared rather than stopped.
+LIMITS = Limits(inferences=20_000_000, seconds=15.0, depth=5000)
 
 
-def peirce_answers(cases: Sequence[Case]) -> list[list[JSON]]:
+def peirce_answers(cases: Sequence[Case], limits: Limits = LIMITS) -> list[list[JSON]]:
     """The same, from peirce's engine (the console's way: ``builtins=True``)."""
     out: list[list[JSON]] = []
     for c in cases:
         got: list[JSON] = []
-        with KnowledgeBase(builtins=True, limits=LIMITS) as kb:
+        with KnowledgeBase(builtins=True, limits=limits) as kb:
             kb.control = True  # as the console sets it
             diags = kb.load_program(c.program)
             errors = [d.message for d in diags if d.severity.value == "error"]
