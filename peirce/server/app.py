@@ -62,7 +62,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from peirce.errors import ConfigError, InputError, http_status
 from peirce.jsontypes import JSON, JSONObject
-from peirce.pipelines.gate import KnowledgeSource, Policy
+from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource, Policy
 from peirce.server import openapi
 from peirce.server.audit import (
     AuditFailed,
@@ -446,7 +446,11 @@ class _Server:
                 return KBRef(KnowledgeSource.from_json(data["knowledge_base"]))
             context = data.get("context")
             if context is not None:
-                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": context}))
+                return KBRef(
+                    KnowledgeSource.from_json(
+                        {"kind": KnowledgeKind.TEXT.value, "premises": context}
+                    )
+                )
         except InputError as exc:
             raise _HTTPError(422, str(exc)) from None
         raise _HTTPError(422, "give a knowledge base: 'kb' (an id), 'context' or 'knowledge_base'")

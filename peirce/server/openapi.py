@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from peirce.pipelines.gate import KnowledgeSource
+from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource
 
 __all__ = ["SCHEMA"]
 
@@ -36,7 +36,7 @@ _KB: dict[str, Any] = {
     "additionalProperties": False,
     "required": ["premises"],
     "properties": {
-        "kind": {"enum": list(KnowledgeSource.KINDS)},
+        "kind": {"enum": [k.value for k in KnowledgeKind]},
         "premises": {
             "oneOf": [_TEXT, {"type": "array", "items": _TEXT, "minItems": 1, "maxItems": _MOST}]
         },
