@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from peirce.engine.fol import SolverLimits
 from peirce.engine.prolog import Limits
+from peirce.engine.prolog.runtime import api
+from peirce.engine.prolog.text import parse_program, read_program_bounded
 from peirce.errors import InputError
 from peirce.pipelines import gate as gate_module
 from peirce.pipelines.gate import (
@@ -69,3 +72,51 @@ def test_the_gate_reads_through_the_registry(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_kind_has_one_reader_only() -> None:
     with pytest.raises(ValueError, match="registered already"):
         gate_module.reader(KnowledgeKind.TEXT)(READERS[KnowledgeKind.TEXT])
+
+
+# -- a Prolog knowledge base is read a piece at a time, bounded in the user's terms ------------
+def _facts(n: int) -> tuple[str, ...]:
+    return tuple(f"parent(p{i}, p{(i * 7 + 3) % n})." for i in range(n))
+
+
+def test_a_program_past_the_json_bound_of_one_call_is_read() -> None:
+    # the whole program is more JSON than one call may send: it is read a piece at a time,
+    # with the same clauses and diagnostics (positions too) as one read of it
+    text = "\n".join((*_facts(3000), ":- halt.", "p(a :- b."))
+    limits = Limits(input_bytes=32_000)
+    with pytest.raises(InputError, match=r"Limits\.input_bytes"):
+        api("parse_program", [text], limits=limits)
+    read = read_program_bounded(text, source="kb", limits=limits)
+    assert read == parse_program(text, source="kb")
+    assert [(d.span.line, d.span.column) for d in read.diagnostics if d.span] == [
+        (3001, 1),
+        (3002, 9),
+    ]
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, _facts(3000))) as g:
+        assert len(g.context.sentences) == 3000
+        d = g.check("P2 parents P17.\nANSWER: True", question="P2 parents P17.")
+        assert d.action.value == "pass", d.reason
+
+
+def test_the_bounds_are_in_bytes_and_clauses() -> None:
+    program = _facts(50)
+    with pytest.raises(InputError, match=r"more than 10 clauses \(Limits.clauses\)"):
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(clauses=10))
+    with pytest.raises(InputError, match=r"bytes, more than the bound of 100 bytes"):
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(program_bytes=100))
+
+
+def test_an_error_says_where_and_nothing_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    program = (
+        *_facts(40),
+        f":- initialization(open('{marker}', write, _)).",
+        f":- open('{marker}', write, _).",
+        "tall(gwen",
+    )
+    with pytest.raises(InputError) as err:
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program))
+    assert "line 43" in str(err.value)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program[:-1])) as g:
+        g.check("p1 is a parent of p10.\nANSWER: True", question="p1 is a parent of p10.")
+    assert not marker.exists()

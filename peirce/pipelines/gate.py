@@ -289,10 +289,12 @@ def _clause_read(clauses: Sequence[Clause], limits: Limits) -> KnowledgeRead:
 
 @reader(KnowledgeKind.PROLOG)
 def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
-    """A Prolog program of facts and rules."""
-    from peirce.engine.prolog.text import parse_program
+    """A Prolog program of facts and rules, read a piece at a time and bounded in its bytes
+    and clauses (``limits.program_bytes``, ``limits.clauses``)."""
+    from peirce.engine.prolog.text import read_program_bounded
 
-    read = parse_program("\n".join(source.premises), source="the knowledge base")
+    text = "\n".join(source.premises)
+    read = read_program_bounded(text, source="the knowledge base", limits=limits)
     errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
     if errors:
         raise InputError(errors[0].render(), expected="Prolog facts and rules")
