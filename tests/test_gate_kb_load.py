@@ -10,8 +10,8 @@ import pytest
 from peirce.engine.fol import SolverLimits
 from peirce.engine.prolog import Limits
 from peirce.engine.prolog.runtime import api
-from peirce.engine.prolog.text import parse_program, read_program_bounded
 from peirce.errors import InputError
+from peirce.logic import Const, Literal
 from peirce.pipelines import gate as gate_module
 from peirce.pipelines.gate import (
     READERS,
@@ -21,6 +21,7 @@ from peirce.pipelines.gate import (
     KnowledgeSource,
     read_knowledge,
 )
+from peirce.results import Answer
 from peirce.server.openapi import SCHEMA
 
 
@@ -80,27 +81,26 @@ def _facts(n: int) -> tuple[str, ...]:
 
 
 def test_a_program_past_the_json_bound_of_one_call_is_read() -> None:
-    # the whole program is more JSON than one call may send: it is read a piece at a time,
-    # with the same clauses and diagnostics (positions too) as one read of it
-    text = "\n".join((*_facts(3000), ":- halt.", "p(a :- b."))
+    # the program is more JSON than one call may send: Prolog loads its text, and the clauses
+    # are read back a piece at a time; its diagnostics keep their places
+    program = (*_facts(3000), ":- halt.")
     limits = Limits(input_bytes=32_000)
     with pytest.raises(InputError, match=r"Limits\.input_bytes"):
-        api("parse_program", [text], limits=limits)
-    read = read_program_bounded(text, source="kb", limits=limits)
-    assert read == parse_program(text, source="kb")
-    assert [(d.span.line, d.span.column) for d in read.diagnostics if d.span] == [
-        (3001, 1),
-        (3002, 9),
-    ]
-    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, _facts(3000))) as g:
+        api("parse_program", ["\n".join(program)], limits=limits)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=limits) as g:
         assert len(g.context.sentences) == 3000
+        assert g.context.ask(Literal("parent", (Const("p2"), Const("p17")))) is Answer.TRUE
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
         d = g.check("P2 parents P17.\nANSWER: True", question="P2 parents P17.")
         assert d.action.value == "pass", d.reason
+    with pytest.raises(InputError) as err:
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, (*program, "p(a :- b.")), limits=limits)
+    assert "line 3002, column 9" in str(err.value)
 
 
 def test_the_bounds_are_in_bytes_and_clauses() -> None:
     program = _facts(50)
-    with pytest.raises(InputError, match=r"more than 10 clauses \(Limits.clauses\)"):
+    with pytest.raises(InputError, match=r"more than 10 clauses, the bound of Limits\.clauses"):
         Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(clauses=10))
     with pytest.raises(InputError, match=r"bytes, more than the bound of 100 bytes"):
         Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(program_bytes=100))
@@ -120,3 +120,15 @@ def test_an_error_says_where_and_nothing_runs(tmp_path: Path) -> None:
     with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program[:-1])) as g:
         g.check("p1 is a parent of p10.\nANSWER: True", question="p1 is a parent of p10.")
     assert not marker.exists()
+
+
+def test_prolog_loads_the_program_and_proofs_cite_its_english() -> None:
+    program = ("red(bob).", "big(bob).", "kind(X) :- red(X), big(X).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        store = g.context.kb.kb._store
+        # the program is held as its text, loaded by Prolog: no clause sent one by one
+        assert len(store.loaded) == 1 and not store.live and store.loaded[0].count == 3
+        d = g.check("Bob is kind.\nANSWER: True", question="Bob is kind.")
+        assert d.action.value == "pass", d.reason
+        assert set(d.steps[0].premises) == set(g.context.sentences), d.steps[0].premises
+        assert "If something is red and it is big then it is kind." in g.context.sentences

@@ -33,7 +33,7 @@ from peirce.engine.prolog.runtime import (
     text_size,
     trim,
 )
-from peirce.errors import BackendError, InputError, ParseError
+from peirce.errors import BackendError, ParseError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Literal, Term, Var
 from peirce.results import Diagnostic, Severity
@@ -47,7 +47,6 @@ __all__ = [
     "parse_query",
     "program_size",
     "read_chunks",
-    "read_program_bounded",
     "swipl_top_level",
 ]
 
@@ -285,40 +284,6 @@ def read_chunks(
         pos += used
         size = chunk
     yield [], [d for rel, d in warnings if rel not in defined]
-
-
-def read_program_bounded(
-    text: str, *, source: str = "", limits: Limits = DEFAULT_LIMITS
-) -> Program:
-    """:func:`parse_program` of a program of any size a piece at a time (:func:`read_chunks`),
-    bounded in the user's terms: a text of more than ``limits.program_bytes`` bytes (UTF-8), or
-    of more than ``limits.clauses`` clauses, is an :class:`~peirce.errors.InputError` (no bound
-    on the JSON that carries it: that is no bound a user sets).
-
-    >>> prog = read_program_bounded("a.\\nb :- a.\\n:- halt.\\n")
-    >>> [str(c) for c in prog.clauses], [d.span.line for d in prog.diagnostics]
-    (['a', 'b :- a'], [3])
-    >>> read_program_bounded("a. b. c.", limits=Limits(clauses=2))
-    Traceback (most recent call last):
-    peirce.errors.InputError: the program has more than 2 clauses (Limits.clauses)
-    """
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > limits.program_bytes:
-        raise InputError(
-            f"the program is {size:,} bytes, more than the bound of "
-            f"{limits.program_bytes:,} bytes (Limits.program_bytes)"
-        )
-    clauses: list[Clause] = []
-    diagnostics: list[Diagnostic] = []
-    for got, found in read_chunks(text, source=source, limits=limits):
-        clauses.extend(got)
-        diagnostics.extend(found)
-        if len(clauses) > limits.clauses:
-            raise InputError(
-                f"the program has more than {limits.clauses:,} clauses (Limits.clauses)"
-            )
-    diagnostics.sort(key=lambda d: d.span.start if d.span else 0)
-    return Program(tuple(clauses), tuple(diagnostics))
 
 
 def load_pl_text(text: str, *, source: str = "") -> tuple[Clause, ...]:

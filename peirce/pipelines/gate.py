@@ -289,16 +289,30 @@ def _clause_read(clauses: Sequence[Clause], limits: Limits) -> KnowledgeRead:
 
 @reader(KnowledgeKind.PROLOG)
 def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
-    """A Prolog program of facts and rules, read a piece at a time and bounded in its bytes
-    and clauses (``limits.program_bytes``, ``limits.clauses``)."""
-    from peirce.engine.prolog.text import read_program_bounded
+    """A Prolog program of facts and rules, which Prolog loads itself as data into the
+    context's knowledge base (:meth:`~peirce.engine.prolog.KnowledgeBase.read_program`:
+    nothing runs; bounded by the program's bytes and clauses, ``limits.program_bytes`` and
+    ``limits.clauses``; its diagnostics exact); the clauses are read again for the chain's
+    judge, each labelled by its controlled English."""
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.translators.cnl_render import render_clause
 
-    text = "\n".join(source.premises)
-    read = read_program_bounded(text, source="the knowledge base", limits=limits)
-    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise InputError(errors[0].render(), expected="Prolog facts and rules")
-    return _clause_read(read.clauses, limits)
+    kb = KnowledgeBase(limits=limits)
+    try:
+        loaded = kb.read_program(
+            "\n".join(source.premises), source="the knowledge base", labels=render_clause
+        )
+        errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
+        if errors:
+            raise InputError(errors[0].render(), expected="Prolog facts and rules")
+        clauses = loaded.clauses()
+        if not clauses:
+            raise InputError("the knowledge base has no clauses", expected="facts and rules")
+        texts = [c.label or "" for c in clauses]
+        return KnowledgeRead(ChainContext.from_clauses(clauses, texts, limits=limits, kb=kb))
+    except BaseException:
+        kb.close()
+        raise
 
 
 @reader(KnowledgeKind.LOGICLM)
