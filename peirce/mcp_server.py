@@ -175,7 +175,7 @@ class Tools:
         self, kb: str | None, context: str | list[str] | None, knowledge_base: JSON
     ) -> KnowledgeSource:
         """The knowledge base a ``verify`` call names: exactly one of its three ways."""
-        from peirce.pipelines.gate import KnowledgeSource
+        from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource
 
         ways = (("kb", kb), ("context", context), ("knowledge_base", knowledge_base))
         given = [k for k, v in ways if v is not None]
@@ -191,7 +191,9 @@ class Tools:
             return found.source
         if context is not None:
             premises: JSON = context if isinstance(context, str) else list(context)
-            return KnowledgeSource.from_json({"kind": "text", "premises": premises})
+            return KnowledgeSource.from_json(
+                {"kind": KnowledgeKind.TEXT.value, "premises": premises}
+            )
         return KnowledgeSource.from_json(knowledge_base)
 
     def _gate(self, source: KnowledgeSource) -> Gate:

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from peirce.errors import InputError
 from peirce.pipelines.decision import Policy
-from peirce.pipelines.gate import KnowledgeSource
+from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource
 from peirce.server import models, openapi
 from peirce.server.app import ServerSettings, create_app
 from peirce.server.audit import decision_query
@@ -103,7 +103,7 @@ def test_a_route_the_schema_does_not_describe_is_refused() -> None:
 
 
 def test_the_models_agree_with_the_gates_types() -> None:
-    assert typing.get_args(models.Kind) == KnowledgeSource.KINDS
+    assert typing.get_args(models.Kind) == tuple(k.value for k in KnowledgeKind)
     # the audit log's published filters are the ones its reader takes (and only those)
     values = {"since": "0", "until": "1", "kb": "kb-x", "action": "pass", "limit": "5",
               "cursor": "7"}  # fmt: skip

@@ -103,7 +103,7 @@ from __future__ import annotations
 import itertools
 import os
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import cast
@@ -344,7 +344,9 @@ class KnowledgeBase:
         the diagnostics."""
         return self.read_program(text, source=source).diagnostics
 
-    def read_program(self, text: str, *, source: str = "") -> LoadedProgram:
+    def read_program(
+        self, text: str, *, source: str = "", labels: Callable[[Clause], str] | None = None
+    ) -> LoadedProgram:
         """Read ``text`` as a Prolog program (data, never run: as
         :func:`~peirce.engine.prolog.text.parse_program` reads it) and add its clauses,
         labelled ``source:line``. Its diagnostics (skipped directives, syntax errors, ...),
@@ -356,10 +358,11 @@ class KnowledgeBase:
         :mod:`~peirce.engine.prolog.source`). All or nothing: a text of more than
         ``limits.program_bytes`` bytes, or of more than ``limits.clauses`` clauses, is an
         :class:`~peirce.errors.InputError` and adds nothing. :meth:`unload` takes the
-        program out again.
+        program out again. ``labels`` labels its clauses when they are read again (``None``:
+        ``source:line``).
         """
         self._check_size(text_size(text))
-        return self._read(text, SourceText(text), source, file=False)
+        return self._read(text, SourceText(text), source, file=False, labels=labels)
 
     def read_file(
         self, path: str | os.PathLike[str], *, source: str | None = None
@@ -385,7 +388,15 @@ class KnowledgeBase:
                 "peirce console --max-program-bytes)"
             )
 
-    def _read(self, text: str, kept: SourceText, source: str, *, file: bool) -> LoadedProgram:
+    def _read(
+        self,
+        text: str,
+        kept: SourceText,
+        source: str,
+        *,
+        file: bool,
+        labels: Callable[[Clause], str] | None = None,
+    ) -> LoadedProgram:
         with LOCK:
             first = next(self._ids)
             self._ids = itertools.count(first + len(kept) + 1)
@@ -402,7 +413,9 @@ class KnowledgeBase:
             defined = {f"{name}/{arity}" for name, arity, _ in relations}
             found.extend(d for rel, d in warnings if rel not in defined)
             found.sort(key=lambda d: d.span.start if d.span else 0)
-            program = LoadedProgram(first, source, kept, relations, cast(int, count), tuple(found))
+            program = LoadedProgram(
+                first, source, kept, relations, cast(int, count), tuple(found), labels
+            )
             self._store.add_loaded(program)
         return program
 

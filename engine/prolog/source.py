@@ -22,7 +22,8 @@ import codecs
 import os
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from peirce.errors import InputError
@@ -191,6 +192,8 @@ class LoadedProgram:
         count: how many clauses it gave.
         diagnostics: what reading it found (skipped directives, syntax errors, ...), by
             position.
+        labels: the label of a clause read again (``None``: ``source:line``), for a caller
+            that names clauses its own way (the gate: by their controlled English).
     """
 
     first: int
@@ -199,6 +202,7 @@ class LoadedProgram:
     relations: dict[Key, int]
     count: int
     diagnostics: tuple[Diagnostic, ...] = ()
+    labels: Callable[[Clause], str] | None = None
     _clauses: OrderedDict[int, Clause] = field(default_factory=OrderedDict, repr=False)
 
     #: Clauses read again that are kept (a proof names the same ones again and again).
@@ -248,7 +252,10 @@ class LoadedProgram:
         read_items(
             [item], self.source, clauses, [], [], (offset, lines, Columns(piece, linepos).at)
         )
-        return clauses[0]
+        return self._labelled(clauses[0])
+
+    def _labelled(self, clause: Clause) -> Clause:
+        return clause if self.labels is None else replace(clause, label=self.labels(clause))
 
     def clauses(self) -> list[Clause]:
         """Every clause, in order (the text read again whole, a piece at a time)."""
@@ -258,7 +265,7 @@ class LoadedProgram:
         limits = Limits(input_bytes=2**31 - 1)
         out: list[Clause] = []
         for clauses, _ in read_chunks(self.text.text(), source=self.source, limits=limits):
-            out.extend(clauses)
+            out.extend(map(self._labelled, clauses))
         return out
 
     def ids(self) -> list[int]:

@@ -38,7 +38,7 @@ from peirce.evaluators.bench.runner import Benchmark, Option, Settings, Summary
 from peirce.jsontypes import JSON, JSONObject
 from peirce.llm import Fault, LLMClient, LoopbackServer
 from peirce.llm.complete import complete
-from peirce.pipelines.gate import Action, Gate, KnowledgeSource, Policy
+from peirce.pipelines.gate import Action, Gate, KnowledgeKind, KnowledgeSource, Policy
 from peirce.results import Answer
 from peirce.translators.cot import read_chain
 
@@ -211,9 +211,9 @@ def _run_case(
         tau=0.6,
     )
     if case.fol_premises and case.fol_conclusion:
-        source = KnowledgeSource("fol", case.fol_premises, case.premises)
+        source = KnowledgeSource(KnowledgeKind.FOL, case.fol_premises, case.premises)
     else:
-        source = KnowledgeSource("text", case.premises)
+        source = KnowledgeSource(KnowledgeKind.TEXT, case.premises)
     answers = [_answer(c) for c in case.chains]
     variables = {
         "premises": "\n".join(f"{i}. {p}" for i, p in enumerate(case.premises, 1)),

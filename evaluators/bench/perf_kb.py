@@ -11,7 +11,9 @@ generates two files in a temporary folder:
 Each measurement runs in a fresh process (both sides alike; the sides take turns, the best of
 ``runs`` counts), wall-clock time as a user waits for it (on a busy machine a wall-clock p99 or
 reload time counts the waits for a core too: the CPU times, ``kb_query_p99_cpu_ms_1m`` and
-``kb_reload_cpu_s_1m``, are reported beside them):
+``kb_reload_cpu_s_1m``, are reported beside them, and ``kb_query_p99_preempted_share_1m``, the
+share of the slowest 1% of questions during which the scheduler switched the process out
+(``ru_nivcsw``): where it is near 1 the wall-clock tail is waiting for a core, not work):
 
 - ``kb_load_ratio_1m``: ``KnowledgeBase.read_file`` of the program / ``consult/1`` of it by
   ``swipl`` (each timed inside its process, Prolog started before the clock);
@@ -94,6 +96,7 @@ def write_ntriples(path: Path, n: int) -> None:
 #: peirce's side: the program loaded, questions asked, the knowledge base saved.
 LOAD = """
 import json, random, resource, sys, time
+from resource import RUSAGE_SELF, getrusage
 from peirce.engine.prolog import KnowledgeBase
 from peirce.engine.prolog.runtime import runtime
 from peirce.logic import Const, Literal
@@ -105,23 +108,28 @@ program = kb.read_file(path)
 load = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 assert program.count == n + 4 and not program.diagnostics, program.diagnostics[:3]
-q, rng, times, cpu, proved = max(1, n // 4), random.Random(7), [], [], 0
+q, rng, times, cpu, proved, switched = max(1, n // 4), random.Random(7), [], [], 0, []
 for i in range(2000):
     k = rng.randrange(q)
     other = (k * 7919 + 13 + i % 2) % q
     goal = Literal("parent", (Const(f"p{k}"), Const(f"p{other}")))
+    s0 = getrusage(RUSAGE_SELF).ru_nivcsw
     t, c = time.perf_counter(), time.process_time()
     judged = kb.ask(goal)
     times.append(time.perf_counter() - t)
     cpu.append(time.process_time() - c)
+    switched.append(getrusage(RUSAGE_SELF).ru_nivcsw > s0)
     proved += judged.verdict.value == "entailed"
+slowest = sorted(range(2000), key=times.__getitem__)[1980:]
+preempted = sum(switched[i] for i in slowest) / len(slowest)
 times.sort()
 cpu.sort()
 t0 = time.perf_counter()
 kb.save(saved)
 save = time.perf_counter() - t0
 print(json.dumps({"load": load, "peak_kib": peak, "p50": times[999], "p99": times[1979],
-                  "p99_cpu": cpu[1979], "proved": proved, "save": save}))
+                  "p99_cpu": cpu[1979], "proved": proved, "save": save,
+                  "preempted": preempted}))
 """
 
 #: A saved knowledge base loaded back, one question asked of it.
@@ -231,6 +239,7 @@ def kb_row(n: int, runs: int) -> dict[str, float]:
             keep("p50_ms", ours["p50"] * 1e3)
             keep("p99_ms", ours["p99"] * 1e3)
             keep("p99_cpu_ms", ours["p99_cpu"] * 1e3)
+            best["preempted"] = ours["preempted"]
             keep("save", ours["save"])
             best["proved"] = ours["proved"]
             goal = _SWIPL_LOAD.format(path=str(program).replace("'", "\\'"))
@@ -260,7 +269,8 @@ def kb_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
         f"{row['peak_mib']:.0f} MiB beside swipl's {row['swipl_peak_mib']:.0f} MiB: "
         f"{row['peak_mib'] / row['swipl_peak_mib']:.2f}x",
         f"ground questions over them: p50 {row['p50_ms']:.3f} ms, p99 {row['p99_ms']:.3f} ms "
-        f"(in CPU time {row['p99_cpu_ms']:.3f} ms; {row['proved']:.0f} of 2000 proved); saved "
+        f"(in CPU time {row['p99_cpu_ms']:.3f} ms; {row['preempted']:.0%} of the slowest 1% "
+        f"were switched out by the scheduler; {row['proved']:.0f} of 2000 proved); saved "
         f"in {row['save']:.1f} s, loaded back in {row['reload']:.2f} s "
         f"({row['reload_cpu']:.2f} s of CPU time)",
         f"console: first prompt (and quit) in {row['console']:.2f} s, swipl's in "
@@ -278,6 +288,7 @@ def kb_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
         "kb_query_p99_ms_1m": round(row["p99_ms"], 4),
         "kb_query_p50_ms_1m": round(row["p50_ms"], 4),
         "kb_query_p99_cpu_ms_1m": round(row["p99_cpu_ms"], 4),
+        "kb_query_p99_preempted_share_1m": round(row["preempted"], 3),
         "kb_reload_cpu_s_1m": round(row["reload_cpu"], 3),
         "console_first_prompt_s_1m": round(row["console"], 3),
         "console_first_prompt_ratio": round(row["console"] / row["swipl_console"], 3),

@@ -226,23 +226,36 @@ class ChainContext:
     """
 
     def __init__(
-        self, context: str | Sequence[str] | _Premises, *, limits: Limits | None = None
+        self,
+        context: str | Sequence[str] | _Premises,
+        *,
+        limits: Limits | None = None,
+        kb: KnowledgeBase | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.premises = context if isinstance(context, _Premises) else _Premises.read(context)
-        self.kb = _fast(KnowledgeBase(self.premises.clauses, limits=self.limits), self.premises)
+        if kb is None:
+            kb = KnowledgeBase(self.premises.clauses, limits=self.limits)
+        self.kb = _fast(kb, self.premises)
 
     @classmethod
     def from_clauses(
-        cls, clauses: Sequence[Clause], texts: Sequence[str], *, limits: Limits | None = None
+        cls,
+        clauses: Sequence[Clause],
+        texts: Sequence[str],
+        *,
+        limits: Limits | None = None,
+        kb: KnowledgeBase | None = None,
     ) -> ChainContext:
         """A context of clauses already read (a Prolog program): premise ``n`` is ``texts[n-1]``,
-        the text of clause ``n``."""
+        the text of clause ``n``. ``kb``: a knowledge base that holds them already, each
+        labelled by its text (the gate's, which Prolog loaded from the program's text); it is
+        the context's from then on."""
         labelled = [replace(c, label=t) for c, t in zip(clauses, texts, strict=True)]
         numbers: dict[str, list[int]] = {}
         for n, t in enumerate(texts, start=1):
             numbers.setdefault(t, []).append(n)
-        return cls(_Premises(list(texts), labelled, numbers, []), limits=limits)
+        return cls(_Premises(list(texts), labelled, numbers, []), limits=limits, kb=kb)
 
     @property
     def sentences(self) -> list[str]:

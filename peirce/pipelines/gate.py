@@ -49,8 +49,9 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from peirce.cot import ChainReport, ClaimCheck, ClaimStatus, StepCheck
@@ -84,22 +85,52 @@ __all__ = [
     "Decision",
     "Finding",
     "Gate",
+    "KnowledgeKind",
+    "KnowledgeRead",
     "KnowledgeSource",
     "Policy",
     "RepairRound",
     "StepFinding",
     "check_math",
     "math_decision",
+    "read_knowledge",
+    "reader",
 ]
 
 
 # ---------------------------------------------------------------------------------- knowledge
+class KnowledgeKind(StrEnum):
+    """What a knowledge base is written in (on the wire, the value: ``"prolog"``, ...).
+
+    >>> KnowledgeKind("rdf") is KnowledgeKind.RDF, str(KnowledgeKind.FOL)
+    (True, 'fol')
+    """
+
+    TEXT = "text"
+    PROLOG = "prolog"
+    LOGICLM = "logiclm"
+    RDF = "rdf"
+    FOL = "fol"
+
+    @classmethod
+    def of(cls, kind: object) -> KnowledgeKind:
+        """The kind named ``kind``; an :class:`~peirce.errors.InputError` listing the kinds
+        when there is none."""
+        try:
+            return cls(kind) if isinstance(kind, str) else cls(str(kind))
+        except ValueError:
+            shown = repr(kind)[:80]
+            raise InputError(
+                f"no knowledge base kind {shown}", expected=[k.value for k in cls]
+            ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class KnowledgeSource:
     """What a knowledge base is made of, as given (what the server stores and restores).
 
     >>> ks = KnowledgeSource.from_json({"kind": "prolog", "premises": ["red(bob)."]})
-    >>> ks.kind, ks.id == KnowledgeSource("prolog", ("red(bob).",)).id
+    >>> ks.kind.value, ks.id == KnowledgeSource(KnowledgeKind.PROLOG, ("red(bob).",)).id
     ('prolog', True)
 
     Attributes:
@@ -116,12 +147,11 @@ class KnowledgeSource:
         name: a name for people.
     """
 
-    kind: str
+    kind: KnowledgeKind
     premises: tuple[str, ...]
     sentences: tuple[str, ...] = ()
     name: str = ""
 
-    KINDS = ("text", "prolog", "logiclm", "rdf", "fol")
     #: the bounds of a knowledge base given as JSON (the server's published schema says the same):
     #: the longest name, the most premises (or sentences), the longest premise (characters)
     MAX_NAME = 200
@@ -129,10 +159,7 @@ class KnowledgeSource:
     MAX_TEXT = 100_000
 
     def __post_init__(self) -> None:
-        if self.kind not in self.KINDS:
-            raise InputError(
-                f"no knowledge base kind {self.kind!r}", expected=" or ".join(self.KINDS)
-            )
+        object.__setattr__(self, "kind", KnowledgeKind.of(self.kind))
         if not self.premises:
             raise InputError("a knowledge base needs premises", expected="a non-empty list")
 
@@ -156,7 +183,9 @@ class KnowledgeSource:
         if isinstance(premises, str):
             premises = [premises]
         if not isinstance(kind, str):
-            raise InputError("'kind' must be a string", expected=" or ".join(cls.KINDS))
+            raise InputError(
+                "'kind' must be a string", expected=" or ".join(k.value for k in KnowledgeKind)
+            )
         if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises):
             raise InputError("'premises' must be a text or a list of texts", expected="text")
         if not premises:
@@ -183,57 +212,159 @@ class KnowledgeSource:
                 f"'name' is {len(name):,} characters long",
                 expected=f"at most {cls.MAX_NAME} characters",
             )
-        return cls(kind, tuple(str(p) for p in premises), tuple(str(p) for p in sentences), name)
+        return cls(
+            KnowledgeKind.of(kind),
+            tuple(str(p) for p in premises),
+            tuple(str(p) for p in sentences),
+            name,
+        )
 
     def to_json(self) -> JSONObject:
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "premises": list(self.premises),
             "sentences": list(self.sentences),
             "name": self.name,
         }
 
 
-def _clause_context(kind: str, given: Sequence[str], limits: Limits) -> ChainContext:
-    """Premises given as a program or a graph, read as data (never run): a Prolog program, a
-    Logic-LM Horn program, or an RDF graph in Turtle. Premise ``n`` is clause ``n``, shown in
-    controlled English (``kind(X) :- red(X).``: "If something is red then it is kind.")."""
+@dataclass(frozen=True, slots=True)
+class KnowledgeRead:
+    """A knowledge source read: the context chains are judged against, and for formulas, the
+    formulas and the context their vocabulary gives."""
+
+    context: ChainContext
+    formulas: tuple[Formula, ...] = ()
+    formula_context: FormulaContext | None = None
+
+
+#: A reader: a knowledge source (of its kind), the bounds of proofs and of Z3 calls -> read.
+Reader = Callable[[KnowledgeSource, Limits, SolverLimits], KnowledgeRead]
+
+#: The one table from a kind to its reader (filled by :func:`reader`); every place that reads
+#: a knowledge source goes through :func:`read_knowledge`.
+READERS: dict[KnowledgeKind, Reader] = {}
+
+
+def reader(kind: KnowledgeKind) -> Callable[[Reader], Reader]:
+    """Register the decorated function as the reader of ``kind`` (one per kind)."""
+
+    def register(fn: Reader) -> Reader:
+        if kind in READERS:
+            raise ValueError(f"a reader of {kind.value!r} is registered already")
+        READERS[kind] = fn
+        return fn
+
+    return register
+
+
+def read_knowledge(
+    source: KnowledgeSource, limits: Limits, solver_limits: SolverLimits
+) -> KnowledgeRead:
+    """``source`` read by the reader its kind has in :data:`READERS`.
+
+    >>> from peirce.engine.fol import SolverLimits
+    >>> ks = KnowledgeSource(KnowledgeKind.PROLOG, ("red(bob).",))
+    >>> read = read_knowledge(ks, Limits(), SolverLimits())
+    >>> read.context.sentences
+    ['Bob is red.']
+    >>> read.context.close()
+    """
+    found = READERS.get(KnowledgeKind.of(source.kind))
+    if found is None:
+        raise InputError(
+            f"no reader of knowledge bases of kind {source.kind.value!r}",
+            expected=[k.value for k in READERS],
+        )
+    return found(source, limits, solver_limits)
+
+
+def _clause_read(clauses: Sequence[Clause], limits: Limits) -> KnowledgeRead:
+    """Premises given as a program or a graph, read as data (never run). Premise ``n`` is
+    clause ``n``, shown in controlled English (``kind(X) :- red(X).``: "If something is red
+    then it is kind.")."""
     from peirce.translators.cnl_render import render_clause
 
-    text = "\n".join(given)
-    clauses: Sequence[Clause]
-    if kind == "prolog":
-        from peirce.engine.prolog.text import parse_program
+    if not clauses:
+        raise InputError("the knowledge base has no clauses", expected="facts and rules")
+    texts = [render_clause(c) for c in clauses]
+    return KnowledgeRead(ChainContext.from_clauses(clauses, texts, limits=limits))
 
-        read = parse_program(text, source="the knowledge base")
-        errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+
+@reader(KnowledgeKind.PROLOG)
+def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
+    """A Prolog program of facts and rules, which Prolog loads itself as data into the
+    context's knowledge base (:meth:`~peirce.engine.prolog.KnowledgeBase.read_program`:
+    nothing runs; bounded by the program's bytes and clauses, ``limits.program_bytes`` and
+    ``limits.clauses``; its diagnostics exact); the clauses are read again for the chain's
+    judge, each labelled by its controlled English."""
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.translators.cnl_render import render_clause
+
+    kb = KnowledgeBase(limits=limits)
+    text = "\n".join(source.premises)
+    try:
+        loaded = kb.read_program(text, source="the knowledge base", labels=render_clause)
+        errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
         if errors:
             raise InputError.from_diagnostic(
                 errors[0], text=text, source="the knowledge base", expected="Prolog facts and rules"
             )
-        clauses = read.clauses
-    elif kind == "logiclm":
-        from peirce.translators.logiclm_horn import read_horn_program
+        clauses = loaded.clauses()
+        if not clauses:
+            raise InputError("the knowledge base has no clauses", expected="facts and rules")
+        texts = [c.label or "" for c in clauses]
+        return KnowledgeRead(ChainContext.from_clauses(clauses, texts, limits=limits, kb=kb))
+    except BaseException:
+        kb.close()
+        raise
 
-        if not re.search(r"(?im)^\s*Query\s*:", text):
-            # a knowledge base asks nothing, but the reader wants a Query: its first fact
-            fact = re.search(r"(?is)Facts\s*:\s*\n\s*([^\n]+)", text)
-            text += f"\nQuery:\n{fact.group(1) if fact else ''}\n"
-        reading = read_horn_program(text)
-        program = reading.program
-        if program is None:
-            failure = reading.failure
-            why = failure.render(text) if failure else "not a Horn program"
-            raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
-        clauses = program.clauses
-    else:
-        from peirce.engine.rdf_facts import read_rdf
 
-        clauses = read_rdf(text)
-    if not clauses:
-        raise InputError("the knowledge base has no clauses", expected="facts and rules")
-    texts = [render_clause(c) for c in clauses]
-    return ChainContext.from_clauses(clauses, texts, limits=limits)
+@reader(KnowledgeKind.LOGICLM)
+def _read_logiclm(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
+    """A Horn program in Logic-LM's format (its Query, if any, ignored)."""
+    from peirce.translators.logiclm_horn import read_horn_program
+
+    text = "\n".join(source.premises)
+    if not re.search(r"(?im)^\s*Query\s*:", text):
+        # a knowledge base asks nothing, but the reader wants a Query: its first fact
+        fact = re.search(r"(?is)Facts\s*:\s*\n\s*([^\n]+)", text)
+        text += f"\nQuery:\n{fact.group(1) if fact else ''}\n"
+    reading = read_horn_program(text)
+    program = reading.program
+    if program is None:
+        failure = reading.failure
+        why = failure.render(text) if failure else "not a Horn program"
+        raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
+    return _clause_read(program.clauses, limits)
+
+
+@reader(KnowledgeKind.RDF)
+def _read_rdf(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
+    """An RDF graph in Turtle: triples as facts, the vocabulary's rules as rules."""
+    from peirce.engine.rdf_facts import read_rdf
+
+    return _clause_read(read_rdf("\n".join(source.premises)), limits)
+
+
+@reader(KnowledgeKind.TEXT)
+def _read_text(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> KnowledgeRead:
+    """Premises in English: one text, or one sentence each."""
+    given = source.premises
+    sentences: str | Sequence[str] = given[0] if len(given) == 1 else list(given)
+    return KnowledgeRead(ChainContext(sentences, limits=limits))
+
+
+@reader(KnowledgeKind.FOL)
+def _read_fol(source: KnowledgeSource, limits: Limits, solver: SolverLimits) -> KnowledgeRead:
+    """First-order formulas, with the English sentences they formalise: steps are judged
+    against the formulas, read in their vocabulary."""
+    formulas = tuple(
+        parse_formula(f, source=f"premise {i}") for i, f in enumerate(source.premises, 1)
+    )
+    sentences = list(source.sentences)
+    formula_context = FormulaContext.read(sentences or None, source.premises, limits=solver)
+    return KnowledgeRead(ChainContext(sentences, limits=limits), formulas, formula_context)
 
 
 _FOL_ANSWER = {
@@ -247,7 +378,8 @@ _FOL_ANSWER = {
 class Gate:
     """A knowledge base kept warm, and the policy to judge reasoning against it.
 
-    >>> with Gate(KnowledgeSource("prolog", ("red(bob).", "kind(X) :- red(X)."))) as gate:
+    >>> program = ("red(bob).", "kind(X) :- red(X).")
+    >>> with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as gate:
     ...     gate.check("Bob is kind.\\nANSWER: False", question="Bob is kind.").action.value
     'block'
 
@@ -274,32 +406,17 @@ class Gate:
         self.limits = limits or Limits()
         self.solver_limits = solver_limits or SolverLimits()
         self.client = client
-        self.formulas: tuple[Formula, ...] = ()
-        self.formula_context: FormulaContext | None = None
         self._decided: dict[str, tuple[Answer | None, str]] = {}
-        if source.kind in ("prolog", "logiclm", "rdf"):
-            self.context = _clause_context(source.kind, source.premises, self.limits)
-            return
-        if source.kind == "text":
-            sentences: str | Sequence[str] = (
-                source.premises[0] if len(source.premises) == 1 else list(source.premises)
-            )
-        else:
-            self.formulas = tuple(
-                parse_formula(f, source=f"premise {i}") for i, f in enumerate(source.premises, 1)
-            )
-            sentences = list(source.sentences)
-            # steps are judged against the formulas, read in their vocabulary
-            self.formula_context = FormulaContext.read(
-                sentences or None, source.premises, limits=self.solver_limits
-            )
-        self.context = ChainContext(sentences, limits=self.limits)
+        read = read_knowledge(source, self.limits, self.solver_limits)
+        self.context = read.context
+        self.formulas = read.formulas
+        self.formula_context = read.formula_context
 
     @classmethod
     def from_text(cls, premises: str | Sequence[str], **kwargs: object) -> Gate:
         """A gate over premises in English (one text, or one sentence each)."""
         given = (premises,) if isinstance(premises, str) else tuple(premises)
-        return cls(KnowledgeSource("text", given), **kwargs)  # type: ignore[arg-type]
+        return cls(KnowledgeSource(KnowledgeKind.TEXT, given), **kwargs)  # type: ignore[arg-type]
 
     @property
     def id(self) -> str:

@@ -68,7 +68,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from peirce.errors import ConfigError, InputError, http_status
 from peirce.jsontypes import JSON, JSONObject
-from peirce.pipelines.gate import KnowledgeSource, Policy
+from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource, Policy
 from peirce.server import bodies, models, openapi
 from peirce.server.audit import (
     AuditFailed,
@@ -445,7 +445,8 @@ class _Server:
                 return KBRef(KnowledgeSource.from_json(given.knowledge_base.model_dump()))
             if given.context is not None:
                 premises = cast(JSON, given.context)  # (read as text or texts)
-                return KBRef(KnowledgeSource.from_json({"kind": "text", "premises": premises}))
+                text = {"kind": KnowledgeKind.TEXT.value, "premises": premises}
+                return KBRef(KnowledgeSource.from_json(text))
         except InputError as exc:
             raise _HTTPError(422, str(exc), fields=exc.fields()) from None
         raise _HTTPError(422, models.NO_KB)

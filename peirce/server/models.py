@@ -55,7 +55,7 @@ Text = Annotated[str, Field(max_length=KnowledgeSource.MAX_TEXT)]
 Texts = Annotated[list[Text], Field(min_length=1, max_length=KnowledgeSource.MAX_PREMISES)]
 # enums are read from their values (strict mode alone would want Python enum members)
 FindingName = Annotated[Finding, Strict(False)]
-Kind = Literal["text", "prolog", "logiclm", "rdf", "fol"]  # KnowledgeSource.KINDS (tested)
+Kind = Literal["text", "prolog", "logiclm", "rdf", "fol"]  # KnowledgeKind's values (tested)
 
 #: the examples the schema gives (schemathesis sends them too)
 _CONTEXT = "Gwen is tall. Gwen is calm. If someone is tall and calm then they are kind."

@@ -1,0 +1,134 @@
+"""The gate reads a knowledge source by its kind through one table of readers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from peirce.engine.fol import SolverLimits
+from peirce.engine.prolog import Limits
+from peirce.engine.prolog.runtime import api
+from peirce.errors import InputError
+from peirce.logic import Const, Literal
+from peirce.pipelines import gate as gate_module
+from peirce.pipelines.gate import (
+    READERS,
+    Gate,
+    KnowledgeKind,
+    KnowledgeRead,
+    KnowledgeSource,
+    read_knowledge,
+)
+from peirce.results import Answer
+from peirce.server.openapi import components
+
+
+def test_every_kind_has_one_reader() -> None:
+    assert set(READERS) == set(KnowledgeKind)
+
+
+def test_an_unknown_kind_is_an_input_error_naming_the_kinds() -> None:
+    with pytest.raises(InputError) as err:
+        KnowledgeSource.from_json({"kind": "owl", "premises": ["a."]})
+    assert "'owl'" in err.value.message
+    assert err.value.expected == ("text", "prolog", "logiclm", "rdf", "fol")
+    with pytest.raises(InputError):
+        KnowledgeSource("sql", ("a.",))  # type: ignore[arg-type]
+
+
+def test_the_kind_is_a_string_on_the_wire() -> None:
+    ks = KnowledgeSource.from_json({"kind": "prolog", "premises": "red(bob)."})
+    assert ks.kind is KnowledgeKind.PROLOG
+    assert json.loads(json.dumps(ks.to_json()))["kind"] == "prolog"
+    # the id of a knowledge base does not depend on how its kind was given
+    assert KnowledgeSource("prolog", ks.premises).id == ks.id  # type: ignore[arg-type]
+
+
+def test_the_published_schema_lists_the_registered_kinds() -> None:
+    kb = components()["KnowledgeBase"]
+    assert kb["properties"]["kind"]["enum"] == [k.value for k in KnowledgeKind]
+
+
+def test_the_gate_reads_through_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[KnowledgeKind] = []
+    prolog = READERS[KnowledgeKind.PROLOG]
+
+    def spy(source: KnowledgeSource, limits: Limits, solver: SolverLimits) -> KnowledgeRead:
+        seen.append(source.kind)
+        return prolog(source, limits, solver)
+
+    monkeypatch.setitem(READERS, KnowledgeKind.PROLOG, spy)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, ("red(bob).",))) as g:
+        assert g.check("Bob is red.\nANSWER: True", question="Bob is red.").action.value == "pass"
+    assert seen == [KnowledgeKind.PROLOG]
+    # a kind with no reader is refused, naming the kinds that have one
+    monkeypatch.delitem(READERS, KnowledgeKind.RDF)
+    with pytest.raises(InputError) as err:
+        read_knowledge(KnowledgeSource(KnowledgeKind.RDF, ("x",)), Limits(), SolverLimits())
+    assert "'rdf'" in err.value.message and "rdf" not in (err.value.expected or "")
+
+
+def test_a_kind_has_one_reader_only() -> None:
+    with pytest.raises(ValueError, match="registered already"):
+        gate_module.reader(KnowledgeKind.TEXT)(READERS[KnowledgeKind.TEXT])
+
+
+# -- a Prolog knowledge base is read a piece at a time, bounded in the user's terms ------------
+def _facts(n: int) -> tuple[str, ...]:
+    return tuple(f"parent(p{i}, p{(i * 7 + 3) % n})." for i in range(n))
+
+
+def test_a_program_past_the_json_bound_of_one_call_is_read() -> None:
+    # the program is more JSON than one call may send: Prolog loads its text, and the clauses
+    # are read back a piece at a time; its diagnostics keep their places
+    program = (*_facts(3000), ":- halt.")
+    limits = Limits(input_bytes=32_000)
+    with pytest.raises(InputError, match=r"Limits\.input_bytes"):
+        api("parse_program", ["\n".join(program)], limits=limits)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=limits) as g:
+        assert len(g.context.sentences) == 3000
+        assert g.context.ask(Literal("parent", (Const("p2"), Const("p17")))) is Answer.TRUE
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        d = g.check("P2 parents P17.\nANSWER: True", question="P2 parents P17.")
+        assert d.action.value == "pass", d.reason
+    with pytest.raises(InputError) as err:
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, (*program, "p(a :- b.")), limits=limits)
+    assert "line 3002, column 9" in str(err.value)
+
+
+def test_the_bounds_are_in_bytes_and_clauses() -> None:
+    program = _facts(50)
+    with pytest.raises(InputError, match=r"more than 10 clauses, the bound of Limits\.clauses"):
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(clauses=10))
+    with pytest.raises(InputError, match=r"bytes, more than the bound of 100 bytes"):
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=Limits(program_bytes=100))
+
+
+def test_an_error_says_where_and_nothing_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    program = (
+        *_facts(40),
+        f":- initialization(open('{marker}', write, _)).",
+        f":- open('{marker}', write, _).",
+        "tall(gwen",
+    )
+    with pytest.raises(InputError) as err:
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program))
+    assert "line 43" in str(err.value)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program[:-1])) as g:
+        g.check("p1 is a parent of p10.\nANSWER: True", question="p1 is a parent of p10.")
+    assert not marker.exists()
+
+
+def test_prolog_loads_the_program_and_proofs_cite_its_english() -> None:
+    program = ("red(bob).", "big(bob).", "kind(X) :- red(X), big(X).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        store = g.context.kb.kb._store
+        # the program is held as its text, loaded by Prolog: no clause sent one by one
+        assert len(store.loaded) == 1 and not store.live and store.loaded[0].count == 3
+        d = g.check("Bob is kind.\nANSWER: True", question="Bob is kind.")
+        assert d.action.value == "pass", d.reason
+        assert set(d.steps[0].premises) == set(g.context.sentences), d.steps[0].premises
+        assert "If something is red and it is big then it is kind." in g.context.sentences
