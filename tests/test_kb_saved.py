@@ -54,6 +54,7 @@ def _build(tmp_path: Path) -> KnowledgeBase:
     return kb
 
 
+@pytest.mark.slow
 def test_a_saved_knowledge_base_answers_as_the_one_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

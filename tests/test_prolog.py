@@ -267,6 +267,7 @@ def test_inference_limit() -> None:
         assert kb.prove(lit("d", "c3")).proved  # the knowledge base still answers
 
 
+@pytest.mark.slow
 def test_time_limit() -> None:
     with KnowledgeBase(_join(40), limits=Limits(inferences=10**12, seconds=0.3)) as kb:
         t0 = time.perf_counter()

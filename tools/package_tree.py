@@ -15,6 +15,7 @@ Usage::
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tomllib
@@ -33,24 +34,32 @@ def mapping(pyproject: Path) -> dict[str, Path]:
 
 
 def lay_out(into: Path, root: Path = ROOT) -> int:
-    """Make ``into`` the installed layout of the package (replacing what was there); the number
-    of files linked."""
+    """Make ``into`` the installed layout of the package, replacing what was there (laid out
+    beside it and renamed into place, so that a tool reading it meanwhile sees a whole tree);
+    the number of files linked."""
     packages = mapping(root / "pyproject.toml")
     mapped = set(packages.values())
-    shutil.rmtree(into, ignore_errors=True)
+    fresh, old = (
+        into.with_name(f"{into.name}.new-{os.getpid()}"),
+        into.with_name(f"{into.name}.old-{os.getpid()}"),
+    )
+    shutil.rmtree(fresh, ignore_errors=True)
     linked = 0
     for name, folder in sorted(packages.items()):
-        target = into.joinpath(*name.split("."))
         for path in sorted(folder.rglob("*")):
             parts = path.relative_to(folder).parts
             if SKIP & set(parts) or not path.is_file():
                 continue
             if next(p for p in path.parents if p in mapped) != folder:
                 continue  # in a folder mapped on its own: laid out under its own name
-            link = target.joinpath(*parts)
+            link = fresh.joinpath(*name.split("."), *parts)
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(path)
             linked += 1
+    if into.exists():
+        into.rename(old)
+    fresh.rename(into)
+    shutil.rmtree(old, ignore_errors=True)
     return linked
 
 
