@@ -221,9 +221,15 @@ def test_a_check_past_its_deadline_is_ended_and_its_worker_replaced(tmp_path: Pa
         )
         assert r.status_code == 504 and time.monotonic() - t0 < 3
         assert _healthy_within(url, 10)  # the one worker was replaced, not left busy
-        ok = httpx.post(f"{url}/v1/verify", json={**GATE, "reasoning": RIGHT}, timeout=60)
+        # the new worker serves (its first checks may themselves pass 0.3 s on a loaded machine:
+        # each of those is ended and its worker replaced the same way)
+        for _ in range(5):
+            ok = httpx.post(f"{url}/v1/verify", json={**GATE, "reasoning": RIGHT}, timeout=60)
+            if ok.status_code != 504:
+                break
+            assert _healthy_within(url, 10)
         assert ok.status_code == 200
-        assert httpx.get(f"{url}/healthz").json()["replaced"] == 1
+        assert httpx.get(f"{url}/healthz").json()["replaced"] >= 1
     streamed = Reply(200, sse(slow + "\n" + RIGHT, 400), {"Content-Type": "text/event-stream"})
     with Hostile(streamed) as up:
         settings = ServerSettings(data_dir=tmp_path, workers=1, request_timeout=0.6,
