@@ -30,7 +30,8 @@ reload time counts the waits for a core too: the CPU times, ``kb_query_p99_cpu_m
 
 And the gate over HTTP (``peirce serve`` in a process of its own, one worker, on loopback): a
 Prolog knowledge base of N facts (:func:`write_gate_program`: relations the controlled English
-reads, and two rules) registered with ``POST /v1/kbs``, beside one of
+reads, and two rules) registered with ``POST /v1/kbs`` (as premises of at most
+``KnowledgeSource.MAX_TEXT`` characters cut at line ends, the bound of one premise), beside one of
 :data:`GATE_SMALL` facts registered by the same server, then :data:`GATE_CALLS` calls of
 ``POST /v1/verify`` against each, taking turns (a chain that an entity is red and big, so
 kind: true of every other entity), after :data:`GATE_WARMUP` calls each that are not
@@ -62,7 +63,14 @@ from pathlib import Path
 
 from peirce.errors import ConfigError
 
-__all__ = ["gate_row", "kb_row", "write_gate_program", "write_ntriples", "write_program"]
+__all__ = [
+    "gate_row",
+    "kb_row",
+    "program_pieces",
+    "write_gate_program",
+    "write_ntriples",
+    "write_program",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -165,12 +173,38 @@ def _serve(data_dir: Path, body: int) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("peirce serve did not answer within 180 s")
 
 
+def program_pieces(text: str, most: int) -> list[str]:
+    """``text`` cut at line ends into pieces of at most ``most`` characters (a line longer is a
+    piece of its own): the premises of a knowledge base whose lines joined again are the text.
+
+    >>> program_pieces("a.\\nb.\\nc.\\n", 5)
+    ['a.\\nb.', 'c.']
+    """
+    pieces: list[str] = []
+    lines: list[str] = []
+    size = -1
+    for line in text.splitlines():
+        if lines and size + 1 + len(line) > most:
+            pieces.append("\n".join(lines))
+            lines, size = [], -1
+        lines.append(line)
+        size += 1 + len(line)
+    if lines:
+        pieces.append("\n".join(lines))
+    return pieces
+
+
 def _register(url: str, path: Path) -> tuple[int, float, str]:
-    """``POST /v1/kbs`` of the program at ``path``: the status, the seconds, the id (or the
-    server's reason when refused)."""
+    """``POST /v1/kbs`` of the program at ``path`` (as premises of at most
+    ``KnowledgeSource.MAX_TEXT`` characters, cut at line ends): the status, the seconds, the id
+    (or the server's reason when refused)."""
     import httpx
 
-    body = {"kind": "prolog", "premises": path.read_text(encoding="utf-8"), "name": path.stem}
+    from peirce.pipelines.gate import KnowledgeSource
+
+    text = path.read_text(encoding="utf-8")
+    premises = program_pieces(text, KnowledgeSource.MAX_TEXT)
+    body = {"kind": "prolog", "premises": premises, "name": path.stem}
     t0 = time.perf_counter()
     r = httpx.post(f"{url}/v1/kbs", json=body, timeout=3600)
     seconds = time.perf_counter() - t0
