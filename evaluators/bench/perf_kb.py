@@ -143,11 +143,13 @@ def write_gate_program(path: Path, n: int) -> None:
 def _serve(data_dir: Path, body: int) -> tuple[subprocess.Popen[bytes], str]:
     """``peirce serve`` on a free loopback port, one worker, bounds wide enough for the
     large knowledge base; the process and its base URL once it answers."""
+    import socket
+
     import httpx
 
-    from peirce.server.db.ephemeral import free_port
-
-    port = free_port()
+    with socket.socket() as probe:  # a loopback port free now (the OS picks it)
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
     argv = [
         sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "1",
         "--data-dir", str(data_dir), "--max-body", str(body), "--max-kb-bytes", str(4 * body),
