@@ -1033,7 +1033,10 @@ bounded_read(S, T, Opts) :-
     ).
 
 item(syntax(What, Ctx), End, [[s(error), L, C, B, End, s(Msg)]|T], T) :- !,
-    (   Ctx = stream(_, L, LP, B) -> C is LP + 1 ; L = 1, C = 1, B = 0 ),
+    (   ( Ctx = stream(_, L, LP, B) ; Ctx = file(_, L, LP, B) ) % (a file read by load_text)
+    ->  C is LP + 1
+    ;   L = 1, C = 1, B = 0
+    ),
     format(string(Msg), "syntax error: ~w", [What]).
 item(term(T, Vs, P), End, Items, Tail) :-
     stream_position_data(char_count, P, B),

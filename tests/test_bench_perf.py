@@ -159,11 +159,16 @@ def test_the_kb_row_loads_the_same_files_on_both_sides() -> None:
     of the program every side loaded, and every key the issue names is reported."""
     from peirce.evaluators.bench.perf_kb import kb_figures, kb_row
 
-    row = kb_row(400, 1)
+    row = kb_row(400, 1, gate_calls=10)
     assert row["proved"] == 1000 and row["triples"] == 449
     _, figures = kb_figures(row)
     for key in ("kb_load_ratio_1m", "kb_memory_ratio_1m", "kb_query_p99_ms_1m",
                 "rdf_load_triples_per_second", "rdf_load_ratio", "console_first_prompt_s_1m",
-                "kb_reload_s_1m"):  # fmt: skip
+                "kb_reload_s_1m", "gate_register_s_1m", "gate_register_s_small",
+                "gate_verify_p99_ms_1m", "gate_verify_p99_ms_small",
+                "gate_verify_p99_ratio"):  # fmt: skip
         value = figures[key]
         assert isinstance(value, float) and value > 0, key
+    # the gate's calls were answered over HTTP: those about an entity that is big pass
+    assert figures["gate_register_status_1m"] == 201
+    assert 0 < row["gate_verify_passed_1m"] < 10 and 0 < row["gate_verify_passed_small"] < 10

@@ -29,22 +29,58 @@ share of the slowest 1% of questions during which the scheduler switched the pro
 - ``rdf_load_triples_per_second`` and ``rdf_load_ratio``: ``load_rdf`` of the N-Triples file
   into a knowledge base (parsed by pyoxigraph, read by Prolog, ready for questions) / rdflib's
   ``Graph.parse`` of it alone.
+
+And the gate over HTTP (``peirce serve`` in a process of its own, one worker, on loopback): a
+Prolog knowledge base of N facts (:func:`write_gate_program`: relations the controlled English
+reads, and two rules) registered with ``POST /v1/kbs`` (as premises of at most
+``KnowledgeSource.MAX_TEXT`` characters cut at line ends, the bound of one premise), beside one of
+:data:`GATE_SMALL` facts registered by the same server, then :data:`GATE_CALLS` calls of
+``POST /v1/verify`` against each, taking turns (a chain that an entity is red and big, so
+kind: true of every other entity), after :data:`GATE_WARMUP` calls each that are not
+counted (the first builds what the knowledge base's questions are answered from):
+
+- ``gate_register_s_1m`` and ``gate_register_s_small``: the wall-clock time of the
+  registration (the knowledge base read and checked once by the server);
+- ``gate_verify_p50_ms_1m``, ``gate_verify_p99_ms_1m``, ``gate_verify_p50_ms_small``,
+  ``gate_verify_p99_ms_small``: each verify call's wall-clock time as the client sees it;
+  ``gate_verify_p99_ratio``: the large one's p99 / the small one's;
+- ``gate_verify_first_ms_1m``: the first call after the registration (not in the p99).
+
+A registration the server refuses (a bound) leaves those figures ``null`` and says the status in
+``gate_register_status_1m`` (201 when registered) and the server's reason in a warning (logged).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from peirce.errors import ConfigError
 
-__all__ = ["kb_row", "write_ntriples", "write_program"]
+__all__ = [
+    "gate_row",
+    "kb_row",
+    "program_pieces",
+    "write_gate_program",
+    "write_ntriples",
+    "write_program",
+]
+
+_log = logging.getLogger(__name__)
+
+#: facts of the small knowledge base the gate's figures are compared with
+GATE_SMALL = 1_000
+#: verify calls measured against each knowledge base, and calls before them not counted
+GATE_CALLS = 200
+GATE_WARMUP = 3
 
 _RULES = (
     "ancestor(X, Y) :- parent(X, Y).\n"
@@ -91,6 +127,168 @@ def write_ntriples(path: Path, n: int) -> None:
             else:
                 f.write(f"{s} <{ex}worksFor> <{ex}Org{i % 1000}> .\n")
         f.writelines(f"<{ex}Class{c}> <{sub}> <{ex}Class{c + 1}> .\n" for c in range(49))
+
+
+def write_gate_program(path: Path, n: int) -> None:
+    """N facts the controlled English reads (``red/1``, ``big/1`` of every other entity,
+    ``see/2``, ``like/2``; N/4 each) and two rules: red and big things are kind, kind things
+    are nice."""
+    q = max(1, n // 4)
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(f"red(p{i}).\n" for i in range(q))
+        f.writelines(f"big(p{2 * i}).\n" for i in range(q))
+        f.writelines(f"see(p{i}, p{_parent(i, q)}).\n" for i in range(q))
+        f.writelines(f"like(p{i}, p{(i * 31) % q}).\n" for i in range(q))
+        f.write("kind(X) :- red(X), big(X).\nnice(X) :- kind(X).\n")
+
+
+def _serve(data_dir: Path, body: int) -> tuple[subprocess.Popen[bytes], str]:
+    """``peirce serve`` on a free loopback port, one worker, bounds wide enough for the
+    large knowledge base; the process and its base URL once it answers."""
+    import socket
+
+    import httpx
+
+    with socket.socket() as probe:  # a loopback port free now (the OS picks it)
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    argv = [
+        sys.executable, "-m", "peirce", "serve", "--port", str(port), "--workers", "1",
+        "--data-dir", str(data_dir), "--max-body", str(body), "--max-kb-bytes", str(4 * body),
+        "--request-timeout", "3600", "--header-timeout", "600",
+        "--worker-memory", str(1 << 20), "--worker-requests", str(1 << 20),
+    ]  # fmt: skip
+    log = data_dir.with_name("serve.log")
+    with open(log, "wb") as out:  # (the child keeps its own copy of the file)
+        server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            err = log.read_text(encoding="utf-8", errors="replace")[-800:]
+            raise RuntimeError(f"peirce serve ended: {err}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                return server, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    server.kill()
+    raise RuntimeError("peirce serve did not answer within 180 s")
+
+
+def program_pieces(text: str, most: int) -> list[str]:
+    """``text`` cut at line ends into pieces of at most ``most`` characters (a line longer is a
+    piece of its own): the premises of a knowledge base whose lines joined again are the text.
+
+    >>> program_pieces("a.\\nb.\\nc.\\n", 5)
+    ['a.\\nb.', 'c.']
+    """
+    pieces: list[str] = []
+    lines: list[str] = []
+    size = -1
+    for line in text.splitlines():
+        if lines and size + 1 + len(line) > most:
+            pieces.append("\n".join(lines))
+            lines, size = [], -1
+        lines.append(line)
+        size += 1 + len(line)
+    if lines:
+        pieces.append("\n".join(lines))
+    return pieces
+
+
+def _register(url: str, path: Path) -> tuple[int, float, str]:
+    """``POST /v1/kbs`` of the program at ``path`` (as premises of at most
+    ``KnowledgeSource.MAX_TEXT`` characters, cut at line ends): the status, the seconds, the id
+    (or the server's reason when refused)."""
+    import httpx
+
+    from peirce.pipelines.gate import KnowledgeSource
+
+    text = path.read_text(encoding="utf-8")
+    premises = program_pieces(text, KnowledgeSource.MAX_TEXT)
+    body = {"kind": "prolog", "premises": premises, "name": path.stem}
+    t0 = time.perf_counter()
+    r = httpx.post(f"{url}/v1/kbs", json=body, timeout=3600)
+    seconds = time.perf_counter() - t0
+    if r.status_code != 201:
+        return r.status_code, seconds, r.text[:500]
+    return r.status_code, seconds, str(r.json()["id"])
+
+
+def _verify(url: str, kb: str, k: int) -> tuple[float, str]:
+    """One verify call about entity ``k``: its seconds and the action."""
+    import httpx
+
+    body = {
+        "kb": kb,
+        "reasoning": f"P{k} is red. P{k} is big. So p{k} is kind.\nANSWER: True",
+        "question": f"P{k} is kind.",
+    }
+    t0 = time.perf_counter()
+    r = httpx.post(f"{url}/v1/verify", json=body, timeout=3600)
+    seconds = time.perf_counter() - t0
+    if r.status_code != 200:
+        raise RuntimeError(f"/v1/verify answered {r.status_code}: {r.text[:300]}")
+    return seconds, str(r.json()["action"])
+
+
+def _percentile(sorted_ms: Sequence[float], p: float) -> float:
+    return sorted_ms[min(len(sorted_ms) - 1, math.ceil(p * len(sorted_ms)) - 1)]
+
+
+def gate_row(n: int, calls: int = GATE_CALLS, small: int = GATE_SMALL) -> dict[str, float]:
+    """The gate's figures for a registered knowledge base of ``n`` facts beside one of
+    ``small`` facts (see the module's docstring); ``nan`` for what could not be measured."""
+    import random
+
+    nan = math.nan
+    row: dict[str, float] = {"gate_facts": n, "gate_small_facts": small}
+    with tempfile.TemporaryDirectory(prefix="peirce-gate-") as tmp:
+        large, little = Path(tmp) / "large.pl", Path(tmp) / "small.pl"
+        write_gate_program(large, n)
+        write_gate_program(little, small)
+        server, url = _serve(Path(tmp) / "server", 2 * large.stat().st_size + 1_000_000)
+        try:
+            status, seconds, small_id = _register(url, little)
+            if status != 201:
+                raise RuntimeError(f"the small knowledge base was refused: {small_id}")
+            row["gate_register_s_small"] = seconds
+            status, seconds, large_id = _register(url, large)
+            row["gate_register_status_1m"] = status
+            row["gate_register_s_1m"] = seconds if status == 201 else nan
+            if status != 201:
+                _log.warning("gate: the %s-fact knowledge base was refused (%s): %s",
+                             f"{n:,}", status, large_id)  # fmt: skip
+            rng = random.Random(11)
+            kbs = [("small", small_id, max(1, small // 4))]
+            if status == 201:
+                kbs.append(("1m", large_id, max(1, n // 4)))
+            times: dict[str, list[float]] = {name: [] for name, _, _ in kbs}
+            passed: dict[str, int] = dict.fromkeys(times, 0)
+            for i in range(GATE_WARMUP + calls):
+                for name, kb, q in kbs:  # taking turns: a busy machine slows both alike
+                    seconds, action = _verify(url, kb, rng.randrange(q))
+                    if i == 0:
+                        row[f"gate_verify_first_ms_{name}"] = seconds * 1e3
+                    if i >= GATE_WARMUP:
+                        times[name].append(seconds * 1e3)
+                        passed[name] += action == "pass"
+            for name in ("small", "1m"):
+                got = sorted(times.get(name, ()))
+                row[f"gate_verify_p50_ms_{name}"] = _percentile(got, 0.5) if got else nan
+                row[f"gate_verify_p99_ms_{name}"] = _percentile(got, 0.99) if got else nan
+                row[f"gate_verify_passed_{name}"] = passed.get(name, 0)
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    row["gate_calls"] = calls
+    return row
 
 
 #: peirce's side: the program loaded, questions asked, the knowledge base saved.
@@ -214,9 +412,10 @@ def _last_json(text: str) -> dict[str, float]:
     return dict(json.loads(text.strip().splitlines()[-1]))
 
 
-def kb_row(n: int, runs: int) -> dict[str, float]:
+def kb_row(n: int, runs: int, *, gate_calls: int = GATE_CALLS) -> dict[str, float]:
     """The figures of the ``kb`` row for ``n`` facts and ``n`` triples (see the module's
-    docstring), each the best of ``runs``."""
+    docstring), each the best of ``runs``; the gate's (measured once: ``gate_calls`` verify
+    calls against each knowledge base) beside them."""
     swipl = shutil.which("swipl")
     if swipl is None:
         raise ConfigError("swipl is not on the PATH: the kb row compares with SWI-Prolog")
@@ -257,7 +456,54 @@ def kb_row(n: int, runs: int) -> dict[str, float]:
             best["triples"] = rdf["triples"]
             keep("rdflib", _last_json(_peak_run([py, "-c", RDFLIB, str(triples)])[0])["seconds"])
     best["facts"] = n
+    best.update(gate_row(n, gate_calls))
     return best
+
+
+def _num(x: float, digits: int = 3) -> float | None:
+    """``x`` rounded, or ``None`` when it could not be measured (JSON has no NaN)."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
+def _gate_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
+    """The summary lines and JSON keys of the gate's part of the row (none when it was not
+    measured)."""
+    if "gate_register_s_small" not in row:
+        return [], {}
+    n, small = int(row["gate_facts"]), int(row["gate_small_facts"])
+    big = {k: row.get(k, math.nan) for k in
+           ("gate_register_s_1m", "gate_verify_p50_ms_1m", "gate_verify_p99_ms_1m",
+            "gate_verify_first_ms_1m")}  # fmt: skip
+    ratio = big["gate_verify_p99_ms_1m"] / row["gate_verify_p99_ms_small"]
+    status = int(row["gate_register_status_1m"])
+    lines = [
+        f"gate: a {small:,}-fact knowledge base registered in "
+        f"{row['gate_register_s_small']:.2f} s, /v1/verify p50 "
+        f"{row['gate_verify_p50_ms_small']:.1f} ms, p99 {row['gate_verify_p99_ms_small']:.1f} ms "
+        f"({row['gate_calls']:.0f} calls; {row['gate_verify_passed_small']:.0f} passed)",
+        f"gate: a {n:,}-fact knowledge base "
+        + (
+            f"registered in {big['gate_register_s_1m']:.1f} s, /v1/verify p50 "
+            f"{big['gate_verify_p50_ms_1m']:.1f} ms, p99 {big['gate_verify_p99_ms_1m']:.1f} ms: "
+            f"{ratio:.2f}x the small one's (first call {big['gate_verify_first_ms_1m']:.0f} ms; "
+            f"{row['gate_verify_passed_1m']:.0f} passed)"
+            if status == 201
+            else f"refused by the server ({status}): not measured"
+        ),
+    ]
+    figures: dict[str, object] = {
+        "gate_kb_facts": n,
+        "gate_register_status_1m": status,
+        "gate_register_s_1m": _num(big["gate_register_s_1m"]),
+        "gate_register_s_small": _num(row["gate_register_s_small"]),
+        "gate_verify_p50_ms_1m": _num(big["gate_verify_p50_ms_1m"], 2),
+        "gate_verify_p99_ms_1m": _num(big["gate_verify_p99_ms_1m"], 2),
+        "gate_verify_first_ms_1m": _num(big["gate_verify_first_ms_1m"], 1),
+        "gate_verify_p50_ms_small": _num(row["gate_verify_p50_ms_small"], 2),
+        "gate_verify_p99_ms_small": _num(row["gate_verify_p99_ms_small"], 2),
+        "gate_verify_p99_ratio": _num(ratio),
+    }
+    return lines, figures
 
 
 def kb_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
@@ -297,4 +543,5 @@ def kb_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
         "rdf_load_triples_per_second": round(row["triples"] / row["rdf"], 1),
         "rdf_load_ratio": round(row["rdf"] / row["rdflib"], 3),
     }
-    return lines, figures
+    gate_lines, gate_keys = _gate_figures(row)
+    return lines + gate_lines, {**figures, **gate_keys}

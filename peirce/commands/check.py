@@ -2,7 +2,13 @@
 
 FILE holds JSON (one object or a list) or JSONL records, each with ``context`` (text) and ``steps``
 (a list of at least one statement), and optionally ``id``. A record that cannot be read is
-reported with its place, and the others are still checked. The batch options (``--output``,
+reported with its place, and the others are still checked.
+
+With ``--context FILE.pl`` the context of every record is a Prolog program (records then need no
+``context``): SWI-Prolog reads it as data, straight into each record's knowledge base, as the
+console reads a program (directives reported and never run; bounded by ``--max-program-bytes``
+and ``--max-clauses``); a syntax error in it stops the command with where it is (exit status 2).
+Steps are judged against its clauses, cited by ``FILE.pl:LINE``. The batch options (``--output``,
 ``--resume``, ``--workers``, ``--ordered``, ``--ray``) are those of every batch command (see the
 README). Exit status: 0 when every record was read, 1 otherwise, 2 when FILE cannot be read.
 
@@ -12,17 +18,24 @@ Examples:
   peirce check chains.jsonl --output results.jsonl --workers 2
   peirce check chains.jsonl --output results.jsonl --resume    after a crash or Ctrl-C
   peirce check chains.jsonl --output results.jsonl --ray local  (pip install 'peirce[distributed]')
+  peirce check steps.jsonl --context family.pl   every record's steps against one program
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import os
+import sys
+from typing import TYPE_CHECKING, Any
 
 from peirce.batch.job import Job, Outcome
 from peirce.batch.runner import add_batch_arguments, run_batch
 from peirce.jsontypes import JSON
 from peirce.results import ProofReport
+
+if TYPE_CHECKING:
+    from peirce.engine.prolog import KnowledgeBase, Limits
+    from peirce.logic import Clause
 
 _MARK = {
     "valid": "ok ",
@@ -44,17 +57,90 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="one JSON object per record (and for the summary)"
     )
     parser.add_argument("--proofs", action="store_true", help="print the proof tree of each step")
+    parser.add_argument(
+        "--context",
+        metavar="FILE.pl",
+        help="a Prolog program every record's steps are checked against (read as data, never "
+        "run); the records then need no 'context'",
+    )
+    parser.add_argument(
+        "--max-program-bytes",
+        type=int,
+        default=2**30,
+        metavar="BYTES",
+        help="largest --context program read (default 1 GiB)",
+    )
+    parser.add_argument(
+        "--max-clauses",
+        type=int,
+        default=50_000_000,
+        metavar="N",
+        help="most clauses the --context program may give (default 50 million)",
+    )
     add_batch_arguments(parser)
 
 
-def _check(value: JSON, client: Any = None) -> ProofReport:
+class Program:
+    """A ``.pl`` context: read by Prolog straight into a knowledge base for each record
+    (:meth:`~peirce.engine.prolog.kb.KnowledgeBase.read_file`), its clauses kept once for what
+    the check asks of them in Python.
+
+    Raises:
+        OSError: the file cannot be read.
+        InputError: it is not UTF-8, past a bound, or has a syntax error (said where).
+    """
+
+    def __init__(self, path: str, limits: Limits) -> None:
+        self.path = path
+        self.limits = limits
+        kb = self.load()
+        try:
+            self.clauses: tuple[Clause, ...] = tuple(self.program.clauses())
+        finally:
+            kb.close()
+
+    def load(self) -> KnowledgeBase:
+        """A knowledge base that holds the program (the caller closes it)."""
+        from peirce.engine.prolog import KnowledgeBase
+        from peirce.errors import InputError
+        from peirce.results import Severity
+
+        kb = KnowledgeBase(limits=self.limits, builtins=True)
+        try:
+            self.program = kb.read_file(self.path)
+            for d in self.program.diagnostics:
+                if d.severity is Severity.ERROR:
+                    raise InputError(
+                        d.render(), source=self.path, expected="Prolog facts and rules"
+                    )
+        except BaseException:
+            kb.close()
+            raise
+        return kb
+
+
+def _limits(options: dict[str, Any]) -> Limits:
+    from peirce.engine.prolog import Limits
+
+    return Limits(
+        program_bytes=int(options.get("max_program_bytes") or 2**30),
+        clauses=int(options.get("max_clauses") or 50_000_000),
+    )
+
+
+def _check(value: JSON, client: Any = None, program: Program | None = None) -> ProofReport:
     from peirce.errors import InputError
     from peirce.pipelines.proofs import check_proof
 
     if not isinstance(value, dict):
         raise InputError("a record must be a JSON object with 'context' and 'steps'")
     context, steps = value.get("context"), value.get("steps")
-    if not isinstance(context, str):
+    if program is not None and context is not None:
+        raise InputError(
+            "the record has a 'context' and --context gives one: give one of them",
+            expected="a record with 'steps' only",
+        )
+    if program is None and not isinstance(context, str):
         raise InputError("'context' must be a string", expected="text")
     if not isinstance(steps, list):
         raise InputError("'steps' must be a list of strings", expected="a list of statements")
@@ -63,7 +149,9 @@ def _check(value: JSON, client: Any = None) -> ProofReport:
         raise InputError("'steps' must be a list of strings", expected="a list of statements")
     if not texts:
         raise InputError("'steps' is empty: there is no step to check", expected="a statement")
-    return check_proof(context, texts, client=client)
+    if program is not None:
+        return check_proof(program.clauses, texts, client=client, loaded=program.load())
+    return check_proof(str(context), texts, client=client)
 
 
 def verdict(report: ProofReport) -> str:
@@ -99,6 +187,8 @@ class _Checker:
         from peirce.config import llm_settings
 
         self.proofs = bool(options.get("proofs"))
+        path = options.get("context")
+        self.program = Program(str(path), _limits(options)) if path else None
         # with an endpoint configured, steps the controlled English cannot read go to the LLM
         # translator; offline nothing changes
         self.client: Any = None
@@ -110,7 +200,7 @@ class _Checker:
     def __call__(self, value: JSON, index: int, rid: str, *, text: bool) -> Outcome:
         from peirce import serde
 
-        report = _check(value, self.client)
+        report = _check(value, self.client, self.program)
         fields = {"verdict": verdict(report), "report": serde.to_json_obj(report)}
         shown = None
         if text:
@@ -136,7 +226,12 @@ def job(args: argparse.Namespace) -> Job:
     return Job(
         command="check",
         factory="peirce.commands.check:processor",
-        options={"proofs": bool(args.proofs)},
+        options={
+            "proofs": bool(args.proofs),
+            "context": os.path.abspath(args.context) if args.context else None,
+            "max_program_bytes": args.max_program_bytes,
+            "max_clauses": args.max_clauses,
+        },
         source="<stdin>" if args.file == "-" else args.file,
         legacy_id="record",
         text=not args.json and not args.output,
@@ -144,5 +239,16 @@ def job(args: argparse.Namespace) -> Job:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.context:  # read once here: an error in it stops the command before any record
+        from peirce.errors import ConfigError, InputError
+
+        try:
+            read = Program(args.context, _limits(vars(args)))
+        except OSError as exc:
+            raise ConfigError(f"--context {args.context}: {exc.strerror or exc}") from None
+        except InputError as exc:
+            raise ConfigError(f"--context {args.context}: {exc}") from None
+        for d in read.program.diagnostics:  # what was not read as a clause (never run)
+            sys.stderr.write(f"{args.context}: {d.render()}\n")
     status, _summary = run_batch(job(args), args, json_lines=args.json)
     return status

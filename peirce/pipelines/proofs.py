@@ -237,6 +237,7 @@ def check_proof(
     limits: Limits | None = None,
     client: ChatClient | None = None,
     samples: int = 5,
+    loaded: KnowledgeBase | None = None,
 ) -> ProofReport:
     """Judge each step of a chain of reasoning against a context.
 
@@ -244,6 +245,9 @@ def check_proof(
         context: controlled-English text, a :class:`~peirce.ir.Translation`, or clauses.
         steps: the chain, one statement per step (a step may hold several sentences; all must hold).
         limits: bounds on every proof search (inferences, seconds, depth).
+        loaded: a knowledge base that holds the clauses of ``context`` already (a program Prolog
+            read itself: :meth:`~peirce.engine.prolog.kb.KnowledgeBase.read_file`), used in
+            place of one made of them (its limits apply), and closed when the check ends.
 
     Returns:
         A :class:`~peirce.results.ProofReport` with one :class:`~peirce.results.StepResult` per
@@ -259,13 +263,15 @@ def check_proof(
     clauses, diagnostics, formulas = _read_context(context)
     incomplete = any(d.code == "untranslated" for d in diagnostics)
     if formulas is not None:
+        if loaded is not None:
+            loaded.close()
         return _check_with_z3(clauses, diagnostics, formulas, steps)
     results: list[StepResult] = []
     unsound: list[Clause] = []
     # Prolog is asked only what the least model of the clauses cannot answer (a context that
     # is not Datalog, a step that is a rule, a relation that may contradict itself)
     share = ("cnl", context) if isinstance(context, str) else None  # its translation is fixed
-    with FastKnowledgeBase(None, clauses, limits=limits or Limits(), share=share) as kb:
+    with FastKnowledgeBase(loaded, clauses, limits=limits or Limits(), share=share) as kb:
         suspected = suspects(clauses)
         found, notes = conflicts(kb.kb, clauses, relations=suspected) if suspected else ((), ())
         diagnostics = (*diagnostics, *conflict_errors(found), *notes)
