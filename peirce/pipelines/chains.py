@@ -70,7 +70,7 @@ A wrong answer is flagged at the answer even when every step holds:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from peirce.cot import (
@@ -179,6 +179,8 @@ class _Premises:
     def __post_init__(self) -> None:
         self.reader = _Reader.of(self.clauses)
 
+    _by_label: dict[str, list[Clause]] | None = None
+
     @classmethod
     def read(cls, context: str | Sequence[str]) -> _Premises:
         sentences = (
@@ -209,9 +211,17 @@ class _Premises:
         k = cited if cited > 0 else len(among) + 1 + cited
         return among[k - 1] if 1 <= k <= len(among) else None
 
+    def own(self, text: str) -> list[Clause]:
+        """The clauses of the premise ``text`` (indexed once, when first asked)."""
+        if self._by_label is None:
+            self._by_label = {}
+            for c in self.clauses:
+                self._by_label.setdefault(c.label or "", []).append(c)
+        return self._by_label.get(text, [])
+
     def kind(self, n: int) -> str:
         """ "fact" when premise ``n`` states only facts, else "rule"."""
-        own = [c for c in self.clauses if c.label == self.texts[n - 1]]
+        own = self.own(self.texts[n - 1])
         return "fact" if own and all(c.is_fact for c in own) else "rule"
 
 
@@ -231,12 +241,15 @@ class ChainContext:
         *,
         limits: Limits | None = None,
         kb: KnowledgeBase | None = None,
+        classical: Callable[[], KnowledgeBase] | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.premises = context if isinstance(context, _Premises) else _Premises.read(context)
         if kb is None:
             kb = KnowledgeBase(self.premises.clauses, limits=self.limits)
         self.kb = _fast(kb, self.premises)
+        self._make_classical = classical
+        self._classical: KnowledgeBase | None = None
 
     @classmethod
     def from_clauses(
@@ -246,16 +259,36 @@ class ChainContext:
         *,
         limits: Limits | None = None,
         kb: KnowledgeBase | None = None,
+        classical: Callable[[], KnowledgeBase] | None = None,
     ) -> ChainContext:
         """A context of clauses already read (a Prolog program): premise ``n`` is ``texts[n-1]``,
         the text of clause ``n``. ``kb``: a knowledge base that holds them already, each
-        labelled by its text (the gate's, which Prolog loaded from the program's text); it is
-        the context's from then on."""
-        labelled = [replace(c, label=t) for c, t in zip(clauses, texts, strict=True)]
+        labelled by its text (the gate's, which Prolog loaded from the program's text; it is the
+        context's from then on); ``classical``: makes the
+        knowledge base that also holds the rules' contrapositives (made when first needed, then
+        kept; by default from the clauses)."""
+        labelled = [
+            c if c.label == t else replace(c, label=t) for c, t in zip(clauses, texts, strict=True)
+        ]
         numbers: dict[str, list[int]] = {}
         for n, t in enumerate(texts, start=1):
             numbers.setdefault(t, []).append(n)
-        return cls(_Premises(list(texts), labelled, numbers, []), limits=limits, kb=kb)
+        premises = _Premises(list(texts), labelled, numbers, [])
+        return cls(premises, limits=limits, kb=kb, classical=classical)
+
+    def classical(self) -> KnowledgeBase:
+        """The premises and the contrapositives of their rules, in a knowledge base made
+        once and kept while the context is (a claim the premises do not prove is asked again
+        classically)."""
+        if self._classical is None:
+            if self._make_classical is not None:
+                self._classical = self._make_classical()
+            else:
+                clauses = self.premises.clauses
+                self._classical = KnowledgeBase(
+                    [*clauses, *contrapositives(clauses)], limits=self.limits
+                )
+        return self._classical
 
     @property
     def sentences(self) -> list[str]:
@@ -273,6 +306,8 @@ class ChainContext:
 
     def close(self) -> None:
         self.kb.kb.close()
+        if self._classical is not None:
+            self._classical.close()
 
     def __enter__(self) -> ChainContext:
         return self
@@ -298,12 +333,16 @@ class _Judge:
     unsound: list[Clause] = field(default_factory=list)
     classical_kb: KnowledgeBase | None = None
     counter: int = 0
+    #: the context's classical knowledge base, kept by the context (not closed here)
+    shared_classical: Callable[[], KnowledgeBase] | None = None
 
     @property
     def incomplete(self) -> bool:
         return bool(self.premises.untranslated)
 
     def classical(self) -> KnowledgeBase:
+        if self.shared_classical is not None:
+            return self.shared_classical()
         if self.classical_kb is None:
             clauses = self.premises.clauses
             self.classical_kb = KnowledgeBase(
@@ -495,7 +534,7 @@ class _Judge:
     def _concludes(self, premise: str, clauses: Sequence[Clause]) -> bool:
         """Whether the premise's own clauses conclude one of ``clauses`` directly (its head
         matches and its conditions hold)."""
-        own = [c for c in self.premises.clauses if c.label == premise]
+        own = self.premises.own(premise)
         for clause in clauses:
             head, body = (clause.head, ()) if clause.is_fact else skolemise(clause, "cite")
             assumed = tuple(Clause(b, label=f"assumed: {b}") for b in body)
@@ -791,7 +830,10 @@ def check_chain(
         raise InputError("no premises", expected="sentences, formulas or both")
     read = read_chain(chain) if isinstance(chain, str) else chain
     if isinstance(context, ChainContext):
-        return _judge_chain(context.premises, context.kb, context.limits, read, question)
+        return _judge_chain(
+            context.premises, context.kb, context.limits, read, question,
+            classical=context.classical,
+        )  # fmt: skip
     premises = _Premises.read(context)
     limits = limits or Limits()
     with KnowledgeBase(premises.clauses, limits=limits) as kb:
@@ -804,10 +846,12 @@ def _judge_chain(
     limits: Limits,
     read: ChainText,
     question: str | None,
+    *,
+    classical: Callable[[], KnowledgeBase] | None = None,
 ) -> ChainReport:
     notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
     goal, goal_text = _goal(premises.reader, question, read)
-    judge = _Judge(kb, premises, limits, goal)
+    judge = _Judge(kb, premises, limits, goal, shared_classical=classical)
     try:
         steps = tuple(
             StepCheck(s, settle_citations(tuple(judge.claim(c) for c in s.claims)))
