@@ -132,3 +132,18 @@ def test_prolog_loads_the_program_and_proofs_cite_its_english() -> None:
         assert d.action.value == "pass", d.reason
         assert set(d.steps[0].premises) == set(g.context.sentences), d.steps[0].premises
         assert "If something is red and it is big then it is kind." in g.context.sentences
+
+
+def test_the_classical_reading_of_a_large_program_is_loaded_not_sent_and_kept() -> None:
+    # a claim the program does not prove is asked again classically (with the rules'
+    # contrapositives): that knowledge base is the program loaded again by Prolog, not its
+    # clauses sent as JSON past the bound of one call, and it is made once per context
+    program = (*_facts(3000), "old(X) :- parent(X, p3).")
+    limits = Limits(input_bytes=32_000)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), limits=limits) as g:
+        for _ in range(2):
+            d = g.check("P2 parents P5.\nANSWER: True", question="P2 parents P5.")
+            assert d.action.value != "pass", d.reason
+        first = g.context.classical()
+        assert g.context.classical() is first
+        assert first.ask(Literal("parent", (Const("p2"), Const("p17")))).verdict.value == "entailed"

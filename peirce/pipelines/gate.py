@@ -298,6 +298,7 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
     nothing runs; bounded by the program's bytes and clauses, ``limits.program_bytes`` and
     ``limits.clauses``; its diagnostics exact); the clauses are read again for the chain's
     judge, each labelled by its controlled English."""
+    from peirce.engine.contrapositive import contrapositives
     from peirce.engine.prolog import KnowledgeBase
     from peirce.translators.cnl_render import render_clause
 
@@ -314,7 +315,23 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
         if not clauses:
             raise InputError("the knowledge base has no clauses", expected="facts and rules")
         texts = [c.label or "" for c in clauses]
-        return KnowledgeRead(ChainContext.from_clauses(clauses, texts, limits=limits, kb=kb))
+
+        def classical() -> KnowledgeBase:
+            """The program loaded again the same way, and its rules' contrapositives (only
+            the rules': a knowledge base of a million facts is not sent through JSON)."""
+            more = KnowledgeBase(limits=limits)
+            try:
+                more.read_program(text, source="the knowledge base", labels=render_clause)
+                more.add(contrapositives([c for c in clauses if not c.is_fact]))
+            except BaseException:
+                more.close()
+                raise
+            return more
+
+        context = ChainContext.from_clauses(
+            clauses, texts, limits=limits, kb=kb, classical=classical
+        )
+        return KnowledgeRead(context)
     except BaseException:
         kb.close()
         raise
