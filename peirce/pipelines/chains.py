@@ -180,6 +180,9 @@ class _Premises:
         self.reader = _Reader.of(self.clauses)
 
     _by_label: dict[str, list[Clause]] | None = None
+    #: the first fact of each head, and the rules in order (indexed once, when first asked)
+    _facts: dict[Literal, Clause] | None = None
+    _rules: list[Clause] | None = None
 
     @classmethod
     def read(cls, context: str | Sequence[str]) -> _Premises:
@@ -218,6 +221,21 @@ class _Premises:
             for c in self.clauses:
                 self._by_label.setdefault(c.label or "", []).append(c)
         return self._by_label.get(text, [])
+
+    def fact(self, head: Literal) -> Clause | None:
+        """The first fact whose head is ``head``."""
+        if self._facts is None:
+            self._facts = {}
+            for c in self.clauses:
+                if c.is_fact:
+                    self._facts.setdefault(c.head, c)
+        return self._facts.get(head)
+
+    def rules(self) -> list[Clause]:
+        """The clauses that are rules, in order."""
+        if self._rules is None:
+            self._rules = [c for c in self.clauses if not c.is_fact]
+        return self._rules
 
     def kind(self, n: int) -> str:
         """ "fact" when premise ``n`` states only facts, else "rule"."""
@@ -467,21 +485,25 @@ class _Judge:
 
     def _near(self, clause: Clause) -> str | None:
         """A premise that says almost what ``clause`` says: a relation the other way round, a
-        rule read backwards, or the same rule under further conditions."""
-        for c in self.premises.clauses:
-            where = ", ".join(f"premise {n}" for n in self.premises.numbers.get(c.label or "", []))
-            head = clause.head
-            if clause.is_fact and c.is_fact and len(head.args) == 2:
-                if c.head == replace(head, args=head.args[::-1]):
-                    return f"{where} says it the other way round: {c.label!r}"
-                continue
-            if clause.is_fact or c.is_fact:
-                continue
+        rule read backwards, or the same rule under further conditions (the first such
+        premise; facts looked up by their head, so a large knowledge base is not scanned)."""
+        head = clause.head
+        if clause.is_fact:
+            if len(head.args) != 2:
+                return None
+            c = self.premises.fact(replace(head, args=head.args[::-1]))
+            if c is None:
+                return None
+            return f"{self._where(c)} says it the other way round: {c.label!r}"
+        for c in self.premises.rules():
             if len(c.body) == 1 and _shape(Clause(c.body[0], (c.head,))) == _shape(clause):
-                return f"{where} states the converse: {c.label!r}"
+                return f"{self._where(c)} states the converse: {c.label!r}"
             if len(c.body) > len(clause.body) and _match_clause(c, clause) is not None:
-                return f"{where} gives it only under a further condition: {c.label!r}"
+                return f"{self._where(c)} gives it only under a further condition: {c.label!r}"
         return None
+
+    def _where(self, c: Clause) -> str:
+        return ", ".join(f"premise {n}" for n in self.premises.numbers.get(c.label or "", []))
 
     def _grounds(self, used: Sequence[str]) -> str:
         """ "premise 3" or "premises 2, 7 and 11": the premises a proof rests on."""
