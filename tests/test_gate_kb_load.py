@@ -147,3 +147,22 @@ def test_the_classical_reading_of_a_large_program_is_loaded_not_sent_and_kept() 
         first = g.context.classical()
         assert g.context.classical() is first
         assert first.ask(Literal("parent", (Const("p2"), Const("p17")))).verdict.value == "entailed"
+
+
+def test_a_worker_is_sent_a_knowledge_base_by_its_id_once_it_holds_it() -> None:
+    from peirce.server import workers
+
+    ks = KnowledgeSource(
+        KnowledgeKind.PROLOG, ("red(bob).", "big(bob).", "kind(X) :- red(X), big(X).")
+    )
+    args = ("Bob is kind.\nANSWER: True", "Bob is kind.", None, None)
+    # a worker that does not hold it says so, and is then sent the knowledge base itself
+    assert workers.verify(ks.id, *args) == workers.MISS
+    whole = workers.verify(ks.to_json(), *args)
+    assert whole["action"] == "pass", whole
+    # from then on its id is enough, and the decision is the same
+    again = workers.verify(ks.id, *args)
+    assert {**again, "timings": None} == {**whole, "timings": None}
+    assert ks.id == KnowledgeSource.from_json(ks.to_json()).id  # (the id is kept, not redone)
+    workers._gates.pop(ks.id).close()
+    assert workers.verify(ks.id, *args) == workers.MISS

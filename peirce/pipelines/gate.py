@@ -50,7 +50,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -151,6 +151,8 @@ class KnowledgeSource:
     premises: tuple[str, ...]
     sentences: tuple[str, ...] = ()
     name: str = ""
+    #: the content hash, once computed (a million-fact program is not hashed per request)
+    _id: str | None = field(default=None, init=False, repr=False, compare=False)
 
     #: the bounds of a knowledge base given as JSON (the server's published schema says the same):
     #: the longest name, the most premises (or sentences), the longest premise (characters)
@@ -167,10 +169,13 @@ class KnowledgeSource:
     def id(self) -> str:
         """A content hash (the whole SHA-256, so that no chosen collision makes two knowledge
         bases one): the same premises are the same knowledge base."""
-        h = hashlib.sha256()
-        for part in (self.kind, *self.premises, "\x00", *self.sentences):
-            h.update(part.encode("utf-8", "surrogatepass") + b"\x00")
-        return "kb-" + h.hexdigest()
+        if self._id is None:
+            h = hashlib.sha256()
+            for part in (self.kind, *self.premises, "\x00", *self.sentences):
+                h.update(part.encode("utf-8", "surrogatepass") + b"\x00")
+            object.__setattr__(self, "_id", "kb-" + h.hexdigest())
+        assert self._id is not None
+        return self._id
 
     @classmethod
     def from_json(cls, data: JSON) -> KnowledgeSource:
@@ -183,9 +188,7 @@ class KnowledgeSource:
         if isinstance(premises, str):
             premises = [premises]
         if not isinstance(kind, str):
-            raise InputError(
-                "'kind' must be a string", expected=" or ".join(k.value for k in KnowledgeKind)
-            )
+            raise InputError("'kind' must be a string", expected=[k.value for k in KnowledgeKind])
         if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises):
             raise InputError("'premises' must be a text or a list of texts", expected="text")
         if not premises:

@@ -108,7 +108,22 @@ def _client() -> object | None:
     )
 
 
-def _gate(source: JSONObject) -> Gate:
+class _Miss(Exception):
+    """A knowledge base named by its id that this worker does not hold."""
+
+
+#: what a check answers when it names a knowledge base this worker does not hold: the caller
+#: sends the knowledge base itself (a large one is not sent, nor hashed, on every request)
+MISS: JSONObject = {"miss": True}
+
+
+def _gate(source: JSONObject | str) -> Gate:
+    if isinstance(source, str):  # the id of a knowledge base this worker may hold
+        held = _gates.get(source)
+        if held is None:
+            raise _Miss(source)
+        _gates.move_to_end(source)
+        return held
     ks = KnowledgeSource.from_json(source)
     gate = _gates.get(ks.id)
     if gate is not None:
@@ -133,13 +148,14 @@ def _error_of(exc: PeirceError) -> JSONObject:
 
 
 def verify(
-    source: JSONObject,
+    source: JSONObject | str,
     reasoning: str,
     question: str | None,
     question_fol: str | None,
     policy: JSON,
 ) -> JSONObject:
-    """Check ``reasoning`` against the knowledge base ``source``; the decision as JSON, or
+    """Check ``reasoning`` against the knowledge base ``source`` (or the one this worker holds
+    by that id; :data:`MISS` when it holds none); the decision as JSON, or
     ``{"error": ..., "status": 400}`` for input that cannot be read."""
     with _lock:
         try:
@@ -152,11 +168,13 @@ def verify(
             )
         except PeirceError as exc:
             return _error_of(exc)
+        except _Miss:
+            return dict(MISS)
         return decision.to_json()
 
 
 def prefix_findings(
-    source: JSONObject, reasoning: str, question: str | None, policy: JSON
+    source: JSONObject | str, reasoning: str, question: str | None, policy: JSON
 ) -> JSONObject:
     """Judge a prefix of streamed reasoning (no answer yet): the first step the policy blocks,
     or none, and ``safe_end``: the end of the steps before the first one the policy would
@@ -169,6 +187,8 @@ def prefix_findings(
             _, steps, _, _ = gate.judge(reasoning, question=question)
         except PeirceError as exc:
             return _error_of(exc)
+        except _Miss:
+            return dict(MISS)
         safe_end = 0
         for s in steps:
             if s.finding in pol.block or (s.citation_error and pol.block_citations):
