@@ -48,6 +48,9 @@ counted (the first builds what the knowledge base's questions are answered from)
 
 A registration the server refuses (a bound) leaves those figures ``null`` and says the status in
 ``gate_register_status_1m`` (201 when registered) and the server's reason in a warning (logged).
+
+Kept whole: the row's three parts (peirce's knowledge base, the console, the gate) share the
+generated files, the swipl baseline and one JSON line, and are read together as one figure set.
 """
 
 from __future__ import annotations
