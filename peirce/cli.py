@@ -190,6 +190,26 @@ def integer_at_least(minimum: int) -> Callable[[str], int]:
     return read
 
 
+def add_program_bounds(parser: argparse.ArgumentParser, what: str, each: str) -> None:
+    """``--max-program-bytes`` and ``--max-clauses``: the bounds, in the user's terms, of the
+    Prolog programs a command reads (``what``: "largest <what> read"; ``each``: "most clauses
+    <each> may give")."""
+    parser.add_argument(
+        "--max-program-bytes",
+        type=int,
+        default=2**30,
+        metavar="BYTES",
+        help=f"largest {what} read (default 1 GiB)",
+    )
+    parser.add_argument(
+        "--max-clauses",
+        type=int,
+        default=50_000_000,
+        metavar="N",
+        help=f"most clauses {each} may give (default 50 million)",
+    )
+
+
 def _unreadable(exc: BaseException) -> OSError | None:
     """The ``OSError`` of a file behind ``exc``: itself, or what an :class:`InputError` was
     raised from or while handling (a reader that wrapped it)."""

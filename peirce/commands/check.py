@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from peirce.batch.job import Job, Outcome
 from peirce.batch.runner import add_batch_arguments, run_batch
+from peirce.cli import add_program_bounds
 from peirce.jsontypes import JSON
 from peirce.results import ProofReport
 
@@ -63,20 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a Prolog program every record's steps are checked against (read as data, never "
         "run); the records then need no 'context'",
     )
-    parser.add_argument(
-        "--max-program-bytes",
-        type=int,
-        default=2**30,
-        metavar="BYTES",
-        help="largest --context program read (default 1 GiB)",
-    )
-    parser.add_argument(
-        "--max-clauses",
-        type=int,
-        default=50_000_000,
-        metavar="N",
-        help="most clauses the --context program may give (default 50 million)",
-    )
+    add_program_bounds(parser, "--context program", "the --context program")
     add_batch_arguments(parser)
 
 

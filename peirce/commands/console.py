@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from peirce.cli import add_program_bounds
+
 if TYPE_CHECKING:
     from peirce.engine.prolog import KnowledgeBase
 
@@ -45,20 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory", type=int, default=1024, metavar="MIB", help="Prolog memory per query (MiB)"
     )
-    parser.add_argument(
-        "--max-program-bytes",
-        type=int,
-        default=2**30,
-        metavar="BYTES",
-        help="largest .pl file read (default 1 GiB)",
-    )
-    parser.add_argument(
-        "--max-clauses",
-        type=int,
-        default=50_000_000,
-        metavar="N",
-        help="most clauses one .pl file may give (default 50 million)",
-    )
+    add_program_bounds(parser, ".pl file", "one .pl file")
     parser.add_argument(
         "--max-input-bytes",
         type=int,

@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from subprocess import CompletedProcess
 
 from peirce.engine.prolog import KnowledgeBase, Limits, parse_query
 from peirce.errors import PeirceError
@@ -121,23 +122,7 @@ def _shape(t: Term) -> JSON:
 def swipl_answers(cases: Sequence[Case]) -> list[list[JSON]]:
     """Per case, per query: ``[[answer, ...], complete]`` (complete false when the search was
     stopped by a limit after those answers) or ``"error"`` / ``"limit"``."""
-    assert SWIPL is not None
-    with tempfile.TemporaryDirectory() as tmp:
-        runner = os.path.join(tmp, "runner.pl")
-        with open(runner, "w", encoding="utf-8") as f:
-            f.write(_RUNNER)
-        data = os.path.join(tmp, "cases.data")
-        with open(data, "w", encoding="utf-8") as f:
-            for c in cases:
-                qs = ", ".join(_quoted(q) for q in c.queries)
-                f.write(f"case({_quoted(c.program)}, [{qs}], {c.answers}).\n")
-        done = subprocess.run(
-            [SWIPL, "-q", "-f", "none", runner, data],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+    done = _swipl_run(_RUNNER, cases, check=False)
     lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
     out: list[list[JSON]] = []
     it = iter(lines)
@@ -190,25 +175,30 @@ def swipl_inferences(cases: Sequence[Case]) -> list[list[int]]:
     """Per case, per query: the inferences ``swipl`` makes finding the query's first answers
     (its own count, less what its harness spends; the query run once before, so that
     autoloading a library is not counted)."""
+    done = _swipl_run(_COUNTER, cases, check=True)
+    counts = iter(int(ln) for ln in done.stdout.split())
+    return [[next(counts) for _ in c.queries] for c in cases]
+
+
+def _swipl_run(script: str, cases: Sequence[Case], *, check: bool) -> CompletedProcess[str]:
+    """``swipl`` running ``script`` over ``cases`` (written as ``case/3`` facts to a file)."""
     assert SWIPL is not None
     with tempfile.TemporaryDirectory() as tmp:
-        runner = os.path.join(tmp, "counter.pl")
+        runner = os.path.join(tmp, "runner.pl")
         with open(runner, "w", encoding="utf-8") as f:
-            f.write(_COUNTER)
+            f.write(script)
         data = os.path.join(tmp, "cases.data")
         with open(data, "w", encoding="utf-8") as f:
             for c in cases:
                 qs = ", ".join(_quoted(q) for q in c.queries)
                 f.write(f"case({_quoted(c.program)}, [{qs}], {c.answers}).\n")
-        done = subprocess.run(
+        return subprocess.run(
             [SWIPL, "-q", "-f", "none", runner, data],
             capture_output=True,
             text=True,
             timeout=600,
-            check=True,
+            check=check,
         )
-    counts = iter(int(ln) for ln in done.stdout.split())
-    return [[next(counts) for _ in c.queries] for c in cases]
 
 
 def _quoted(text: str) -> str:
