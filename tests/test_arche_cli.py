@@ -65,6 +65,7 @@ def test_check_reads_a_reply_from_stdin_and_reports_parse_errors() -> None:
     assert "line 2, column 8" in bad.stderr and "^" in bad.stderr
 
 
+@pytest.mark.slow
 def test_render_svg_and_export(tmp_path: Path) -> None:
     svg = tmp_path / "f8.svg"
     out = peirce("render", str(FIXTURES / "figure8.dot"), "-o", str(svg))

@@ -94,6 +94,7 @@ def test_repair_rounds_are_bounded_and_failures_are_results() -> None:
     assert failed.error is not None and not failed.valid and failed.rounds == ()
 
 
+@pytest.mark.slow
 def test_stage2_trigger_rate_over_a_batch() -> None:
     articles = [
         dataclasses.replace(ARTICLE, id=f"a{i}", content=f"[article {i}] {ARTICLE.content}")

@@ -153,6 +153,7 @@ def test_the_answer_count_must_be_positive(tmp_path: Path) -> None:
     assert run.stderr.decode().strip() == "peirce console: --answers must be at least 1, got 0"
 
 
+@pytest.mark.slow
 def test_deeply_nested_terms_are_answered() -> None:
     n = 3_000
     out = session([f"X = {'f(' * n}a{')' * n}.", "X = ((1+2)*3 = Y), Y = 4."])

@@ -58,6 +58,7 @@ def test_every_error_class_s_own_code_is_in_the_set() -> None:
     )
 
 
+@pytest.mark.slow
 def test_every_code_written_in_the_source_is_in_the_set_and_every_code_is_used() -> None:
     """A ``code="..."`` given to an error, a class's ``CODE``, and each code of the set found
     as a literal in the source besides the set itself (a code no reader gives is dead)."""
@@ -88,6 +89,7 @@ def test_every_code_written_in_the_source_is_in_the_set_and_every_code_is_used()
 ROUTED = ["protocol.py", "protocol_sections.py", "protocol_steps.py"]
 
 
+@pytest.mark.slow
 def test_every_error_code_of_a_reader_routed_to_an_error_is_in_the_set() -> None:
     """The codes of the Sketch-and-Fill reader's findings that are errors (``diag.add`` without
     ``warning=True``; ``check_indices`` takes its code as an argument) and the Prolog reader's

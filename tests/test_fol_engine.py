@@ -83,6 +83,7 @@ def test_valid_and_contradictory_conclusions_have_empty_cores() -> None:
     assert (absurd.kind, absurd.core) == (FindingKind.REFUTED, ())
 
 
+@pytest.mark.slow
 def test_a_problem_without_a_finite_model_is_too_complex_not_a_hang() -> None:
     premises = ["∀x ∃y R(x, y)", "∀x ¬R(x, x)", "∀x ∀y ∀z (R(x, y) ∧ R(y, z) → R(x, z))"]
     finding = decide(_problem(premises, "P(a)"), SolverLimits(seconds=0.5))

@@ -243,6 +243,7 @@ def _formulas(bound: tuple[str, ...] = ()) -> st.SearchStrategy[Formula]:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_formulas())
 def test_rendering_reads_back_as_the_same_formula(f: Formula) -> None:

@@ -83,6 +83,7 @@ def test_the_time_limit_holds_for_a_busy_query() -> None:
     assert not complete and "time limit" in reason and seconds < 4
 
 
+@pytest.mark.slow
 def test_a_context_past_the_input_bound_is_an_input_error_that_says_the_sizes() -> None:
     """A 20 MB context once used more than 4 GB: now it is refused before Prolog sees it."""
     facts = [Clause(Literal("f", (Const("x" * 1000 + str(i)),))) for i in range(20_000)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from peirce.llm import Fault, LLMClient, LoopbackServer
 from peirce.pipelines.llm_translate import SampleStatus, translate_and_decide
 from peirce.results import Answer
@@ -124,6 +126,7 @@ def test_check_proof_sends_steps_it_cannot_read_to_the_translator() -> None:
     assert split.steps[1].status is StepStatus.UNKNOWN and "ambiguous" in split.steps[1].reason
 
 
+@pytest.mark.slow
 def test_peirce_check_uses_the_translator_when_an_endpoint_is_configured(tmp_path: Path) -> None:
     import json as _json
     import os

@@ -325,6 +325,7 @@ def test_the_next_translator_stands_in_when_the_first_gives_no_program() -> None
     assert alone.verdict is Verdict.UNKNOWN
 
 
+@pytest.mark.slow
 def test_bench_math_cot_with_a_second_translator_model(tmp_path: Path) -> None:
     other = PROGRAM.replace("hens * 3", "hens * 4")
     rows = [

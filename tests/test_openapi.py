@@ -49,6 +49,7 @@ def test_every_route_the_app_mounts_is_published(
     assert [p["name"] for p in version if p["in"] == "path"] == ["kb_id", "version"]
 
 
+@pytest.mark.slow
 def test_the_document_is_valid_openapi(
     served: tuple[list[Route], dict[str, typing.Any]],
 ) -> None:

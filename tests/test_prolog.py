@@ -455,6 +455,7 @@ def test_threads_prove_at_once() -> None:
 # -- differential: Prolog against the forward chainer on random Datalog ---------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(datalog())
 def test_prolog_agrees_with_forward_chaining(clauses: list[Clause]) -> None:

@@ -112,6 +112,7 @@ def test_numbers_come_back_as_written() -> None:
     assert got[0].proof is not None and got[0].proof.goal == f"pair({1e300}, {10**30})"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(datalog(), st.data())
 def test_random_datalog_matches_ask(clauses: list[Clause], data: st.DataObject) -> None:

@@ -18,6 +18,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "arche"
 PREFIX = f"PREFIX peirce: <{NS}>\n"
 
 
+@pytest.mark.slow
 def test_vocabulary_loads_in_owlready2_and_names_every_term_the_export_uses() -> None:
     import owlready2
 

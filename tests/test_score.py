@@ -388,6 +388,7 @@ def test_reward_function_signature_and_config() -> None:
         compute_score("scirecipe", text, text, {"score_config": "strict"})
 
 
+@pytest.mark.slow
 def test_normalize_skips_only_substitutions_that_cannot_match() -> None:
     """The thousands and molar substitutions are skipped when their literal character is absent,
     the dash translation when no dash-like character is there, the unit substitutions are made by

@@ -99,6 +99,7 @@ def test_timeout_must_be_positive() -> None:
         repair([], timeout_ms=0)
 
 
+@pytest.mark.slow
 def test_small_steps_are_repaired_exhaustively_as_maxsmt_would(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

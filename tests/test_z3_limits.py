@@ -60,6 +60,7 @@ def test_the_commands_default_to_the_stated_limits(
     assert getattr(parser.parse_args(argv), name) == expected
 
 
+@pytest.mark.slow
 def test_a_call_past_its_time_is_too_complex_with_the_limit_named() -> None:
     """The limit is one Z3 obeys: a first-order problem with no finite model runs into it."""
     from peirce.engine.fol import SolverLimits, decide
