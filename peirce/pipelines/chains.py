@@ -175,14 +175,14 @@ class _Premises:
     numbers: dict[str, list[int]]
     untranslated: list[str]
     reader: _Reader = field(init=False)
+    #: each premise's clauses, the first fact of each head, and the rules in order: indexed
+    #: once, when first asked (a context kept warm is judged against many chains)
+    _by_label: dict[str, list[Clause]] | None = field(default=None, init=False, repr=False)
+    _facts: dict[Literal, Clause] | None = field(default=None, init=False, repr=False)
+    _rules: list[Clause] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.reader = _Reader.of(self.clauses)
-
-    _by_label: dict[str, list[Clause]] | None = None
-    #: the first fact of each head, and the rules in order (indexed once, when first asked)
-    _facts: dict[Literal, Clause] | None = None
-    _rules: list[Clause] | None = None
 
     @classmethod
     def read(cls, context: str | Sequence[str]) -> _Premises:
@@ -215,7 +215,7 @@ class _Premises:
         return among[k - 1] if 1 <= k <= len(among) else None
 
     def own(self, text: str) -> list[Clause]:
-        """The clauses of the premise ``text`` (indexed once, when first asked)."""
+        """The clauses of the premise ``text``."""
         if self._by_label is None:
             self._by_label = {}
             for c in self.clauses:
