@@ -39,7 +39,7 @@ def parse(model: type[M], data: object) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        message, expected = _problem(model, exc)
+        message, expected = problem(model, exc)
         error = InputError(message)  # (the words already say what was expected)
         error.expected = (expected,) if expected else ()
         raise error from None
@@ -143,14 +143,9 @@ _TYPE_ERRORS = frozenset(
 )  # fmt: skip
 
 
-def problem(model: type[BaseModel], exc: ValidationError) -> str:
-    """The first of ``exc``'s errors in words: where (a JSON path), what is wrong, what was
-    expected."""
-    return _problem(model, exc)[0]
-
-
-def _problem(model: type[BaseModel], exc: ValidationError) -> tuple[str, str | None]:
-    """:func:`problem`'s words and, apart, what was expected (``None`` where nothing was)."""
+def problem(model: type[BaseModel], exc: ValidationError) -> tuple[str, str | None]:
+    """The first of ``exc``'s errors in words (where: a JSON path, what is wrong, what was
+    expected) and, apart, what was expected (``None`` where the words name nothing)."""
     errors = exc.errors(include_url=False)
     # of a union's failures, the member's that took the value's type says most: a constraint
     # broken rather than a type missed, then the deepest
