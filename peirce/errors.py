@@ -17,13 +17,14 @@ callers can catch ``ValueError`` or ``RuntimeError`` as usual::
 
 "Not proven" is never an error: it is a result with verdict UNKNOWN and a reason.
 
-:data:`INPUT_CODES` is the set of codes of bad input, :data:`EXIT_STATUS` the one table from
-error classes to the command line's exit status, :data:`HTTP_STATUS` the one to the gate
-server's HTTP status, and :data:`EXTRAS` the one from an optional package to the extra that
-installs it.
+:data:`INPUT_CODES` is the set of codes of bad input, :data:`ERROR_CODES` the codes of the other
+errors (so every failure a batch line or a response reports has one, :func:`error_code`),
+:data:`EXIT_STATUS` the one table from error classes to the command line's exit status,
+:data:`HTTP_STATUS` the one to the gate server's HTTP status, and :data:`EXTRAS` the one from an
+optional package to the extra that installs it.
 
-Kept whole: the error classes and the tables that map them (exit status, HTTP status, input
-codes, extras) are read together, and every layer imports them from this one place.
+Kept whole: the error classes and the tables that map them (exit status, HTTP status, codes,
+extras) are read together, and every layer imports them from this one place.
 """
 
 from __future__ import annotations
@@ -34,10 +35,13 @@ from typing import Protocol, Self
 from peirce.span import Span, caret_context
 
 __all__ = [
+    "ERROR_CODES",
     "EXIT_STATUS",
     "EXTRAS",
     "HTTP_STATUS",
     "INPUT_CODES",
+    "INTERNAL",
+    "WORKER_LOST",
     "BackendError",
     "BackendTimeout",
     "CapabilityError",
@@ -48,6 +52,7 @@ __all__ = [
     "ParseError",
     "PeirceError",
     "UnsafeInputError",
+    "error_code",
     "exit_status",
     "expected_text",
     "http_status",
@@ -119,6 +124,9 @@ INPUT_CODES: dict[str, str] = {
     "unsafe": "text that would run code if it were treated as code (UnsafeInputError's)",
     "arity": "one predicate used with two numbers of arguments",
     "unbalanced": "a bracket never closed, or closed by the wrong one",
+    # a record of a batch (peirce.records)
+    "too-large": "a record or a value in it past a bound of size or depth",
+    "encoding": "bytes that are not UTF-8, or a lone surrogate",
     # a Sketch-and-Fill reply or a lab protocol (peirce.translators.protocol)
     "unclosed-section": "a <section> that is not closed",
     "stray-close-tag": "a </section> that closes no open section",
@@ -430,11 +438,47 @@ def http_status(exc: PeirceError) -> int:
     return next((HTTP_STATUS[cls] for cls in type(exc).__mro__ if cls in HTTP_STATUS), 500)
 
 
-def register_status(cls: type[PeirceError], *, exit: int, http: int) -> type[PeirceError]:
-    """Put an error class of another module in both tables (its exit and HTTP statuses)."""
+def register_status(
+    cls: type[PeirceError], *, exit: int, http: int, code: str | None = None
+) -> type[PeirceError]:
+    """Put an error class of another module in the tables (its exit and HTTP statuses, and its
+    code when it has one of its own)."""
     EXIT_STATUS[cls] = exit
     HTTP_STATUS[cls] = http
+    if code is not None:
+        ERROR_CODES[cls] = code
     return cls
+
+
+#: The code of each error class that is not bad input (the nearest class decides), as
+#: :func:`error_code` gives it; bad input carries its own (:data:`INPUT_CODES`).
+ERROR_CODES: dict[type[PeirceError], str] = {
+    PeirceError: "error",
+    ConfigError: "config",
+    CapabilityError: "capability",
+    BackendError: "backend",
+    MissingDependencyError: "missing-dependency",
+    BackendTimeout: "timeout",
+    LLMError: "llm",
+}
+#: The code of a failure that is no :class:`PeirceError` (a fault in peirce itself).
+INTERNAL = "internal"
+#: The code of a check whose worker process died under it (the batch's and the server's).
+WORKER_LOST = "worker-lost"
+
+
+def error_code(exc: BaseException) -> str:
+    """The short code of any failure: an :class:`InputError`'s own code, else the nearest class's
+    in :data:`ERROR_CODES`, else ``"internal"``.
+
+    >>> [error_code(e) for e in (ParseError("x"), BackendTimeout("slow"), KeyError("k"))]
+    ['syntax', 'timeout', 'internal']
+    """
+    if isinstance(exc, InputError):
+        return exc.code
+    if not isinstance(exc, PeirceError):
+        return INTERNAL
+    return next((ERROR_CODES[c] for c in type(exc).__mro__ if c in ERROR_CODES), "error")
 
 
 def exit_status(exc: PeirceError) -> int:

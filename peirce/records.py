@@ -67,6 +67,8 @@ MAX_RECORD_CHARS = 16 * 1024 * 1024
 _STRUCT = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]|"', re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# the codes of a record that is too large to read, and of one that is not text
+_LARGE, _ENCODING = "too-large", "encoding"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +80,15 @@ class Record:
         value: the parsed JSON value, or ``None`` when it could not be read.
         error: the rendered error (source, line, column, message and a caret view), or ``None``.
         span: where the error is in the whole input (offset, line, column), or ``None``.
+        code: the error's code (one of :data:`peirce.errors.INPUT_CODES`: ``syntax``,
+            ``too-large``, ``encoding``), or ``None``.
     """
 
     index: int
     value: Any
     error: str | None = None
     span: Span | None = None
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +96,7 @@ class _Fault:
     pos: int
     message: str
     expected: str | None = None
+    code: str = "syntax"
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -105,6 +111,7 @@ def decode_text(data: bytes, source: str) -> str:
             span=Span.at(prefix + "\ufffd", len(prefix), len(prefix) + 1),
             expected="UTF-8 text",
             source=source,
+            code=_ENCODING,
         ) from None
 
 
@@ -197,10 +204,11 @@ def fault_record(
     line: int,
     column: int = 1,
     expected: str | None = None,
+    code: str = "syntax",
 ) -> Record:
     """A record that is an error at the start of ``text``, found at ``line``, ``column``."""
     reader = _Reader(text, source, True, MAX_RECORD_CHARS, MAX_DEPTH, origin=(line, column))
-    return reader._error(index, _Fault(0, message, expected), None)
+    return reader._error(index, _Fault(0, message, expected, code), None)
 
 
 class _Reader:
@@ -312,7 +320,7 @@ class _Reader:
         if end - start > self.max_chars:
             size = f"a record of {end - start} characters"
             return self._error(
-                index, _Fault(start, size, f"at most {self.max_chars} characters"), line
+                index, _Fault(start, size, f"at most {self.max_chars} characters", _LARGE), line
             )
         fault = self._fault(start, end)
         if fault is not None:
@@ -349,8 +357,10 @@ class _Reader:
     def _raw_surrogate(self, pos: int) -> _Fault:
         code = ord(self.text[pos])
         if self.from_bytes:  # the decoder put each undecodable byte there as a surrogate
-            return _Fault(pos, f"byte 0x{code - 0xDC00:02x} is not UTF-8", "UTF-8 text")
-        return _Fault(pos, f"U+{code:04X} is a lone surrogate, not a character", "a character")
+            return _Fault(pos, f"byte 0x{code - 0xDC00:02x} is not UTF-8", "UTF-8 text", _ENCODING)
+        return _Fault(
+            pos, f"U+{code:04X} is a lone surrogate, not a character", "a character", _ENCODING
+        )
 
     def _lone_escape(self, start: int, end: int) -> _Fault | None:
         high: re.Match[str] | None = None
@@ -374,6 +384,7 @@ class _Reader:
             m.start(),
             f'"{m.group()}" is a lone surrogate, not a character',
             "a character or a surrogate pair",
+            _ENCODING,
         )
 
     def _too_deep(self, start: int, end: int) -> _Fault | None:
@@ -387,6 +398,7 @@ class _Reader:
                         m.start(),
                         f"lists and objects nested deeper than {self.max_depth}",
                         f"at most {self.max_depth} levels",
+                        _LARGE,
                     )
             elif c in "]}" and depth > 0:
                 depth -= 1
@@ -416,6 +428,7 @@ class _Reader:
                         m.start(),
                         f"an integer of {digits} digits",
                         f"at most {limit} digits (Python's limit)",
+                        _LARGE,
                     )
                 pos = inside
             else:
@@ -448,8 +461,9 @@ class _Reader:
             span=span,
             expected=fault.expected,
             source=self.source,
+            code=fault.code,
         )
-        return Record(index, None, str(err), span)
+        return Record(index, None, str(err), span, err.code)
 
     @property
     def shown(self) -> str:

@@ -151,6 +151,33 @@ def test_summary_lists_verdicts_and_failures(capsys: pytest.CaptureFixture[str])
     assert "failed: 1" in err and "unbalanced" in err
 
 
+def test_a_failed_record_names_the_kind_of_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``error_code``: null for a record judged; for one that failed, the kind: JSON that does
+    not parse, a record past a bound, bytes that are not text, a record of the wrong shape, a
+    formula a reader refused (its own diagnostic's code)."""
+    good = (EXAMPLES / "chains.jsonl").read_bytes().splitlines()[0]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(
+        good + b'\n{"context": "x", "steps": [1]}\n{"id": 7, "context": \n'
+        + b"[" * 150 + b"]" * 150 + b'\n{"id": "\xff"}\n'
+    )  # fmt: skip
+    out = tmp_path / "out.jsonl"
+    assert main(["check", str(path), "--output", str(out)]) == 1
+    rows = _lines(out)
+    assert [r["error_code"] for r in rows] == [
+        None, "invalid-input", "syntax", "too-large", "encoding"
+    ]  # fmt: skip
+    assert all(errors(r, SCHEMAS["check"]) == [] for r in rows)
+    assert errors({**rows[2], "error_code": None}, SCHEMAS["check"])  # a failure has a code
+    out.unlink()
+    assert main(["prove", str(FIXTURES / "fol" / "problems.jsonl"), "--output", str(out)]) == 1
+    failed = [r for r in _lines(out) if r["error"] is not None]
+    assert [r["error_code"] for r in failed] == ["unbalanced"]
+    capsys.readouterr()
+
+
 def test_an_unreadable_input_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -42,7 +42,7 @@ def _records(n: int) -> list[dict[str, Any]]:
 
 
 def _items(records: list[dict[str, Any]]) -> list[Item]:
-    return [(k + 1, r, None, str(r["id"])) for k, r in enumerate(records)]
+    return [(k + 1, r, None, str(r["id"]), None) for k, r in enumerate(records)]
 
 
 def _inline(records: list[dict[str, Any]]) -> list[str]:

@@ -220,6 +220,7 @@ def test_a_check_past_its_deadline_is_ended_and_its_worker_replaced(tmp_path: Pa
             f"{url}/v1/verify", json={"context": PREMISES, "reasoning": slow}, timeout=60
         )
         assert r.status_code == 504 and time.monotonic() - t0 < 3
+        assert r.json()["error"]["code"] == "timeout"
         assert _healthy_within(url, 10)  # the one worker was replaced, not left busy
         # the new worker serves (its first checks may themselves pass 0.3 s on a loaded machine:
         # each of those is ended and its worker replaced the same way)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from peirce.errors import PeirceError
+from peirce.errors import PeirceError, error_code
 from peirce.jsontypes import JSON
 
 __all__ = [
@@ -32,12 +32,12 @@ __all__ = [
 ]
 
 #: The version of every command's output schema (a change that breaks readers bumps the major).
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 #: The fields every output line starts with.
-ENVELOPE = ("schema_version", "command", "id", "index", "verdict", "error")
+ENVELOPE = ("schema_version", "command", "id", "index", "verdict", "error", "error_code")
 
-#: One input record on its way to a processor: (index, value, error, id).
-Item = tuple[int, JSON, str | None, str]
+#: One input record on its way to a processor: (index, value, error, id, error's code).
+Item = tuple[int, JSON, str | None, str, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,20 +146,31 @@ def _finite(value: Any) -> Any:
 
 
 def handle(job: Job, processor: Processor, item: Item) -> Result:
-    """Run ``processor`` on one record; a record it cannot judge is an error line, never a stop."""
-    index, value, error, rid = item
+    """Run ``processor`` on one record; a record it cannot judge is an error line, never a stop.
+
+    A failed record's line says why in ``error`` and names the kind of failure in
+    ``error_code`` (:func:`peirce.errors.error_code`: an input error's own code, ``timeout``,
+    ``llm``, ..., ``internal`` for a fault in peirce); a processor that reports an error of its
+    own gives its code as ``error_code`` (``invalid-input`` when it gives none)."""
+    index, value, error, rid, code = item
     fields: dict[str, Any] = {}
     text: str | None = None
     if error is None:
         try:
             outcome = processor(value, index, rid, text=job.text)
         except PeirceError as exc:
-            error = f"{job.source}: record {index}: {exc}"
+            error, code = f"{job.source}: record {index}: {exc}", error_code(exc)
         except Exception as exc:  # a fault in one record must not stop the batch
             error = f"{job.source}: record {index}: internal error: {type(exc).__name__}: {exc}"
+            code = error_code(exc)
         else:
             fields, text = outcome.fields, outcome.text
             error = fields.pop("error", None)
+            code = fields.pop("error_code", None)
+    if error is not None and code is None:
+        code = "invalid-input"
+    elif error is None:
+        code = None
     verdict = "error" if error is not None else str(fields.pop("verdict", "done"))
     fields.pop("verdict", None)
     out: dict[str, Any] = {
@@ -169,6 +180,7 @@ def handle(job: Job, processor: Processor, item: Item) -> Result:
         "index": index,
         "verdict": verdict,
         "error": error,
+        "error_code": code,
     }
     if job.legacy_id is not None:  # as the command wrote it before: the raw id, or the index
         raw: Any = index

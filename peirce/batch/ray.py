@@ -585,7 +585,7 @@ class _Actor:
             rid = record_id(record.value, record.index, self.job.id_keys)
             if rid in self.done:
                 continue
-            items.append((record.index, record.value, record.error, rid))
+            items.append((record.index, record.value, record.error, rid, record.code))
         results = self.engine.run(items)
         n = len(results)
         stats = repr(self.engine.stats())

@@ -259,7 +259,7 @@ def run_batch(
                     if bar is not None:
                         bar.update(1)
                     continue
-                yield (r.index, r.value, r.error, rid)
+                yield (r.index, r.value, r.error, rid, r.code)
 
         if args.ray:
             from peirce.batch.ray import RayRunner

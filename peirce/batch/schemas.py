@@ -3,7 +3,8 @@ validator for the part of JSON Schema they use.
 
 Every output line is an object that starts with the envelope (``schema_version``, ``command``,
 ``id``: always a string, ``index``: the record's place, ``verdict``, ``error``: ``null`` or why the
-record failed), then the command's own fields. ``peirce.batch.schemas.SCHEMAS[command]`` is the
+record failed, ``error_code``: ``null`` or the kind of failure, :func:`peirce.errors.error_code`),
+then the command's own fields. ``peirce.batch.schemas.SCHEMAS[command]`` is the
 schema; ``python -m peirce.batch.schemas DIR`` writes each as ``DIR/<command>.schema.json``.
 
 >>> errors({"id": 1}, {"type": "object", "properties": {"id": {"type": "string"}}})
@@ -41,6 +42,13 @@ ENVELOPE: dict[str, Any] = {
     "index": {"type": "integer", "minimum": 1, "description": "line (JSONL) or element number"},
     "verdict": {"type": "string", "description": "'error' when the record failed"},
     "error": _OPT_STR,
+    "error_code": {
+        "type": ["string", "null"],
+        "description": (
+            "the kind of failure: bad input's code (syntax, too-large, encoding, unsafe, ...), "
+            "timeout, llm, config, capability, backend, worker-lost or internal"
+        ),
+    },
 }
 _LEGACY = {"description": "the id as the command wrote it before 1.0 (any type); use 'id'"}
 
@@ -177,7 +185,7 @@ def schema(command: str) -> dict[str, Any]:
             "required": required,
             "properties": {"verdict": {"enum": verdicts}},
         },
-        "else": {"properties": {"verdict": {"const": "error"}, "error": _STR}},
+        "else": {"properties": {"verdict": {"const": "error"}, "error": _STR, "error_code": _STR}},
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -258,6 +258,7 @@ class _Stream:
             text="",
             line=lineno,
             expected=f"at most {self.max_chars} characters",
+            code="too-large",
         )
 
     def _list(self, opened: int) -> Iterator[Record]:

@@ -34,6 +34,7 @@ from typing import Any
 
 from peirce.batch.job import Item, Job, Result, handle
 from peirce.batch.summary import merge_stats
+from peirce.errors import WORKER_LOST
 
 __all__ = ["CHUNK", "RECYCLE", "WINDOW", "WorkerPool", "context"]
 
@@ -353,9 +354,9 @@ def _exit_reason(code: int | None) -> str:
 
 
 def _died(job: Job, item: Item, why: str) -> Result:
-    index, _value, _error, rid = item
+    index, _value, _error, rid, _code = item
     error = f"{job.source}: record {index}: the worker process died ({why})"
-    return handle(job, _NoProcessor(), (index, None, error, rid))
+    return handle(job, _NoProcessor(), (index, None, error, rid, WORKER_LOST))
 
 
 class _NoProcessor:

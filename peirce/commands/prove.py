@@ -28,6 +28,7 @@ from peirce.batch.runner import add_batch_arguments, run_batch
 from peirce.engine.z3_limits import Z3_TIMEOUT_MS
 from peirce.fol import Finding, FindingKind, Scenario
 from peirce.jsontypes import JSON
+from peirce.results import Severity
 
 __all__ = ["add_arguments", "render", "run"]
 
@@ -120,10 +121,14 @@ class _Prover:
         item = folio_record(value)
         check = check_fol(item.premises, item.conclusion, limits=self.limits)
         finding = check.finding
-        error = None
+        error = code = None
         if finding is None:
             error = f"{self.source}: record {index}: a formula could not be read\n"
             error += check.reading.render()
+            # the first error's code (unbalanced, syntax, arity, ...)
+            code = next(
+                (d.code for d in check.reading.diagnostics if d.severity is Severity.ERROR), None
+            )
         expected = item.expected
         agrees = None if finding is None or expected is None else finding.kind.value == expected
         fields: dict[str, Any] = {
@@ -133,6 +138,7 @@ class _Prover:
             "agrees": agrees,
             "diagnostics": [d.render() for d in check.reading.diagnostics],
             "error": error,
+            "error_code": code,
         }
         if not text:
             return Outcome(fields)

@@ -66,7 +66,7 @@ from starlette.responses import (
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from peirce.errors import ConfigError, InputError, http_status
+from peirce.errors import INTERNAL, ConfigError, InputError, error_code, http_status
 from peirce.jsontypes import JSON, JSONObject
 from peirce.pipelines.gate import KnowledgeKind, KnowledgeSource, Policy
 from peirce.server import bodies, models, openapi
@@ -460,7 +460,7 @@ class _Server:
                 given.policy.model_dump(mode="json", exclude_none=True)
             ).to_json()
         except ConfigError as exc:
-            raise _HTTPError(422, str(exc)) from None
+            raise _HTTPError(422, str(exc), fields={"code": error_code(exc)}) from None
 
     async def ask_of(self, given: models.GateOptions, header: str | None = None) -> _Ask:
         """What a check of a request needs: its knowledge base, question and policy."""
@@ -474,10 +474,11 @@ class _Server:
         try:
             return await self.pool.run(fn, *args, timeout=max(timeout, 0.0))
         except (CheckTimeout, WorkerLost) as exc:  # statuses: errors.HTTP_STATUS
-            raise _HTTPError(http_status(exc), str(exc)[:300]) from None
+            code = {"code": error_code(exc)}
+            raise _HTTPError(http_status(exc), str(exc)[:300], fields=code) from None
         except CheckFailed as exc:  # its words may quote what was checked: logged, not shown
             _log.error("%s", exc)
-            raise _HTTPError(http_status(exc), _INTERNAL) from None
+            raise _HTTPError(http_status(exc), _INTERNAL, fields={"code": INTERNAL}) from None
 
     async def on_gate(
         self, fn: Callable[..., JSONObject], ask: _Ask, *args: object, timeout: float

@@ -322,7 +322,9 @@ class DecisionsQuery(_Out):
 class ErrorDetail(_Out):
     message: str
     status: int
-    # input that cannot be read: its code (peirce.errors.INPUT_CODES) and what was expected there
+    # the failure's code (input that cannot be read: peirce.errors.INPUT_CODES; a bad policy,
+    # a time limit, a lost worker, a fault: peirce.errors.ERROR_CODES, "worker-lost",
+    # "internal") and, for input, what was expected there
     code: str | None = None
     expected: list[str] | None = None
 

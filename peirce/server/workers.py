@@ -36,6 +36,7 @@ from multiprocessing.connection import Connection
 from typing import TypeVar
 
 from peirce.errors import (
+    WORKER_LOST,
     BackendError,
     BackendTimeout,
     InputError,
@@ -210,7 +211,7 @@ class WorkerLost(BackendError):
     can be sent again)."""
 
 
-register_status(WorkerLost, exit=1, http=503)
+register_status(WorkerLost, exit=1, http=503, code=WORKER_LOST)
 
 
 class CheckFailed(BackendError):
