@@ -123,6 +123,9 @@ INPUT_CODES: dict[str, str] = {
     "syntax": "text that does not parse (ParseError's default)",
     "unsafe": "text that would run code if it were treated as code (UnsafeInputError's)",
     "arity": "one predicate used with two numbers of arguments",
+    "undeclared": "a predicate, function, sort or name a program uses but does not declare",
+    "type": "a sort or type mismatch in a program",
+    "unsupported": "a construct a program reader knows but cannot run faithfully",
     "unbalanced": "a bracket never closed, or closed by the wrong one",
     # a record of a batch (peirce.records)
     "too-large": "a record or a value in it past a bound of size or depth",

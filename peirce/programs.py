@@ -229,16 +229,31 @@ class HornProgram:
 class ProgramError(ParseError):
     """A problem that stops a reader: its :class:`~peirce.programs.FailureKind` and place.
 
+    Its code is its kind (``syntax``, ``undeclared``, ``arity``, ``type``, ``unsupported``: the
+    read-time kinds are codes of :data:`peirce.errors.INPUT_CODES`).
+
     >>> err = ProgramError(FailureKind.ARITY, "Cold takes 1 argument, got 2")
-    >>> err.issue().kind.value, isinstance(err, ValueError)
-    ('arity', True)
+    >>> err.issue().kind.value, isinstance(err, ValueError), err.code
+    ('arity', True, 'arity')
     """
 
     def __init__(
-        self, kind: FailureKind, message: str, *, text: str | None = None, span: Span | None = None
+        self,
+        kind: FailureKind,
+        message: str,
+        *,
+        text: str | None = None,
+        span: Span | None = None,
+        expected: str | None = None,
     ) -> None:
         self.kind = kind
-        super().__init__(message, text=text, span=span)
+        code = kind.value if kind in PARSE_KINDS else None
+        super().__init__(message, text=text, span=span, expected=expected, code=code)
+
+    @classmethod
+    def of(cls, issue: ProgramIssue, text: str, *, expected: str | None = None) -> ProgramError:
+        """The error a reader's :class:`ProgramIssue` in ``text`` stands for."""
+        return cls(issue.kind, issue.message, text=text, span=issue.span, expected=expected)
 
     def issue(self) -> ProgramIssue:
         """The problem as a :class:`~peirce.programs.ProgramIssue`."""

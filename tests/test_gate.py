@@ -173,5 +173,9 @@ def test_a_logiclm_program_and_an_rdf_graph_are_knowledge_bases() -> None:
         assert g.check("Tom is not a mammal.\nANSWER: False").action is Action.BLOCK
     with pytest.raises(InputError, match="not RDF"):
         Gate(KnowledgeSource("rdf", ("this is not turtle <<<",)))
-    with pytest.raises(InputError):
+    with pytest.raises(InputError) as bad:
         Gate(KnowledgeSource("logiclm", ("Facts:\nTall(Gwen, True\n",)))
+    # the reader's own kind and place, as any other reader's error
+    assert bad.value.code == "syntax" and bad.value.span is not None
+    assert bad.value.span.line == 2 and bad.value.expected
+    assert str(bad.value).splitlines()[0].startswith("line 2, column")

@@ -73,6 +73,7 @@ from peirce.pipelines.decision import (
     RepairRound,
     StepFinding,
 )
+from peirce.programs import ProgramError
 from peirce.results import Answer, Severity
 from peirce.translators.cot import read_chain
 from peirce.translators.fol import parse_formula
@@ -353,9 +354,10 @@ def _read_logiclm(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> K
     reading = read_horn_program(text)
     program = reading.program
     if program is None:
-        failure = reading.failure
-        why = failure.render(text) if failure else "not a Horn program"
-        raise InputError(why, expected="Logic-LM's Predicates / Facts / Rules")
+        expected = "Logic-LM's Predicates / Facts / Rules"
+        if reading.failure is None:
+            raise InputError("not a Horn program", expected=expected)
+        raise ProgramError.of(reading.failure, text, expected=expected)
     return _clause_read(program.clauses, limits)
 
 
