@@ -408,6 +408,9 @@ class StepReader:
                 return out
             if P.SCAFFOLD.fullmatch(piece.s):
                 return out
+            reported = self._reported(piece)
+            if reported:
+                return out + reported
             m = (
                 P.FILLER.match(piece.s)
                 or P.LEAD_CITATION.match(piece.s)
@@ -451,6 +454,20 @@ class StepReader:
             return out + self.clause(piece.cut(because.end()), False) + head
         piece, inside = self._citations(piece)  # "(premise 2)" belongs to its own clause
         return out + self._read(piece, derived, (*cites, *inside))
+
+    def _reported(self, piece: Piece) -> list[ChainClaim]:
+        """ "It states that Tom is not kind" (said of the statement evaluated), "Ann believes that
+        X", "according to the conclusion, X": what something other than the premises says, which
+        the chain does not assert; ``[]`` when the clause is no such report (a premise that
+        "states that X" is a citation, read elsewhere)."""
+        m = P.REPORT.match(piece.s)
+        if m is None or P.GOAL.match(piece.s):
+            return []
+        who = (m.group("to") or m.group("who")).strip()
+        reporter = _reporter(who, self.source[: piece.at])
+        if reporter is None:
+            return []
+        return [self._claim(piece, ClaimKind.REPORTED, reason=reporter)]
 
     def _since(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
         """ "Since X, Y": X is a reason given, Y the conclusion; the comma that divides them is
@@ -610,6 +627,61 @@ class StepReader:
 
 
 _REFERENT = re.compile(r"\bsome(?:thing|one)\b|\b[Tt]he\s+([a-z]+)|\b([A-Z][a-z]+)\b")
+
+
+#: what a premise is called, and who speaks for the chain itself: such a speaker's "that X" is
+#: asserted (a citation or the chain's own claim), not reported
+_PREMISE_TALKER = re.compile(
+    r"\b(?:premises?|rules?|facts?|information|context|passage|text|above|we|i|you|us)\b"
+    r"|^(?:if|when|whenever|unless|suppose|assuming)\b",
+    re.IGNORECASE,
+)
+#: what a pronoun may refer to: the statement evaluated (a report) or a premise (a citation)
+_SPEAKER_NOUN = re.compile(
+    r"\b(?:(?P<statement>statement|conclusion|hypothesis|sentence|proposition)s?"
+    r"|(?P<premise>premises?|rules?|facts?))\b",
+    re.IGNORECASE,
+)
+#: capitalised words that begin a clause but name no one ("It's stated that", "Thus Ann says")
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        "it this that there here what which who thus so therefore hence however then also and but "
+        "now finally first second next lastly moreover furthermore additionally",
+    )
+)
+#: someone named, or a person: "Ann", "John Smith", "he", "someone"
+_PERSON = re.compile(
+    r"^(?:[Hh]e|[Ss]he|[Ss]ome(?:one|body)|[Pp]eople|[Ee]very(?:one|body)"
+    r"|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$"
+)
+
+
+def _reporter(who: str, before: str) -> str | None:
+    """Who says what a reported clause says, when that is not a premise: the statement
+    evaluated (named, or a pronoun whose nearest antecedent in ``before`` is the statement
+    rather than a premise) or a person; ``None`` when it is a premise, the chain itself, or
+    not known.
+
+    >>> _reporter("the second part of the statement", ""), _reporter("premise 3", "")
+    ('the second part of the statement', None)
+    >>> _reporter("it", "the statement is false,"), _reporter("it", "Premise 4 is a rule.")
+    ('it (the statement)', None)
+    >>> _reporter("Ann", ""), _reporter("we", ""), _reporter("If Ann", ""), _reporter("It's", "")
+    ('Ann', None, None, None)
+    """
+    if _PREMISE_TALKER.search(who):
+        return None
+    found = _SPEAKER_NOUN.search(who)
+    if found:
+        return who if found.group("statement") else None
+    if who.lower() in ("it", "this", "that", "they", "these", "those"):
+        nouns = list(_SPEAKER_NOUN.finditer(before))
+        if nouns and nouns[-1].group("statement"):
+            return f"{who} (the {nouns[-1].group().lower()})"
+        return None
+    first = who.split(maxsplit=1)[0].lower().replace("'s", "")
+    return who if _PERSON.match(who) and first not in _NOT_NAMES else None
 
 
 def _other_referent(text: str, subject: str | None) -> bool:

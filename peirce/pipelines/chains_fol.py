@@ -231,6 +231,8 @@ class _FolJudge:
                 return self.unread(claim, got)
             claim = replace(claim, kind=ClaimKind.GOAL, reason=None)
             return ClaimCheck(claim, ClaimStatus.GOAL, "what the chain sets out to evaluate")
+        if claim.kind is ClaimKind.REPORTED:
+            return ClaimCheck.reported(claim)
         if _SUPPOSE.search(claim.text) and not re.match(r"(?i)\s*if\b", claim.text):
             self.supposed = True  # "let's consider the case where ...": what follows is supposed
             return self.unread(claim, LexiconReading(None, "a supposition"))
