@@ -260,6 +260,7 @@ class StepReader:
         self.subject: str | None = None
         self.cited: tuple[int, str] | None = None  # the premise cited last, for "the one before"
         self.supposed = False  # the clause before says what would be ("he would have lunch")
+        self.goal: str | None = None  # the property the chain evaluates ("red" of "Bob is red")
 
     # -- claims ------------------------------------------------------------------------------
 
@@ -455,6 +456,13 @@ class StepReader:
         piece, inside = self._citations(piece)  # "(premise 2)" belongs to its own clause
         return out + self._read(piece, derived, (*cites, *inside))
 
+    def _goal(self, piece: Piece, x: str) -> list[ChainClaim]:
+        """ "We want to evaluate if Bob is red": the goal, and the property it evaluates."""
+        goals = self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+        said = [_property(c.cnl) for c in goals if c.cnl]
+        self.goal = said[0] if len(said) == 1 else None
+        return goals
+
     def _reported(self, piece: Piece) -> list[ChainClaim]:
         """ "It states that Tom is not kind" (said of the statement evaluated), "Ann believes that
         X", "according to the conclusion, X": what something other than the premises says, which
@@ -515,7 +523,7 @@ class StepReader:
         m = P.GOAL.match(s)
         if m:
             x = m.group("x") or m.group("y") or m.group("z") or m.group("w")
-            return self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+            return self._goal(piece, x)
         m = P.STATEMENT_VERDICT.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("y")
@@ -572,7 +580,7 @@ class StepReader:
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
             )
         m = P.LINK.match(s)
-        rules = _links(m) if m else None
+        rules = _links(m, self.goal) if m else None
         links = self._links(piece, rules, derived, cites) if rules else []
         if links:
             return links
@@ -803,14 +811,30 @@ def _side(text: str) -> list[tuple[list[str], bool]] | None:
     return out
 
 
-def _links(m: re.Match[str]) -> list[str] | None:
+def _property(statement: str) -> str | None:
+    """The property a statement gives its subject: "red" of "Bob is not red.", "cat" of "Pim is
+    a cat."; ``None`` for a relation ("The cat sees the dog.")."""
+    m = re.match(r"^[\w ]+?\s+(?:is|are)\s+(?:not\s+)?(?:an?\s+)?([a-z]+)\.?$", statement)
+    return m.group(1) if m else None
+
+
+def _links(m: re.Match[str], goal: str | None = None) -> list[str] | None:
     """The rules a link names: "no premise links being green or white to being kind" names
-    "if something is green then it is kind" and the same of white; a link "between" two sides
-    names both ways round."""
+    "if something is green then it is kind" and the same of white. A link "between" two sides
+    names both ways round, except in a chain that evaluates a property one side names (``goal``):
+    there it denies a way to that property, the rule towards that side ("no connection between
+    being big and being red", said while evaluating whether Bob is red, is not refuted by "all
+    red things are big")."""
     if m.group("a"):
         pairs = [(m.group("a"), m.group("b"))]
     else:
+        c, d = _side(m.group("c")), _side(m.group("d"))
+        if not c or not d:
+            return None
+        towards = [goal in {w for words, _ in side for w in words} for side in (c, d)]
         pairs = [(m.group("c"), m.group("d")), (m.group("d"), m.group("c"))]
+        if goal is not None and towards[0] != towards[1]:
+            pairs = pairs[:1] if towards[1] else pairs[1:]
     rules = []
     for a, b in pairs:
         left, right = _side(a), _side(b)
