@@ -370,9 +370,7 @@ class _FolJudge:
         # "the last premise" (-1) counted from the end, and named by its number
         numbers = [n if n > 0 else total + 1 + n for n in cited]
         relevant = [
-            n
-            for n in numbers
-            if named & {a.predicate for a in atoms(self.context.formulas[n - 1])}
+            n for n in numbers if named & {a.predicate for a in atoms(self.context.formulas[n - 1])}
         ]
         if numbers and not relevant:
             return f"cites premise {numbers[0]}, which says nothing of {', '.join(sorted(named))}"
