@@ -71,3 +71,17 @@ def test_the_same_claim_asserted_is_refuted() -> None:
     report = check_chain(SENTENCES, chain, formulas=FORMULAS, question_fol=CONCLUSION)
     checks = {c.claim.text: c for s in report.steps for c in s.claims}
     assert checks["Pim is not shiny"].status is ClaimStatus.REFUTED
+
+
+def test_a_report_opened_by_since_keeps_the_claim_after_it() -> None:
+    # "Since the conclusion states that X, the statement is false": the conclusion restated (the
+    # goal), then the chain's own status claim; the report does not swallow the main clause
+    kinds = [
+        k
+        for k, _, _ in _claims(
+            "Since the conclusion states that Pim is dull, the statement is false."
+        )
+    ]
+    assert kinds == ["goal", "status"]
+    kinds = [k for k, _, _ in _claims("But the conclusion states that Pim is dull.")]
+    assert kinds == ["goal"]

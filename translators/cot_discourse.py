@@ -409,7 +409,8 @@ class StepReader:
                 return out
             if P.SCAFFOLD.fullmatch(piece.s):
                 return out
-            reported = self._reported(piece)
+            lead = P.FILLER.match(piece.s) or P.CONSEQUENCE.match(piece.s)
+            reported = [] if lead and lead.end() > 0 else self._reported(piece)
             if reported:
                 return out + reported
             m = (
