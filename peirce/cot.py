@@ -14,6 +14,10 @@ original text. A claim is one of:
 - ``answer``: the chain's final answer ("ANSWER: False"), a status claim about the goal;
 - ``goal``: what the chain sets out to decide ("We want to evaluate if Bob is red"), not a claim;
 - ``hedge``: a statement said only to be possible ("it could be quiet"), which asserts nothing;
+- ``reported``: a statement the chain attributes to something other than the premises ("it
+  states that Tom is not kind", said of the statement evaluated; "Ann believes that X";
+  "according to the conclusion, X"), which the chain does not assert (:attr:`ChainClaim.reason`
+  names who says it);
 - ``unread``: a claim the translator could not read, with the reason.
 
 The pipeline (:func:`peirce.pipelines.chains.check_chain`) judges each claim against a context
@@ -50,8 +54,10 @@ __all__ = [
 class ClaimKind(enum.StrEnum):
     """What a claim of a chain says (see the module docstring).
 
-    >>> [k.value for k in ClaimKind]
-    ['statement', 'status', 'unprovable', 'not_stated', 'answer', 'goal', 'hedge', 'unread']
+    >>> [k.value for k in ClaimKind][:5]
+    ['statement', 'status', 'unprovable', 'not_stated', 'answer']
+    >>> [k.value for k in ClaimKind][5:]
+    ['goal', 'hedge', 'reported', 'unread']
     """
 
     STATEMENT = "statement"
@@ -61,6 +67,7 @@ class ClaimKind(enum.StrEnum):
     ANSWER = "answer"
     GOAL = "goal"
     HEDGE = "hedge"
+    REPORTED = "reported"
     UNREAD = "unread"
 
 
@@ -109,7 +116,7 @@ class ChainClaim:
         about_goal: the claim is about the goal or conclusion the chain evaluates.
         derived: the chain presents it as a conclusion ("so", "therefore", "we can conclude").
         citations: the premises it cites.
-        reason: why it was not read (``unread`` claims).
+        reason: why it was not read (``unread`` claims); who says it (``reported`` claims).
     """
 
     text: str
@@ -196,7 +203,8 @@ class ClaimStatus(enum.StrEnum):
     - ``propagated``: a statement that follows only through an earlier claim that was not valid.
     - ``unknown``: not read, or not decided (a limit, or context sentences not translated).
     - ``goal``: not a claim (what the chain sets out to decide).
-    - ``hedged``: not asserted ("it could be quiet", "she might be a student"): no verdict.
+    - ``hedged``: not asserted ("it could be quiet", "she might be a student", or a reported
+      statement: "it states that Tom is kind"): no verdict.
 
     >>> [s.flagged for s in ClaimStatus]
     [False, True, True, True, False, False, False]
@@ -258,6 +266,21 @@ class ClaimCheck:
     def flagged(self) -> bool:
         """The claim is an error: its status is one, or it cites the wrong premise."""
         return self.status.flagged or self.citation_error is not None
+
+    @classmethod
+    def reported(cls, claim: ChainClaim) -> ClaimCheck:
+        """The check of a ``reported`` claim: not asserted, so no verdict (status ``hedged``).
+
+        >>> said = ChainClaim("Ann says that Bob is red", Span(0, 24), ClaimKind.REPORTED,
+        ...                   reason="Ann")
+        >>> check = ClaimCheck.reported(said)
+        >>> check.status.value, check.flagged, check.reason
+        ('hedged', False, 'reported: Ann says it; the chain does not assert it')
+        """
+        who = claim.reason or "someone other than the premises"
+        return cls(
+            claim, ClaimStatus.HEDGED, f"reported: {who} says it; the chain does not assert it"
+        )
 
 
 @dataclass(frozen=True, slots=True)

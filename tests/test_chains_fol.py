@@ -216,3 +216,10 @@ def test_a_sentence_paired_with_a_formula_of_other_words_is_not_its_translation(
     lex = Lexicon.of(formulas, sentences)
     assert str(lex.read("Quell is dull").formula) == "Dull(quell)"
     assert str(lex.read("Pim is a glorb").formula) == "Glorb(pim)"
+
+
+def test_the_last_premise_cited_wrongly_is_named_by_its_number() -> None:
+    report = _check("From the last premise, we know that all glorbs are shiny.\nANSWER: True")
+    check = next(c for s in report.steps for c in s.claims if "glorbs" in c.claim.text)
+    assert check.status is ClaimStatus.VALID
+    assert check.citation_error == "cites premise 5, which says nothing of Glorb, Shiny"

@@ -260,6 +260,7 @@ class StepReader:
         self.subject: str | None = None
         self.cited: tuple[int, str] | None = None  # the premise cited last, for "the one before"
         self.supposed = False  # the clause before says what would be ("he would have lunch")
+        self.goal: str | None = None  # the property the chain evaluates ("red" of "Bob is red")
 
     # -- claims ------------------------------------------------------------------------------
 
@@ -408,6 +409,10 @@ class StepReader:
                 return out
             if P.SCAFFOLD.fullmatch(piece.s):
                 return out
+            lead = P.FILLER.match(piece.s) or P.CONSEQUENCE.match(piece.s)
+            reported = [] if lead and lead.end() > 0 else self._reported(piece)
+            if reported:
+                return out + reported
             m = (
                 P.FILLER.match(piece.s)
                 or P.LEAD_CITATION.match(piece.s)
@@ -451,6 +456,27 @@ class StepReader:
             return out + self.clause(piece.cut(because.end()), False) + head
         piece, inside = self._citations(piece)  # "(premise 2)" belongs to its own clause
         return out + self._read(piece, derived, (*cites, *inside))
+
+    def _goal(self, piece: Piece, x: str) -> list[ChainClaim]:
+        """ "We want to evaluate if Bob is red": the goal, and the property it evaluates."""
+        goals = self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+        said = [_property(c.cnl) for c in goals if c.cnl]
+        self.goal = said[0] if len(said) == 1 else None
+        return goals
+
+    def _reported(self, piece: Piece) -> list[ChainClaim]:
+        """ "It states that Tom is not kind" (said of the statement evaluated), "Ann believes that
+        X", "according to the conclusion, X": what something other than the premises says, which
+        the chain does not assert; ``[]`` when the clause is no such report (a premise that
+        "states that X" is a citation, read elsewhere)."""
+        m = P.REPORT.match(piece.s)
+        if m is None or P.GOAL.match(piece.s):
+            return []
+        who = (m.group("to") or m.group("who")).strip()
+        reporter = _reporter(who, self.source[: piece.at])
+        if reporter is None:
+            return []
+        return [self._claim(piece, ClaimKind.REPORTED, reason=reporter)]
 
     def _since(self, piece: Piece, derived: bool, cites: tuple[Citation, ...]) -> list[ChainClaim]:
         """ "Since X, Y": X is a reason given, Y the conclusion; the comma that divides them is
@@ -498,7 +524,7 @@ class StepReader:
         m = P.GOAL.match(s)
         if m:
             x = m.group("x") or m.group("y") or m.group("z") or m.group("w")
-            return self._about(piece, x, ClaimKind.GOAL, None, derived=False, cites=())
+            return self._goal(piece, x)
         m = P.STATEMENT_VERDICT.match(s)
         if m:
             x = m.group("x") or m.group("q") or m.group("y")
@@ -555,7 +581,7 @@ class StepReader:
                 piece, None, ClaimKind.STATUS, Answer.UNKNOWN, derived=True, cites=cites
             )
         m = P.LINK.match(s)
-        rules = _links(m) if m else None
+        rules = _links(m, self.goal) if m else None
         links = self._links(piece, rules, derived, cites) if rules else []
         if links:
             return links
@@ -610,6 +636,61 @@ class StepReader:
 
 
 _REFERENT = re.compile(r"\bsome(?:thing|one)\b|\b[Tt]he\s+([a-z]+)|\b([A-Z][a-z]+)\b")
+
+
+#: what a premise is called, and who speaks for the chain itself: such a speaker's "that X" is
+#: asserted (a citation or the chain's own claim), not reported
+_PREMISE_TALKER = re.compile(
+    r"\b(?:premises?|rules?|facts?|information|context|passage|text|above|we|i|you|us)\b"
+    r"|^(?:if|when|whenever|unless|suppose|assuming)\b",
+    re.IGNORECASE,
+)
+#: what a pronoun may refer to: the statement evaluated (a report) or a premise (a citation)
+_SPEAKER_NOUN = re.compile(
+    r"\b(?:(?P<statement>statement|conclusion|hypothesis|sentence|proposition)s?"
+    r"|(?P<premise>premises?|rules?|facts?))\b",
+    re.IGNORECASE,
+)
+#: capitalised words that begin a clause but name no one ("It's stated that", "Thus Ann says")
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\w+",
+        "it this that there here what which who thus so therefore hence however then also and but "
+        "now finally first second next lastly moreover furthermore additionally",
+    )
+)
+#: someone named, or a person: "Ann", "John Smith", "he", "someone"
+_PERSON = re.compile(
+    r"^(?:[Hh]e|[Ss]he|[Ss]ome(?:one|body)|[Pp]eople|[Ee]very(?:one|body)"
+    r"|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$"
+)
+
+
+def _reporter(who: str, before: str) -> str | None:
+    """Who says what a reported clause says, when that is not a premise: the statement
+    evaluated (named, or a pronoun whose nearest antecedent in ``before`` is the statement
+    rather than a premise) or a person; ``None`` when it is a premise, the chain itself, or
+    not known.
+
+    >>> _reporter("the second part of the statement", ""), _reporter("premise 3", "")
+    ('the second part of the statement', None)
+    >>> _reporter("it", "the statement is false,"), _reporter("it", "Premise 4 is a rule.")
+    ('it (the statement)', None)
+    >>> _reporter("Ann", ""), _reporter("we", ""), _reporter("If Ann", ""), _reporter("It's", "")
+    ('Ann', None, None, None)
+    """
+    if _PREMISE_TALKER.search(who):
+        return None
+    found = _SPEAKER_NOUN.search(who)
+    if found:
+        return who if found.group("statement") else None
+    if who.lower() in ("it", "this", "that", "they", "these", "those"):
+        nouns = list(_SPEAKER_NOUN.finditer(before))
+        if nouns and nouns[-1].group("statement"):
+            return f"{who} (the {nouns[-1].group().lower()})"
+        return None
+    first = who.split(maxsplit=1)[0].lower().replace("'s", "")
+    return who if _PERSON.match(who) and first not in _NOT_NAMES else None
 
 
 def _other_referent(text: str, subject: str | None) -> bool:
@@ -731,14 +812,30 @@ def _side(text: str) -> list[tuple[list[str], bool]] | None:
     return out
 
 
-def _links(m: re.Match[str]) -> list[str] | None:
+def _property(statement: str) -> str | None:
+    """The property a statement gives its subject: "red" of "Bob is not red.", "cat" of "Pim is
+    a cat."; ``None`` for a relation ("The cat sees the dog.")."""
+    m = re.match(r"^[\w ]+?\s+(?:is|are)\s+(?:not\s+)?(?:an?\s+)?([a-z]+)\.?$", statement)
+    return m.group(1) if m else None
+
+
+def _links(m: re.Match[str], goal: str | None = None) -> list[str] | None:
     """The rules a link names: "no premise links being green or white to being kind" names
-    "if something is green then it is kind" and the same of white; a link "between" two sides
-    names both ways round."""
+    "if something is green then it is kind" and the same of white. A link "between" two sides
+    names both ways round, except in a chain that evaluates a property one side names (``goal``):
+    there it denies a way to that property, the rule towards that side ("no connection between
+    being big and being red", said while evaluating whether Bob is red, is not refuted by "all
+    red things are big")."""
     if m.group("a"):
         pairs = [(m.group("a"), m.group("b"))]
     else:
+        c, d = _side(m.group("c")), _side(m.group("d"))
+        if not c or not d:
+            return None
+        towards = [goal in {w for words, _ in side for w in words} for side in (c, d)]
         pairs = [(m.group("c"), m.group("d")), (m.group("d"), m.group("c"))]
+        if goal is not None and towards[0] != towards[1]:
+            pairs = pairs[:1] if towards[1] else pairs[1:]
     rules = []
     for a, b in pairs:
         left, right = _side(a), _side(b)

@@ -37,6 +37,7 @@ __all__ = [
     "NO_CONCLUSION",
     "PREMISE_TALK",
     "QUOTED_PREMISE",
+    "REPORT",
     "SAID_IS",
     "SCAFFOLD",
     "SOURCE",
@@ -253,6 +254,24 @@ CONSEQUENCE = re.compile(
            |(?:conclude|infer|deduce|derive|get|find))(?:\s+that)?
         |(?:it|this)\s+(?:is\s+)?(?:clear|evident|certain|true)\s+that|by\s+(?:modus\s+ponens|transitivity)
         |in\s+that\s+case|as\s+such|then)\b\s*,?\s*(?::\s*)?""",
+    _F,
+)
+#: a statement attributed to someone or something (a clause of its own, its openers and
+#: connectives already taken off): "it states that Tom is not kind", "Ann
+#: believes that cats are cute", "according to the conclusion, X" (``who``: the one who says it;
+#: ``x``: what is said). Whether that is a premise (a citation, asserted) or not (a report, not
+#: asserted) is decided by the reader, which knows what a pronoun refers to.
+_NOT_WHO = (
+    r"(?:which|that|who|contradicts?|is|are|and|but|since|because|as|so|if|when|while|then|thus"
+    r"|therefore|hence|however)\b"
+)
+REPORT = re.compile(
+    rf"""^(?:according\s+to\s+(?P<to>[^,]+?)\s*,\s*(?P<x>.+)
+          |(?P<who>(?:(?!{_NOT_WHO})[\w'-]+\s+){{0,5}}?(?!{_NOT_WHO})[\w'-]+)
+           \s+(?:also\s+|clearly\s+|explicitly\s+|only\s+|actually\s+)?
+           (?:says|said|states|stated|claims|claimed|believes|believed|thinks|thought|argues|argued
+             |asserts|asserted|alleges|alleged|insists|insisted|maintains|hopes|fears|reports|reported)
+           \s+that\s+(?P<y>.+))$""",
     _F,
 )
 #: where the chain says a statement comes from: "From the premises, we know that", "We know that"

@@ -690,6 +690,8 @@ class _Judge:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"not read: {claim.reason}")
         if claim.kind is ClaimKind.HEDGE:
             return ClaimCheck(claim, ClaimStatus.HEDGED, "a possibility, not asserted")
+        if claim.kind is ClaimKind.REPORTED:
+            return ClaimCheck.reported(claim)
         if claim.kind is ClaimKind.STATEMENT:
             return self.statement(claim)
         if claim.kind is ClaimKind.UNPROVABLE:

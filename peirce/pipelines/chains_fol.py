@@ -231,6 +231,8 @@ class _FolJudge:
                 return self.unread(claim, got)
             claim = replace(claim, kind=ClaimKind.GOAL, reason=None)
             return ClaimCheck(claim, ClaimStatus.GOAL, "what the chain sets out to evaluate")
+        if claim.kind is ClaimKind.REPORTED:
+            return ClaimCheck.reported(claim)
         if _SUPPOSE.search(claim.text) and not re.match(r"(?i)\s*if\b", claim.text):
             self.supposed = True  # "let's consider the case where ...": what follows is supposed
             return self.unread(claim, LexiconReading(None, "a supposition"))
@@ -360,19 +362,15 @@ class _FolJudge:
     def citation(self, claim: ChainClaim, x: Formula) -> str | None:
         named = {a.predicate for a in atoms(x)}
         total = len(self.context.texts)
-        numbers = [n for c in claim.citations for n, _ in c.counted]
-        for n in numbers:
+        cited = [n for c in claim.citations for n, _ in c.counted]
+        for n in cited:
             k = n if n > 0 else total + 1 + n
             if not 1 <= k <= total:
                 return f"cites premise {n}, but there are {total} premises"
+        # "the last premise" (-1) counted from the end, and named by its number
+        numbers = [n if n > 0 else total + 1 + n for n in cited]
         relevant = [
-            n
-            for n in numbers
-            if named
-            & {
-                a.predicate
-                for a in atoms(self.context.formulas[(n if n > 0 else total + 1 + n) - 1])
-            }
+            n for n in numbers if named & {a.predicate for a in atoms(self.context.formulas[n - 1])}
         ]
         if numbers and not relevant:
             return f"cites premise {numbers[0]}, which says nothing of {', '.join(sorted(named))}"
