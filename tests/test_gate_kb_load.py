@@ -166,3 +166,103 @@ def test_a_worker_is_sent_a_knowledge_base_by_its_id_once_it_holds_it() -> None:
     assert ks.id == KnowledgeSource.from_json(ks.to_json()).id  # (the id is kept, not redone)
     workers._gates.pop(ks.id).close()
     assert workers.verify(ks.id, *args) == workers.MISS
+
+
+# -- the chain judge asks Prolog about a program's premises; it does not read them all ---------
+_PROGRAM = (
+    "red(bob).",
+    "big(bob).",
+    "see(ann, bob).",
+    "kind(X) :- red(X), big(X).",
+    "nice(X) :- kind(X).",
+    "red(bob).",
+    "round(ann).",
+    "like(bob, ann).",
+    "cold(X) :- round(X), see(X, bob).",
+)
+
+_CHAINS = (
+    ("Bob is red. Bob is big. So Bob is kind (premise 4). Bob is nice.\nANSWER: True",
+     "Bob is nice."),
+    ("Bob is kind (premise 2). Bob is red (premise 6).\nANSWER: True", "Bob is kind."),
+    ("By fact 3, Ann sees Bob. Bob sees Ann.\nANSWER: True", "Bob sees Ann."),
+    ("Ann is round (rule 1). Ann is cold by rule 3.\nANSWER: True", "Ann is cold."),
+    ("It is uncertain whether Bob is kind.\nANSWER: Uncertain", "Bob is kind."),
+    ("Ann likes Bob. Ann is kind.\nANSWER: False", "Ann is kind."),
+    ("We cannot conclude that Bob is nice. Bob is red (premise 50).\nANSWER: True",
+     "Ann is big."),
+    ("No premise links being round to being kind. No premise links being kind to being nice.",
+     None),
+)  # fmt: skip
+
+
+def _judged(report: object) -> list[tuple[object, ...]]:
+    from peirce.cot import ChainReport
+
+    assert isinstance(report, ChainReport)
+    out: list[tuple[object, ...]] = [(report.expected, report.answer, report.goal)]
+    for s in report.steps:
+        for c in s.claims:
+            out.append((c.status, c.reason, c.premises, c.citation_error, c.classical))
+    return out
+
+
+def test_the_lazy_premises_judge_as_the_clauses_read_whole() -> None:
+    # the same program judged by a context of its clauses read into Python (as the gate did
+    # before) and by the gate's, which asks Prolog: the same findings, reasons and citations
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.pipelines.chains import ChainContext, check_chain
+    from peirce.translators.cnl_render import render_clause
+
+    with KnowledgeBase() as kb:
+        clauses = kb.read_program("\n".join(_PROGRAM), labels=render_clause).clauses()
+    texts = [c.label or "" for c in clauses]
+    with (
+        ChainContext.from_clauses(clauses, texts) as whole,
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, _PROGRAM)) as g,
+    ):
+        assert list(g.context.sentences) == texts == list(whole.sentences)
+        for chain, question in _CHAINS:
+            want = _judged(check_chain(whole, chain, question=question))
+            got = _judged(check_chain(g.context, chain, question=question))
+            assert got == want, chain
+
+
+def test_registering_a_program_reads_no_facts_back_into_python() -> None:
+    # a program of 3,000 facts and two rules: registering it reads its rules back (for the
+    # contrapositives and the names they use), and a check reads the clauses its proofs name
+    n = 3000
+    program = (
+        *(f"red(p{i})." for i in range(n)),
+        *(f"big(p{2 * i})." for i in range(n)),
+        "kind(X) :- red(X), big(X).",
+        "nice(X) :- kind(X).",
+    )
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        read = g.context.premises.program  # type: ignore[union-attr]
+        assert read.count == 2 * n + 2 and read.reads == 2
+        d = g.check("P4 is red. P4 is big. So p4 is kind.\nANSWER: True", question="P4 is kind.")
+        assert d.action.value == "pass", d.reason
+        assert read.reads <= 6
+        d = g.check("P3 is big. So p3 is kind.\nANSWER: True", question="P3 is kind.")
+        assert d.action.value == "block", d.reason
+        assert read.reads <= 12
+        # the least model was not built: its clauses would all have been read
+        assert g.context.kb.model is None
+
+
+def test_the_classical_reading_links_to_the_program_not_a_second_copy() -> None:
+    program = (*_facts(300), "old(X) :- parent(X, p3).", "young(X) :- -old(X).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        g.check("P2 parents P5.\nANSWER: True", question="P2 parents P5.")
+        classical = g.context.classical()
+        first = g.context.kb.kb
+        # the program is held once: the classical knowledge base names the same loaded program
+        # and holds only the rules' contrapositives itself
+        assert classical._store.loaded == first._store.loaded
+        assert 0 < len(classical._store.live) <= 4
+        assert classical.ask(Literal("parent", (Const("p2"), Const("p17")))).verdict.value == (
+            "entailed"
+        )
+        not_old = Literal("old", (Const("p9"),), negated=True)
+        assert classical.ask(not_old).verdict.value == "unknown"

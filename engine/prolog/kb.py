@@ -400,7 +400,7 @@ class KnowledgeBase:
         with LOCK:
             first = next(self._ids)
             self._ids = itertools.count(first + len(kept) + 1)
-            count, rows, items, control = cast(
+            count, rows, items, control, rules = cast(
                 list[JSON],
                 load_text(self.module, text, first, self.builtins, self.limits, file=file),
             )
@@ -414,7 +414,14 @@ class KnowledgeBase:
             found.extend(d for rel, d in warnings if rel not in defined)
             found.sort(key=lambda d: d.span.start if d.span else 0)
             program = LoadedProgram(
-                first, source, kept, relations, cast(int, count), tuple(found), labels
+                first,
+                source,
+                kept,
+                relations,
+                cast(int, count),
+                tuple(found),
+                labels,
+                tuple(cast(list[int], rules)),
             )
             self._store.add_loaded(program)
         return program
@@ -452,6 +459,43 @@ class KnowledgeBase:
     def concludes(self, lit: Literal) -> bool:
         """Whether some clause has a head of ``lit``'s relation (name, arity and sign)."""
         return self._store.concludes(lit.key)
+
+    # -- asked about its clauses, in Prolog (none read into Python) ----------------------------
+
+    def clause_ids(self, program: LoadedProgram) -> list[int]:
+        """The ids of ``program``'s clauses, in order (clause ``n`` of the program is the
+        ``n``-th), as Prolog holds them."""
+        with LOCK:
+            got = api("clause_ids", [self.module, program.first, program.last], limits=self.limits)
+        return cast(list[int], got)
+
+    def facts_like(self, lit: Literal, most: int = 64) -> list[int]:
+        """The ids (at most ``most``, in the order added) of the facts whose head is ``lit``
+        up to the names of its variables, found by Prolog's index on the first argument."""
+        query = encode_query([lit], self.builtins)[0]
+        with LOCK:
+            got = api("facts_like", [self.module, query, most], limits=self.limits)
+        return cast(list[int], got)
+
+    def mentions(self, name: str) -> bool:
+        """Whether the atom ``name`` is an argument of some clause's head."""
+        with LOCK:
+            return api("mentions", [self.module, name], limits=self.limits) == 1
+
+    def include(self, other: KnowledgeBase) -> None:
+        """Let the clauses of ``other`` hold here too: each of its relations is linked to its
+        module (nothing is copied; ``other`` must stay open while this one is used). For a
+        knowledge base of programs read as text (a proof names their clauses by their ids, read
+        again from ``other``'s programs); clauses added here get ids past ``other``'s."""
+        if other._store.live or other._store.packs:
+            raise ValueError("only a knowledge base of programs read as text can be included")
+        with LOCK:
+            api("link", [self.module, other.module], limits=self.limits)
+            for program in other._store.loaded:
+                self._store.add_loaded(program)
+            start = max(self._next_id(), other._next_id())
+            self._ids = itertools.count(start)
+            self.control = self.control or other.control
 
     # -- querying ------------------------------------------------------------------------------
 

@@ -299,10 +299,13 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
     """A Prolog program of facts and rules, which Prolog loads itself as data into the
     context's knowledge base (:meth:`~peirce.engine.prolog.KnowledgeBase.read_program`:
     nothing runs; bounded by the program's bytes and clauses, ``limits.program_bytes`` and
-    ``limits.clauses``; its diagnostics exact); the clauses are read again for the chain's
-    judge, each labelled by its controlled English."""
+    ``limits.clauses``; its diagnostics exact). The chain's judge asks Prolog about the
+    premises (:class:`~peirce.pipelines.program_premises.ProgramPremises`): a clause is read
+    back into Python, labelled by its controlled English, only when a proof or a citation
+    names it; the program's rules are read at once."""
     from peirce.engine.contrapositive import contrapositives
     from peirce.engine.prolog import KnowledgeBase
+    from peirce.pipelines.program_premises import ProgramPremises
     from peirce.translators.cnl_render import render_clause
 
     kb = KnowledgeBase(limits=limits)
@@ -314,27 +317,23 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
             raise InputError.from_diagnostic(
                 errors[0], text=text, source="the knowledge base", expected="Prolog facts and rules"
             )
-        clauses = loaded.clauses()
-        if not clauses:
+        if not loaded.count:
             raise InputError("the knowledge base has no clauses", expected="facts and rules")
-        texts = [c.label or "" for c in clauses]
+        premises = ProgramPremises(kb, loaded)
 
         def classical() -> KnowledgeBase:
-            """The program loaded again the same way, and its rules' contrapositives (only
-            the rules': a knowledge base of a million facts is not sent through JSON)."""
+            """The program's clauses, linked from the first knowledge base (not loaded a
+            second time), and its rules' contrapositives."""
             more = KnowledgeBase(limits=limits)
             try:
-                more.read_program(text, source="the knowledge base", labels=render_clause)
-                more.add(contrapositives([c for c in clauses if not c.is_fact]))
+                more.include(kb)
+                more.add(contrapositives(premises.rules()))
             except BaseException:
                 more.close()
                 raise
             return more
 
-        context = ChainContext.from_clauses(
-            clauses, texts, limits=limits, kb=kb, classical=classical
-        )
-        return KnowledgeRead(context)
+        return KnowledgeRead(ChainContext(premises, limits=limits, kb=kb, classical=classical))
     except BaseException:
         kb.close()
         raise
