@@ -266,3 +266,27 @@ def test_the_classical_reading_links_to_the_program_not_a_second_copy() -> None:
         )
         not_old = Literal("old", (Const("p9"),), negated=True)
         assert classical.ask(not_old).verdict.value == "unknown"
+
+
+def test_a_citation_of_a_large_knowledge_base_names_its_premise_by_any_number() -> None:
+    # premise 3 is parent(p2, p17); a chain citing premise 2345 of 3,000 is told what that
+    # premise says and which one the claim rests on (a number of four digits is read)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, _facts(3000))) as g:
+        d = g.check("P2 parents P17 (premise 2345).\nANSWER: True", question="P2 parents P17.")
+        assert d.steps[0].finding.value == "entailed", d.steps[0].reason
+        assert d.steps[0].citation_error == (
+            "cites premise 2345 ('P2344 parents P1411.'), which does not support it; it rests on "
+            "premise 3 ('P2 parents P17.')"
+        )
+        d = g.check("P2 parents P17 (premise 3).\nANSWER: True", question="P2 parents P17.")
+        assert d.action.value == "pass" and d.steps[0].citation_error is None
+
+
+def test_a_fact_the_controlled_english_cannot_say_is_named_in_words_near_it() -> None:
+    program = ("works_at(bob, acme).", "sees(bob, ann).", "age(bob, 7).", "red(bob).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        assert list(g.context.sentences) == [
+            "Bob works at Acme.", "Bob sees Ann.", "age(bob, 7).", "Bob is red.",
+        ]  # fmt: skip
+        d = g.check("Bob is red (premise 4).\nANSWER: True", question="Bob is red.")
+        assert d.action.value == "pass", d.reason

@@ -117,6 +117,7 @@ def test_the_body_is_bounded(base: str) -> None:
     big = json.dumps({"context": "Bob is red. " * 30_000, "reasoning": "x"})
     r = httpx.post(f"{base}/v1/verify", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and "larger than 200,000 bytes" in r.json()["error"]["message"]
+    assert "peirce serve --max-body" in r.json()["error"]["message"]
 
 
 def test_health_metrics_and_schema(base: str) -> None:

@@ -302,16 +302,18 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
     ``limits.clauses``; its diagnostics exact). The chain's judge asks Prolog about the
     premises (:class:`~peirce.pipelines.program_premises.ProgramPremises`): a clause is read
     back into Python, labelled by its controlled English, only when a proof or a citation
-    names it; the program's rules are read at once."""
+    names it; the program's rules are read at once. A clause the controlled English cannot say
+    is named in words as near to it as its names allow, or as Prolog writes it
+    (:func:`~peirce.translators.cnl_render.describe_clause`)."""
     from peirce.engine.contrapositive import contrapositives
     from peirce.engine.prolog import KnowledgeBase
     from peirce.pipelines.program_premises import ProgramPremises
-    from peirce.translators.cnl_render import render_clause
+    from peirce.translators.cnl_render import describe_clause
 
     kb = KnowledgeBase(limits=limits)
     text = "\n".join(source.premises)
     try:
-        loaded = kb.read_program(text, source="the knowledge base", labels=render_clause)
+        loaded = kb.read_program(text, source="the knowledge base", labels=describe_clause)
         errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
         if errors:
             raise InputError.from_diagnostic(

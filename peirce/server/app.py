@@ -150,6 +150,15 @@ _log = logging.getLogger("peirce.server")
 _INTERNAL = "the check failed with an internal error (the server's log has the detail)"
 
 
+def _too_large(limit: int) -> str:
+    """Why a body past ``max_body`` is refused, and the option that moves the bound (a knowledge
+    base of a million facts is some 20 MB of JSON)."""
+    return (
+        f"the request body is larger than {limit:,} bytes, the bound this server was started "
+        "with (peirce serve --max-body BYTES)"
+    )
+
+
 class _HTTPError(Exception):
     def __init__(
         self,
@@ -287,9 +296,7 @@ class _Guard:
             length = headers.get(b"content-length")
             limit = self.settings.max_body
             if length is not None and (not length.isdigit() or int(length) > limit):
-                await _error(413, f"the request body is larger than {limit:,} bytes")(
-                    scope, receive, send_counted
-                )
+                await _error(413, _too_large(limit))(scope, receive, send_counted)
                 return
             received = 0
             body_deadline: float | None = time.monotonic() + self.settings.header_timeout
@@ -310,7 +317,7 @@ class _Guard:
                 if message["type"] == "http.request":
                     received += len(message.get("body", b""))
                     if received > limit:
-                        raise _HTTPError(413, f"the request body is larger than {limit:,} bytes")
+                        raise _HTTPError(413, _too_large(limit))
                 return message
 
             await self.app(scope, bounded, send_counted)
