@@ -290,3 +290,32 @@ def test_a_fact_the_controlled_english_cannot_say_is_named_in_words_near_it() ->
         ]  # fmt: skip
         d = g.check("Bob is red (premise 4).\nANSWER: True", question="Bob is red.")
         assert d.action.value == "pass", d.reason
+
+
+# -- a gate built again reads a saved Prolog knowledge base back, not its text -----------------
+def test_a_saved_program_is_read_back_with_the_same_decisions(tmp_path: Path) -> None:
+    program = (*_facts(2000), "old(X) :- parent(X, p3).")
+    ks = KnowledgeSource(KnowledgeKind.PROLOG, program)
+    chains = (
+        ("P2 parents P17 (premise 2345).\nANSWER: True", "P2 parents P17."),
+        ("P5 parents P38. So p5 is old.\nANSWER: True", "P5 is old."),
+        ("P2 parents P5.\nANSWER: True", "P2 parents P5."),
+    )
+    with Gate(ks, saved=tmp_path) as g:
+        assert not g.restored
+        first = [g.check(c, question=q).to_json() for c, q in chains]
+        assert g.save(tmp_path) is not None and g.save(tmp_path) is None  # (kept once)
+    with Gate(ks, saved=tmp_path) as g:
+        assert g.restored
+        assert g.context.premises.program.reads == 1  # type: ignore[union-attr]  # its rule
+        again = [g.check(c, question=q).to_json() for c, q in chains]
+    for a, b in zip(first, again, strict=True):
+        assert {**a, "timings": None} == {**b, "timings": None}
+    # a saved form changed since it was written is not loaded: the text is read instead
+    qlf = next(tmp_path.glob("*.qlf"))
+    qlf.write_bytes(qlf.read_bytes()[:-10] + b"0123456789")
+    with Gate(ks, saved=tmp_path) as g:
+        assert not g.restored
+        assert {**g.check(*chains[0][:1], question=chains[0][1]).to_json(), "timings": None} == {
+            **first[0], "timings": None
+        }

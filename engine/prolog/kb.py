@@ -106,7 +106,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from peirce.engine.prolog.codec import (
     CONTROL,
@@ -145,6 +145,9 @@ from peirce.errors import InputError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Judgement, ProofNode
+
+if TYPE_CHECKING:
+    from peirce.engine.prolog.saved import Restored
 
 __all__ = ["Answers", "KnowledgeBase", "Solution", "unifiable"]
 
@@ -222,17 +225,15 @@ class KnowledgeBase:
         self.add(clauses)
 
     @classmethod
-    def _restored(
-        cls, module: str, store: ClauseStore, next_id: int, limits: Limits, builtins: bool
-    ) -> KnowledgeBase:
+    def _restored(cls, got: Restored, limits: Limits) -> KnowledgeBase:
         """A knowledge base over a module loaded by :func:`~peirce.engine.prolog.saved.restore`."""
         kb = cls.__new__(cls)
-        kb.limits, kb.builtins, kb._store = limits, builtins, store
-        kb.control = False  # (the console sets it; a query with a control literal sets it too)
-        kb._ids = itertools.count(next_id)
-        kb._module = module
-        mark_saved(module)
-        kb._finalizer = weakref.finalize(kb, abandon_module, module)
+        kb.limits, kb.builtins, kb._store = limits, got.builtins, got.store
+        kb.control = got.control  # (the console sets it too; a query with a control literal also)
+        kb._ids = itertools.count(got.next_id)
+        kb._module = got.module
+        mark_saved(got.module)
+        kb._finalizer = weakref.finalize(kb, abandon_module, got.module)
         return kb
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -241,7 +242,9 @@ class KnowledgeBase:
         from peirce.engine.prolog.saved import Restored, save
 
         with LOCK:
-            saving = Restored(self.module, self._store, self._next_id(), self.builtins)
+            saving = Restored(
+                self.module, self._store, self._next_id(), self.builtins, self.control
+            )
             save(saving, path, self.limits)
 
     @classmethod
@@ -253,7 +256,7 @@ class KnowledgeBase:
         from peirce.engine.prolog.saved import restore
 
         got = restore(path, limits=limits)
-        return cls._restored(got.module, got.store, got.next_id, limits, got.builtins)
+        return cls._restored(got, limits)
 
     def _next_id(self) -> int:
         n = next(self._ids)

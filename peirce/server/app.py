@@ -100,7 +100,8 @@ class ServerSettings:
     """How the server runs (``peirce serve``'s options).
 
     Attributes:
-        data_dir: where registered knowledge bases are kept.
+        data_dir: where registered knowledge bases are kept (and, in ``saved/``, the quick-load
+            form of the Prolog ones, written when a worker retires and read by the next).
         workers: worker processes for checks (each its own Prolog engine); 0: in process.
         upstream: the OpenAI-compatible endpoint the proxy forwards to (its base URL, ending in
             ``/v1``), or ``None`` (the proxy answers 503).
@@ -1123,6 +1124,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         llm,
         max_requests=settings.worker_requests,
         max_memory_mb=settings.worker_memory_mb,
+        saved=settings.data_dir / "saved",
     )
     try:
         store = Store.open(settings.store, settings.data_dir)
