@@ -317,5 +317,6 @@ def test_a_saved_program_is_read_back_with_the_same_decisions(tmp_path: Path) ->
     with Gate(ks, saved=tmp_path) as g:
         assert not g.restored
         assert {**g.check(*chains[0][:1], question=chains[0][1]).to_json(), "timings": None} == {
-            **first[0], "timings": None
+            **first[0],
+            "timings": None,
         }
