@@ -58,6 +58,11 @@ The API at a glance (all on :class:`KnowledgeBase`):
   diagnostics); ``unload(program)`` takes it out. ``load_program(text)`` gives the diagnostics
   alone. Bounded in the user's terms: ``Limits.program_bytes`` (the file's bytes) and
   ``Limits.clauses``.
+- ``clause_ids(program)``, ``facts_like(literal)``, ``mentions(name)``: what Prolog knows of a
+  program it read (its clauses' ids in order, the facts with a given head by the first
+  argument's index, whether a name is an argument of some head), none of it read into Python;
+  ``include(other)``: another knowledge base's clauses linked in, not copied (the gate's
+  classical reading of a program: the program and its rules' contrapositives).
 - ``extend(clauses)``: clauses from any iterable (a reader of records, a generator) added a
   chunk at a time, kept packed (a few bytes a clause, :mod:`~peirce.engine.prolog.store`).
 - ``save(path)`` and ``KnowledgeBase.load_saved(path)``: SWI-Prolog's quick-load form, checked

@@ -23,6 +23,10 @@ spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negati
 Premises given as first-order formulas (``formulas=``, with or without the English they
 formalise) are judged by Z3 instead (:mod:`peirce.pipelines.chains_fol`).
 
+Premises that are a Prolog program Prolog loaded itself (the gate's ``prolog`` knowledge bases)
+are asked of Prolog (:class:`~peirce.pipelines.program_premises.ProgramPremises`): a premise is
+read back into Python, with its English, only when a proof or a citation names it.
+
 Context sentences that are not translated make unproved claims ``unknown`` rather than
 ``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
 
