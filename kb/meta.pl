@@ -396,8 +396,10 @@ run(inferences, [], N) :-
     peirce_control:last_inferences(N).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
-run(clause_ids, [M, From, To], Ids) :-
-    clause_ids(M, From, To, Ids).
+run(clause_ids, [M, From, To], r(Text)) :-   % (a million ids: written at once, not one by one)
+    clause_ids(M, From, To, Ids),
+    atomic_list_concat(Ids, ',', Text0),
+    atomic_list_concat(['[', Text0, ']'], Text).
 run(facts_like, [M, [NV, [Lit]], Max], Ids) :-
     facts_like(M, NV, Lit, Max, Ids).
 run(mentions, [M, X], B) :-
@@ -979,6 +981,7 @@ wv(X) --> { integer(X) }, !, num(X).
 wv([]) --> !, "[]".
 wv([X|Xs]) --> !, "[", wv(X), wvl(Xs), "]".
 wv(s(X)) --> !, str(X).
+wv(r(X)) --> !, { atom_codes(X, Cs) }, Cs.     % JSON text written already (numbers, ...)
 wv(t(X)) --> !, "[", wt(X), "]".
 wv(p(X)) --> !, "[", wp(X), "]".
 wv(X) --> { type_error(reply, X) }.

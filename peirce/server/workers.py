@@ -418,8 +418,10 @@ class Pool:
             self._all.remove(worker)
             self._retiring.add(worker)
         self.replaced += 1
-        if not self._closed:
-            self._background(self._add())
+        if self._closed:
+            worker.stop()
+            return
+        self._background(self._add())
         self._threads.submit(self._save_and_stop, worker)
 
     def _save_and_stop(self, worker: _Worker) -> None:
