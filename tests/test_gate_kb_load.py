@@ -320,3 +320,20 @@ def test_a_saved_program_is_read_back_with_the_same_decisions(tmp_path: Path) ->
             **first[0],
             "timings": None,
         }
+
+
+def test_a_program_of_many_rules_is_read_for_them_in_one_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from peirce.pipelines import program_premises
+    from peirce.pipelines.chains import check_chain
+
+    ks = KnowledgeSource(KnowledgeKind.PROLOG, _PROGRAM)
+    with Gate(ks) as g:
+        rules = g.context.premises.rules()
+        want = [_judged(check_chain(g.context, c, question=q)) for c, q in _CHAINS]
+    monkeypatch.setattr(program_premises, "MANY_RULES", 1)
+    with Gate(ks) as g:
+        assert g.context.premises.rules() == rules and len(rules) == 3
+        assert g.context.premises.program.reads == len(_PROGRAM)  # type: ignore[union-attr]
+        assert [_judged(check_chain(g.context, c, question=q)) for c, q in _CHAINS] == want

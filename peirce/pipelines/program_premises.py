@@ -51,6 +51,9 @@ __all__ = ["Names", "ProgramPremises"]
 #: with the clauses kept read, between two chains.
 KEEP_LABELS = 50_000
 
+#: Rules past which a program is read in one pass for them, not one clause at a time.
+MANY_RULES = 2_000
+
 #: Identical facts looked up per premise text (a program that states one fact more often is
 #: cited by the first of them).
 MOST_ALIKE = 1_000
@@ -72,7 +75,7 @@ class ProgramPremises:
         self._labels: dict[str, list[int]] = {}  # label -> ids of clauses read with it
         program.labels = self._label
         self._ids: array[int] | None = None
-        self._rules = [program.clause(cid) for cid in program.rules]
+        self._rules = _rules_of(program)
         self._rule_ids = set(program.rules)
         self._rule_labels = {c.label or "" for c in self._rules}
         self._rule_numbers: list[int] | None = None
@@ -212,6 +215,19 @@ class ProgramPremises:
         """What a :class:`~peirce.engine.ground_model.FastKnowledgeBase` needs to read the
         clauses only when its model pays: their number, how to read them, their relations."""
         return self.count, self.program.clauses, self.heads()
+
+
+def _rules_of(program: LoadedProgram) -> list[Clause]:
+    """The rules of ``program``, each read again from its text (all of it read in one pass
+    when it has more than :data:`MANY_RULES`)."""
+    if len(program.rules) <= MANY_RULES:
+        return [program.clause(cid) for cid in program.rules]
+    wanted = set(program.rules)
+    return [
+        c
+        for c in program.clauses()
+        if c.span is not None and program.first + c.span.start in wanted
+    ]
 
 
 class _Texts(Sequence[str]):
