@@ -46,6 +46,13 @@ counted (the first builds what the knowledge base's questions are answered from)
   ``gate_verify_p99_ratio``: the large one's p99 / the small one's;
 - ``gate_verify_first_ms_1m``: the first call after the registration (not in the p99).
 
+And what a worker that replaces another pays for that knowledge base, in a fresh process
+(:data:`GATE_RESTART`): ``gate_rebuild_s_1m``, the gate built again from the program's text, beside
+``gate_plain_load_s_1m``, a plain knowledge base's load of the same text (``gate_build_ratio_1m``),
+and its first check (``gate_rebuild_first_ms_1m``); ``gate_save_s_1m``, the gate's knowledge base
+saved in quick-load form (what a retiring worker does); ``gate_restore_s_1m``, the gate built
+again from that form, and its first check (``gate_restore_first_ms_1m``).
+
 A registration the server refuses (a bound) leaves those figures ``null`` and says the status in
 ``gate_register_status_1m`` (201 when registered) and the server's reason in a warning (logged).
 
