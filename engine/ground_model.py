@@ -40,12 +40,13 @@ import heapq
 import itertools
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 from peirce.engine.ground_ask import MAX_BOUND, MAX_STEPS, deepening_bound
 from peirce.engine.prolog import DEFAULT_LIMITS, KnowledgeBase, Limits, unifiable
 from peirce.engine.prolog.codec import clause_text, literal_text
 from peirce.engine.prolog.proofs import Proof, judgement, not_concluded, not_proved
+from peirce.engine.prolog.source import Key
 from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.results import Judgement, ProofNode
 
@@ -606,6 +607,12 @@ class FastKnowledgeBase:
     when Prolog is first asked, so that a check the model answers whole costs no Prolog call at
     all (nothing is sent to Prolog then, so no bound on what is sent applies). Given a key that
     names the clauses (``share``), their model is built once and copied for each knowledge base.
+
+    Clauses Prolog holds already (a program it loaded itself) may be given as ``later``: their
+    number, a function that reads them, and the relations they conclude; they are read only
+    when the model could pay for itself (never past :data:`INSTANCE_LIMIT` of them, and past
+    :data:`EAGER_INSTANCES` only once Prolog has answered as many questions as the model would
+    cost): a gate over a million facts never reads them.
     """
 
     def __init__(
@@ -615,6 +622,7 @@ class FastKnowledgeBase:
         *,
         limits: Limits | None = None,
         share: Hashable | None = None,
+        later: tuple[int, Callable[[], list[Clause]], Iterable[Key]] | None = None,
     ) -> None:
         self._kb = kb
         self.limits = kb.limits if kb is not None else limits or DEFAULT_LIMITS
@@ -632,6 +640,33 @@ class FastKnowledgeBase:
         self._heads = {c.head.key for c in self._clauses}
         self._asked = 0  # ground questions asked while the model was left unbuilt
         self._instances: int | None = None  # its rule instances, once counted
+        # later: clauses that Prolog holds and are read only when the model pays for them
+        # (their number, how to read them, their relations), before the ones given
+        self._later: tuple[int, Callable[[], list[Clause]]] | None = None
+        if later is not None:
+            if kb is None:
+                raise ValueError("clauses read later are read from a Prolog knowledge base")
+            self._later = later[0], later[1]
+            self._heads.update(later[2])
+
+    def _read_later(self) -> None:
+        """The clauses left to read later, read now (before those given and added)."""
+        if self._later is not None:
+            read = self._later[1]()
+            self._later = None
+            self._clauses[:0] = read
+            self._initial += len(read)
+
+    def _worth_reading(self) -> bool:
+        """Whether the clauses left to read may now be read for a model: each is at least one
+        rule instance, so past :data:`INSTANCE_LIMIT` of them there is no model, and past
+        :data:`EAGER_INSTANCES` Prolog answers until it has answered as many questions as
+        the model would cost (:data:`INSTANCES_PER_QUESTION`)."""
+        assert self._later is not None
+        count = self._later[0] + len(self._clauses)
+        if self._builtins or count > INSTANCE_LIMIT:
+            return False
+        return count <= EAGER_INSTANCES or self._asked * INSTANCES_PER_QUESTION >= count
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -646,6 +681,11 @@ class FastKnowledgeBase:
         return self._kb is not None
 
     def _current(self) -> GroundModel | None:
+        if self._later is not None:
+            if not self._worth_reading():
+                self._asked += 1  # Prolog answers this one
+                return None
+            self._read_later()
         if not self._built:
             if self._builtins:
                 self.model = None
@@ -716,6 +756,7 @@ class FastKnowledgeBase:
         return any(c.head.key == goal.key and unifiable(goal, c.head) for c in self._clauses)
 
     def clauses(self) -> list[Clause]:
+        self._read_later()
         return list(self._clauses)
 
     def close(self) -> None:

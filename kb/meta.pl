@@ -396,6 +396,76 @@ run(inferences, [], N) :-
     peirce_control:last_inferences(N).
 run(export, [Path, Clauses], 1) :-
     export_program(Path, Clauses).
+run(clause_ids, [M, From, To], r(Text)) :-   % (a million ids: written at once, not one by one)
+    clause_ids(M, From, To, Ids),
+    atomic_list_concat(Ids, ',', Text0),
+    atomic_list_concat(['[', Text0, ']'], Text).
+run(facts_like, [M, [NV, [Lit]], Max], Ids) :-
+    facts_like(M, NV, Lit, Max, Ids).
+run(mentions, [M, X], B) :-
+    dec(X, [], A),
+    (   mentions(M, A) -> B = 1 ; B = 0 ).
+run(link, [M, From], N) :-
+    link_module(M, From, N).
+
+%  ------------------------------------------------------------------------------------------
+%  A knowledge base asked about its clauses without reading them into Python (the gate's chain
+%  judge over a program of a million facts): their ids in order, the facts like a literal, whether
+%  a name is an argument of some clause; and a module that holds another's clauses by linking to
+%  them, not by a copy (the classical reading: the program and its rules' contrapositives).
+
+%   clause_ids(+M, +From, +To, -Ids): the ids in From..To-1 of M's clauses, in order.
+clause_ids(M, From, To, Ids) :-
+    findall(Id, ( kb_predicate(M, H, _, A2), A2 >= 2, IdPos is A2 - 1,
+                  clause(M:H, true), arg(IdPos, H, Id), integer(Id), Id >= From, Id < To ),
+            Ids0),
+    msort(Ids0, Ids).
+
+%   facts_like(+M, +NV, +Lit, +Max, -Ids): the ids (at most Max, in order) of M's facts whose head
+%   is a variant of the literal Lit (found by its first argument's index when it is bound).
+facts_like(M, NV, Lit, Max, Ids) :-
+    length(Vs, NV),
+    dec_goal(Lit, Vs, G),
+    G \= '$b'(_), G \= '$c'(_, _),
+    stored(G, _, [], S0),
+    findall(Id, limit(Max, ( copy_term(S0, S),
+                             catch(clause(M:S, true, Ref), error(existence_error(_, _), _), fail),
+                             clause(M:S2, true, Ref),
+                             stored_head(S2, G2, Id),
+                             G2 =@= G )),
+            Ids).
+
+%   stored_head(+Stored, -Head, -Id): the head of a stored fact (see stored/4), and its id.
+stored_head(S, G, Id) :-
+    S =.. [N|As],
+    append(Hs, [Id, Body], As),
+    !,
+    Body == [],
+    G =.. [N|Hs].
+
+%   mentions(+M, +A): the atomic A is an argument of the head of some clause of M.
+mentions(M, A) :-
+    kb_predicate(M, H, _, A2),
+    A2 > 2,
+    Last is A2 - 2,
+    between(1, Last, I),
+    copy_term(H, H1),
+    arg(I, H1, A),
+    catch(clause(M:H1, true, Ref), error(existence_error(_, _), _), fail),
+    clause(M:H2, true, Ref),
+    arg(I, H2, X),
+    X == A,
+    !.
+
+%   link_module(+M, +From, -N): every relation of From holds in M too, by a clause that calls
+%   From (the clauses stay in From, once in memory; From must outlive M); N relations linked.
+link_module(M, From, N) :-
+    findall(Na/A2, kb_predicate(From, _, Na, A2), Rels),
+    forall(member(Na/A2, Rels),
+           ( functor(H, Na, A2),
+             (   current_predicate(M:Na/A2) -> true ; dynamic(M:Na/A2) ),
+             assertz(M:(H :- From:H)) )),
+    length(Rels, N).
 
 %   [MangledName, Arity, Id]: the clause Id of that relation goes.
 remove_clause(M, [N, A, Id], C0, C) :-
@@ -911,6 +981,7 @@ wv(X) --> { integer(X) }, !, num(X).
 wv([]) --> !, "[]".
 wv([X|Xs]) --> !, "[", wv(X), wvl(Xs), "]".
 wv(s(X)) --> !, str(X).
+wv(r(X)) --> !, { atom_codes(X, Cs) }, Cs.     % JSON text written already (numbers, ...)
 wv(t(X)) --> !, "[", wt(X), "]".
 wv(p(X)) --> !, "[", wp(X), "]".
 wv(X) --> { type_error(reply, X) }.
@@ -1552,10 +1623,11 @@ call_json_(M, P, In, Inf, Secs, Out) :-
 %  Builtins is 1 when clause bodies may call the built-ins, 0 when a built-in's name is a
 %  relation like any other.  Past MaxClauses clauses, or on any error (the memory limit of
 %  MiB mebibytes on reading one term), every clause this load asserted is taken back.  Out is
-%  ["ok", [Count, Relations, Items, Control]] (Control 1 when a clause holds a control construct
-%  of control.pl), Relations [[MangledName, Arity, Added], ...], Items the
-%  diagnostics as parse_program/2 gives them (no clause items; each warning once); or ["limit", Count] when there
-%  were more than MaxClauses clauses; or ["error", Message].
+%  ["ok", [Count, Relations, Items, Control, Rules]] (Control 1 when a clause holds a control
+%  construct of control.pl; Rules the ids of the clauses with a body), Relations
+%  [[MangledName, Arity, Added], ...], Items the diagnostics as parse_program/2 gives them (no
+%  clause items; each warning once); or ["limit", Count] when there were more than MaxClauses
+%  clauses; or ["error", Message].
 
 load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
     relation_counts(M, Before),
@@ -1564,15 +1636,17 @@ load_text(M, How, Text, Base, Builtins, MaxClauses, MiB, Out) :-
     retractall(load_warned_(_)),
     retractall(load_seen_(_, _)),
     retractall(load_control_),
+    retractall(load_rule_(_)),
     catch(with_memory(MiB, false, load_stream(How, M, Text, Base, St)), E, true),
     (   retract(load_control_) -> Ctl = 1 ; Ctl = 0 ),
     findall(I, retract(load_item_(_, I)), Items),
+    findall(R, retract(load_rule_(R)), Rules),
     retractall(load_warned_(_)),
     (   var(E)
     ->  arg(1, St, N),
         relation_counts(M, After),
         added_relations(After, Before, Rels),
-        write_json([s(ok), [N, Rels, Items, Ctl]], Out)
+        write_json([s(ok), [N, Rels, Items, Ctl, Rules]], Out)
     ;   unload_range(M, Base, 1 << 62),     % (no clause has a later id yet)
         (   E == peirce_too_many
         ->  arg(1, St, N), write_json([s(limit), N], Out)
@@ -1622,7 +1696,7 @@ load_item(Item0, S, M, Base, St) :-
 
 %   The diagnostics of a load, in order (asserted: a load may have many); a warning once per
 %   load (a relation SWI-Prolog reserves, defined by a hundred thousand facts, is said once).
-:- dynamic load_item_/2, load_warned_/1, load_control_/0.
+:- dynamic load_item_/2, load_warned_/1, load_control_/0, load_rule_/1.
 
 keep_item(I) :-
     (   I = [s(warning), _, _, _, _, s(W)|_]
@@ -1647,6 +1721,7 @@ load_items([I|Is], M, Base, Builtins, St, Kept) :-
     ->  Id is Base + B,
         counted(St),
         load_clause(M, Head, Body, Builtins, Id),
+        (   Body == [] -> true ; assertz(load_rule_(Id)) ),
         Kept = Kept1
     ;   Kept = [I|Kept1]
     ),

@@ -166,3 +166,174 @@ def test_a_worker_is_sent_a_knowledge_base_by_its_id_once_it_holds_it() -> None:
     assert ks.id == KnowledgeSource.from_json(ks.to_json()).id  # (the id is kept, not redone)
     workers._gates.pop(ks.id).close()
     assert workers.verify(ks.id, *args) == workers.MISS
+
+
+# -- the chain judge asks Prolog about a program's premises; it does not read them all ---------
+_PROGRAM = (
+    "red(bob).",
+    "big(bob).",
+    "see(ann, bob).",
+    "kind(X) :- red(X), big(X).",
+    "nice(X) :- kind(X).",
+    "red(bob).",
+    "round(ann).",
+    "like(bob, ann).",
+    "cold(X) :- round(X), see(X, bob).",
+)
+
+_CHAINS = (
+    ("Bob is red. Bob is big. So Bob is kind (premise 4). Bob is nice.\nANSWER: True",
+     "Bob is nice."),
+    ("Bob is kind (premise 2). Bob is red (premise 6).\nANSWER: True", "Bob is kind."),
+    ("By fact 3, Ann sees Bob. Bob sees Ann.\nANSWER: True", "Bob sees Ann."),
+    ("Ann is round (rule 1). Ann is cold by rule 3.\nANSWER: True", "Ann is cold."),
+    ("It is uncertain whether Bob is kind.\nANSWER: Uncertain", "Bob is kind."),
+    ("Ann likes Bob. Ann is kind.\nANSWER: False", "Ann is kind."),
+    ("We cannot conclude that Bob is nice. Bob is red (premise 50).\nANSWER: True",
+     "Ann is big."),
+    ("No premise links being round to being kind. No premise links being kind to being nice.",
+     None),
+)  # fmt: skip
+
+
+def _judged(report: object) -> list[tuple[object, ...]]:
+    from peirce.cot import ChainReport
+
+    assert isinstance(report, ChainReport)
+    out: list[tuple[object, ...]] = [(report.expected, report.answer, report.goal)]
+    for s in report.steps:
+        for c in s.claims:
+            out.append((c.status, c.reason, c.premises, c.citation_error, c.classical))
+    return out
+
+
+def test_the_lazy_premises_judge_as_the_clauses_read_whole() -> None:
+    # the same program judged by a context of its clauses read into Python (as the gate did
+    # before) and by the gate's, which asks Prolog: the same findings, reasons and citations
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.pipelines.chains import ChainContext, check_chain
+    from peirce.translators.cnl_render import render_clause
+
+    with KnowledgeBase() as kb:
+        clauses = kb.read_program("\n".join(_PROGRAM), labels=render_clause).clauses()
+    texts = [c.label or "" for c in clauses]
+    with (
+        ChainContext.from_clauses(clauses, texts) as whole,
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, _PROGRAM)) as g,
+    ):
+        assert list(g.context.sentences) == texts == list(whole.sentences)
+        for chain, question in _CHAINS:
+            want = _judged(check_chain(whole, chain, question=question))
+            got = _judged(check_chain(g.context, chain, question=question))
+            assert got == want, chain
+
+
+def test_registering_a_program_reads_no_facts_back_into_python() -> None:
+    # a program of 3,000 facts and two rules: registering it reads its rules back (for the
+    # contrapositives and the names they use), and a check reads the clauses its proofs name
+    n = 3000
+    program = (
+        *(f"red(p{i})." for i in range(n)),
+        *(f"big(p{2 * i})." for i in range(n)),
+        "kind(X) :- red(X), big(X).",
+        "nice(X) :- kind(X).",
+    )
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        read = g.context.premises.program  # type: ignore[union-attr]
+        assert read.count == 2 * n + 2 and read.reads == 2
+        d = g.check("P4 is red. P4 is big. So p4 is kind.\nANSWER: True", question="P4 is kind.")
+        assert d.action.value == "pass", d.reason
+        assert read.reads <= 6
+        d = g.check("P3 is big. So p3 is kind.\nANSWER: True", question="P3 is kind.")
+        assert d.action.value == "block", d.reason
+        assert read.reads <= 12
+        # the least model was not built: its clauses would all have been read
+        assert g.context.kb.model is None
+
+
+def test_the_classical_reading_links_to_the_program_not_a_second_copy() -> None:
+    program = (*_facts(300), "old(X) :- parent(X, p3).", "young(X) :- -old(X).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        g.check("P2 parents P5.\nANSWER: True", question="P2 parents P5.")
+        classical = g.context.classical()
+        first = g.context.kb.kb
+        # the program is held once: the classical knowledge base names the same loaded program
+        # and holds only the rules' contrapositives itself
+        assert classical._store.loaded == first._store.loaded
+        assert 0 < len(classical._store.live) <= 4
+        assert classical.ask(Literal("parent", (Const("p2"), Const("p17")))).verdict.value == (
+            "entailed"
+        )
+        not_old = Literal("old", (Const("p9"),), negated=True)
+        assert classical.ask(not_old).verdict.value == "unknown"
+
+
+def test_a_citation_of_a_large_knowledge_base_names_its_premise_by_any_number() -> None:
+    # premise 3 is parent(p2, p17); a chain citing premise 2345 of 3,000 is told what that
+    # premise says and which one the claim rests on (a number of four digits is read)
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, _facts(3000))) as g:
+        d = g.check("P2 parents P17 (premise 2345).\nANSWER: True", question="P2 parents P17.")
+        assert d.steps[0].finding.value == "entailed", d.steps[0].reason
+        assert d.steps[0].citation_error == (
+            "cites premise 2345 ('P2344 parents P1411.'), which does not support it; it rests on "
+            "premise 3 ('P2 parents P17.')"
+        )
+        d = g.check("P2 parents P17 (premise 3).\nANSWER: True", question="P2 parents P17.")
+        assert d.action.value == "pass" and d.steps[0].citation_error is None
+
+
+def test_a_fact_the_controlled_english_cannot_say_is_named_in_words_near_it() -> None:
+    program = ("works_at(bob, acme).", "sees(bob, ann).", "age(bob, 7).", "red(bob).")
+    with Gate(KnowledgeSource(KnowledgeKind.PROLOG, program)) as g:
+        assert list(g.context.sentences) == [
+            "Bob works at Acme.", "Bob sees Ann.", "age(bob, 7).", "Bob is red.",
+        ]  # fmt: skip
+        d = g.check("Bob is red (premise 4).\nANSWER: True", question="Bob is red.")
+        assert d.action.value == "pass", d.reason
+
+
+# -- a gate built again reads a saved Prolog knowledge base back, not its text -----------------
+def test_a_saved_program_is_read_back_with_the_same_decisions(tmp_path: Path) -> None:
+    program = (*_facts(2000), "old(X) :- parent(X, p3).")
+    ks = KnowledgeSource(KnowledgeKind.PROLOG, program)
+    chains = (
+        ("P2 parents P17 (premise 2345).\nANSWER: True", "P2 parents P17."),
+        ("P5 parents P38. So p5 is old.\nANSWER: True", "P5 is old."),
+        ("P2 parents P5.\nANSWER: True", "P2 parents P5."),
+    )
+    with Gate(ks, saved=tmp_path) as g:
+        assert not g.restored
+        first = [g.check(c, question=q).to_json() for c, q in chains]
+        assert g.save(tmp_path) is not None and g.save(tmp_path) is None  # (kept once)
+    with Gate(ks, saved=tmp_path) as g:
+        assert g.restored
+        assert g.context.premises.program.reads == 1  # type: ignore[union-attr]  # its rule
+        again = [g.check(c, question=q).to_json() for c, q in chains]
+    for a, b in zip(first, again, strict=True):
+        assert {**a, "timings": None} == {**b, "timings": None}
+    # a saved form changed since it was written is not loaded: the text is read instead
+    qlf = next(tmp_path.glob("*.qlf"))
+    qlf.write_bytes(qlf.read_bytes()[:-10] + b"0123456789")
+    with Gate(ks, saved=tmp_path) as g:
+        assert not g.restored
+        assert {**g.check(*chains[0][:1], question=chains[0][1]).to_json(), "timings": None} == {
+            **first[0],
+            "timings": None,
+        }
+
+
+def test_a_program_of_many_rules_is_read_for_them_in_one_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from peirce.pipelines import program_premises
+    from peirce.pipelines.chains import check_chain
+
+    ks = KnowledgeSource(KnowledgeKind.PROLOG, _PROGRAM)
+    with Gate(ks) as g:
+        rules = g.context.premises.rules()
+        want = [_judged(check_chain(g.context, c, question=q)) for c, q in _CHAINS]
+    monkeypatch.setattr(program_premises, "MANY_RULES", 1)
+    with Gate(ks) as g:
+        assert g.context.premises.rules() == rules and len(rules) == 3
+        assert g.context.premises.program.reads == len(_PROGRAM)  # type: ignore[union-attr]
+        assert [_judged(check_chain(g.context, c, question=q)) for c, q in _CHAINS] == want

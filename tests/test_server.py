@@ -117,6 +117,7 @@ def test_the_body_is_bounded(base: str) -> None:
     big = json.dumps({"context": "Bob is red. " * 30_000, "reasoning": "x"})
     r = httpx.post(f"{base}/v1/verify", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and "larger than 200,000 bytes" in r.json()["error"]["message"]
+    assert "peirce serve --max-body" in r.json()["error"]["message"]
 
 
 def test_health_metrics_and_schema(base: str) -> None:
@@ -359,3 +360,24 @@ def test_a_stream_chunk_that_cannot_be_read_ends_the_stream_with_why(tmp_path: P
     assert "not a chat completion chunk" in last["peirce"]["reason"]  # type: ignore[index]
     assert "not json" not in json.dumps(events)  # the upstream's unverified text is not repeated
     assert "Gwen is tall." in _released(events)  # what verified before it was released
+
+
+def test_a_retired_worker_keeps_its_prolog_knowledge_bases_for_the_next(tmp_path: Path) -> None:
+    # one worker, replaced after two requests: before it goes it saves the Prolog knowledge base
+    # it holds (quick-load form, in the data folder), and its replacement gives the same decision
+    program = [f"parent(p{i}, p{(i * 7 + 3) % 500})." for i in range(500)]
+    settings = ServerSettings(data_dir=tmp_path, workers=1, worker_requests=2)
+    with serving(settings) as url:
+        r = httpx.post(f"{url}/v1/kbs", json={"kind": "prolog", "premises": program}, timeout=120)
+        assert r.status_code == 201, r.text
+        body = {"kb": r.json()["id"], "reasoning": "P2 parents P17.\nANSWER: True",
+                "question": "P2 parents P17."}  # fmt: skip
+        first = httpx.post(f"{url}/v1/verify", json=body, timeout=120).json()
+        deadline = time.monotonic() + 120
+        while not list((tmp_path / "saved").glob("kb-*.kb")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert list((tmp_path / "saved").glob("kb-*.kb.qlf")), "the retired worker saved nothing"
+        again = httpx.post(f"{url}/v1/verify", json=body, timeout=120).json()
+        assert httpx.get(f"{url}/healthz", timeout=30).json()["replaced"] >= 1
+    assert first["action"] == again["action"] == "pass", again
+    assert first["steps"] == again["steps"]

@@ -27,7 +27,7 @@ from peirce.logic import Clause, Const, Literal, Term, Var
 from peirce.translators.cnl_lexicon import misfit, verb_lemma
 from peirce.translators.cnl_tokens import is_keyword
 
-__all__ = ["render_clause", "third_person"]
+__all__ = ["describe_clause", "render_clause", "third_person"]
 
 
 def render_clause(clause: Clause) -> str:
@@ -44,6 +44,58 @@ def render_clause(clause: Clause) -> str:
     seen = _Mentions()
     body = " and ".join(_literal(b, seen) for b in clause.body)
     return f"If {body} then {_literal(clause.head, seen)}."
+
+
+def describe_clause(clause: Clause) -> str:
+    """``clause`` in words for people (how the gate names a premise of a Prolog program): its
+    controlled English when it has one (:func:`render_clause`); else a fact of two places whose
+    relation is named by a verb in the third person, alone or with the words after it, said as
+    a sentence ("sees", "works_at": "Bob sees Ann.", "Bob works at Acme."); else the clause as
+    Prolog writes it.
+
+    >>> from peirce.logic import Var
+    >>> bob, ann = Const("bob"), Const("ann")
+    >>> for lit in (Literal("sees", (bob, ann)), Literal("works_at", (bob, Const("acme"))),
+    ...             Literal("likes", (bob, ann), negated=True),
+    ...             Literal("has_part", (bob, Const(7))), Literal("age", (bob, Const(7))),
+    ...             Literal("see", (bob, ann))):
+    ...     print(describe_clause(Clause(lit)))
+    Bob sees Ann.
+    Bob works at Acme.
+    Bob does not like Ann.
+    Bob has part 7.
+    age(bob, 7).
+    Bob sees Ann.
+    >>> describe_clause(Clause(Literal("p", (Var("X"), Var("Y"))), (Literal("q", (Var("X"),)),)))
+    'p(X, Y) :- q(X).'
+    """
+    try:
+        return render_clause(clause)
+    except CapabilityError:
+        pass
+    head = clause.head
+    words = head.predicate.split("_")
+    if clause.is_fact and len(head.args) == 2 and all(_word(w) for w in words):
+        lemma = verb_lemma(words[0])
+        if lemma != words[0] and third_person(lemma) == words[0]:
+            subject, obj = (_said(t) for t in head.args)
+            if subject is not None and obj is not None:
+                rest = "".join(f" {w}" for w in words[1:])
+                verb = f"does not {lemma}" if head.negated else third_person(lemma)
+                return _capital(f"{subject} {verb}{rest} {obj}.")
+    return f"{clause}."
+
+
+def _said(t: Term) -> str | None:
+    """A constant as a name, or as it is written when it is no name (a number, ...)."""
+    if not isinstance(t, Const):
+        return None
+    if isinstance(t.value, str):
+        try:
+            return _name(t.value)
+        except CapabilityError:
+            return t.value
+    return str(t.value)
 
 
 def third_person(lemma: str) -> str:

@@ -93,7 +93,7 @@ _ORDINALS = {
 _ORDINAL_WORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 #: a premise's number: "3", "3rd", "third", "last", "second to last", "penultimate"
 NUMBER = (
-    rf"(?:\d{{1,3}}(?:st|nd|rd|th)?|(?:second|third|fourth|fifth)[\s-](?:to[\s-])?last|{_ORDINAL_WORD}"
+    rf"(?:\d{{1,9}}(?:st|nd|rd|th)?|(?:second|third|fourth|fifth)[\s-](?:to[\s-])?last|{_ORDINAL_WORD}"
     r"|last|final|penultimate)"
 )
 
@@ -108,7 +108,7 @@ def ordinal(word: str) -> int:
     m = re.fullmatch(r"(second|third|fourth|fifth)[\s-](?:to[\s-])?last", w)
     if m:
         return -_ORDINALS[m.group(1)]
-    m = re.fullmatch(r"(\d{1,3})(?:st|nd|rd|th)?", w)
+    m = re.fullmatch(r"(\d{1,9})(?:st|nd|rd|th)?", w)
     if m:
         return int(m.group(1))
     return _ORDINALS[w]

@@ -58,6 +58,11 @@ The API at a glance (all on :class:`KnowledgeBase`):
   diagnostics); ``unload(program)`` takes it out. ``load_program(text)`` gives the diagnostics
   alone. Bounded in the user's terms: ``Limits.program_bytes`` (the file's bytes) and
   ``Limits.clauses``.
+- ``clause_ids(program)``, ``facts_like(literal)``, ``mentions(name)``: what Prolog knows of a
+  program it read (its clauses' ids in order, the facts with a given head by the first
+  argument's index, whether a name is an argument of some head), none of it read into Python;
+  ``include(other)``: another knowledge base's clauses linked in, not copied (the gate's
+  classical reading of a program: the program and its rules' contrapositives).
 - ``extend(clauses)``: clauses from any iterable (a reader of records, a generator) added a
   chunk at a time, kept packed (a few bytes a clause, :mod:`~peirce.engine.prolog.store`).
 - ``save(path)`` and ``KnowledgeBase.load_saved(path)``: SWI-Prolog's quick-load form, checked
@@ -106,7 +111,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from peirce.engine.prolog.codec import (
     CONTROL,
@@ -145,6 +150,9 @@ from peirce.errors import InputError
 from peirce.jsontypes import JSON
 from peirce.logic import Clause, Compound, Const, Literal, Term, Var
 from peirce.results import Diagnostic, Judgement, ProofNode
+
+if TYPE_CHECKING:
+    from peirce.engine.prolog.saved import Restored
 
 __all__ = ["Answers", "KnowledgeBase", "Solution", "unifiable"]
 
@@ -222,17 +230,15 @@ class KnowledgeBase:
         self.add(clauses)
 
     @classmethod
-    def _restored(
-        cls, module: str, store: ClauseStore, next_id: int, limits: Limits, builtins: bool
-    ) -> KnowledgeBase:
+    def _restored(cls, got: Restored, limits: Limits) -> KnowledgeBase:
         """A knowledge base over a module loaded by :func:`~peirce.engine.prolog.saved.restore`."""
         kb = cls.__new__(cls)
-        kb.limits, kb.builtins, kb._store = limits, builtins, store
-        kb.control = False  # (the console sets it; a query with a control literal sets it too)
-        kb._ids = itertools.count(next_id)
-        kb._module = module
-        mark_saved(module)
-        kb._finalizer = weakref.finalize(kb, abandon_module, module)
+        kb.limits, kb.builtins, kb._store = limits, got.builtins, got.store
+        kb.control = got.control  # (the console sets it too; a query with a control literal also)
+        kb._ids = itertools.count(got.next_id)
+        kb._module = got.module
+        mark_saved(got.module)
+        kb._finalizer = weakref.finalize(kb, abandon_module, got.module)
         return kb
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -241,7 +247,9 @@ class KnowledgeBase:
         from peirce.engine.prolog.saved import Restored, save
 
         with LOCK:
-            saving = Restored(self.module, self._store, self._next_id(), self.builtins)
+            saving = Restored(
+                self.module, self._store, self._next_id(), self.builtins, self.control
+            )
             save(saving, path, self.limits)
 
     @classmethod
@@ -253,7 +261,7 @@ class KnowledgeBase:
         from peirce.engine.prolog.saved import restore
 
         got = restore(path, limits=limits)
-        return cls._restored(got.module, got.store, got.next_id, limits, got.builtins)
+        return cls._restored(got, limits)
 
     def _next_id(self) -> int:
         n = next(self._ids)
@@ -400,7 +408,7 @@ class KnowledgeBase:
         with LOCK:
             first = next(self._ids)
             self._ids = itertools.count(first + len(kept) + 1)
-            count, rows, items, control = cast(
+            count, rows, items, control, rules = cast(
                 list[JSON],
                 load_text(self.module, text, first, self.builtins, self.limits, file=file),
             )
@@ -414,7 +422,14 @@ class KnowledgeBase:
             found.extend(d for rel, d in warnings if rel not in defined)
             found.sort(key=lambda d: d.span.start if d.span else 0)
             program = LoadedProgram(
-                first, source, kept, relations, cast(int, count), tuple(found), labels
+                first,
+                source,
+                kept,
+                relations,
+                cast(int, count),
+                tuple(found),
+                labels,
+                tuple(cast(list[int], rules)),
             )
             self._store.add_loaded(program)
         return program
@@ -452,6 +467,43 @@ class KnowledgeBase:
     def concludes(self, lit: Literal) -> bool:
         """Whether some clause has a head of ``lit``'s relation (name, arity and sign)."""
         return self._store.concludes(lit.key)
+
+    # -- asked about its clauses, in Prolog (none read into Python) ----------------------------
+
+    def clause_ids(self, program: LoadedProgram) -> list[int]:
+        """The ids of ``program``'s clauses, in order (clause ``n`` of the program is the
+        ``n``-th), as Prolog holds them."""
+        with LOCK:
+            got = api("clause_ids", [self.module, program.first, program.last], limits=self.limits)
+        return cast(list[int], got)
+
+    def facts_like(self, lit: Literal, most: int = 64) -> list[int]:
+        """The ids (at most ``most``, in the order added) of the facts whose head is ``lit``
+        up to the names of its variables, found by Prolog's index on the first argument."""
+        query = encode_query([lit], self.builtins)[0]
+        with LOCK:
+            got = api("facts_like", [self.module, query, most], limits=self.limits)
+        return cast(list[int], got)
+
+    def mentions(self, name: str) -> bool:
+        """Whether the atom ``name`` is an argument of some clause's head."""
+        with LOCK:
+            return api("mentions", [self.module, name], limits=self.limits) == 1
+
+    def include(self, other: KnowledgeBase) -> None:
+        """Let the clauses of ``other`` hold here too: each of its relations is linked to its
+        module (nothing is copied; ``other`` must stay open while this one is used). For a
+        knowledge base of programs read as text (a proof names their clauses by their ids, read
+        again from ``other``'s programs); clauses added here get ids past ``other``'s."""
+        if other._store.live or other._store.packs:
+            raise ValueError("only a knowledge base of programs read as text can be included")
+        with LOCK:
+            api("link", [self.module, other.module], limits=self.limits)
+            for program in other._store.loaded:
+                self._store.add_loaded(program)
+            start = max(self._next_id(), other._next_id())
+            self._ids = itertools.count(start)
+            self.control = self.control or other.control
 
     # -- querying ------------------------------------------------------------------------------
 

@@ -52,12 +52,14 @@ def _sha256(path: Path) -> str:
 @dataclass(frozen=True, slots=True)
 class Restored:
     """A saved knowledge base loaded back: the Prolog module that holds it, what Python keeps
-    of it, the next clause id, whether its bodies may call built-ins."""
+    of it, the next clause id, whether its bodies may call built-ins, whether its queries run
+    as SWI-Prolog's (a clause holds a control construct)."""
 
     module: str
     store: ClauseStore
     next_id: int
     builtins: bool
+    control: bool = False
 
 
 def save(saving: Restored, path: str | os.PathLike[str], limits: Limits) -> Path:
@@ -81,6 +83,7 @@ def save(saving: Restored, path: str | os.PathLike[str], limits: Limits) -> Path
             "qlf_sha256": _sha256(qlf),
             "swipl": _versions(),
             "builtins": saving.builtins,
+            "control": saving.control,
             "next_id": saving.next_id,
             "store": saving.store.state(),
         }
@@ -124,4 +127,5 @@ def restore(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) ->
                 source=str(target),
             )
         store = ClauseStore.from_state(state["store"])
-        return Restored(module, store, cast(int, state["next_id"]), bool(state["builtins"]))
+        next_id, builtins = cast(int, state["next_id"]), bool(state["builtins"])
+        return Restored(module, store, next_id, builtins, bool(state.get("control", False)))

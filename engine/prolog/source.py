@@ -194,6 +194,10 @@ class LoadedProgram:
             position.
         labels: the label of a clause read again (``None``: ``source:line``), for a caller
             that names clauses its own way (the gate: by their controlled English).
+        rules: the ids of its clauses that have a body, in order (a program of facts and a
+            few rules is asked about its rules without reading its facts).
+        reads: how many clauses have been read again from the text so far (what a caller
+            that should read few of them can be held to).
     """
 
     first: int
@@ -203,6 +207,8 @@ class LoadedProgram:
     count: int
     diagnostics: tuple[Diagnostic, ...] = ()
     labels: Callable[[Clause], str] | None = None
+    rules: tuple[int, ...] = ()
+    reads: int = field(default=0, compare=False)
     _clauses: OrderedDict[int, Clause] = field(default_factory=OrderedDict, repr=False)
 
     #: Clauses read again that are kept (a proof names the same ones again and again).
@@ -239,6 +245,7 @@ class LoadedProgram:
                 raise KeyError(cid)
             size *= 4
         got = self._read(item, offset, piece)
+        self.reads += 1
         self._clauses[cid] = got
         while len(self._clauses) > self.KEEP:
             self._clauses.popitem(last=False)
@@ -266,6 +273,7 @@ class LoadedProgram:
         out: list[Clause] = []
         for clauses, _ in read_chunks(self.text.text(), source=self.source, limits=limits):
             out.extend(map(self._labelled, clauses))
+        self.reads += len(out)
         return out
 
     def ids(self) -> list[int]:

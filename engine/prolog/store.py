@@ -230,7 +230,7 @@ class ClauseStore(Mapping[int, Clause]):
         live = sorted(self.live)
         packs = [(p.first, p.count, p.blob, sorted(p.keys)) for p in self._packs]
         loaded = [
-            (p.first, p.source, p.text.state(), sorted(p.relations.items()), p.count)
+            (p.first, p.source, p.text.state(), sorted(p.relations.items()), p.count, p.rules)
             for p in self.loaded
         ]
         return live, pack([self.live[i] for i in live]), packs, loaded
@@ -248,9 +248,10 @@ class ClauseStore(Mapping[int, Clause]):
             for c in unpack(data):  # the clauses per relation, counted again
                 key = c.head.key
                 store._relations[key] = store._relations.get(key, 0) + 1
-        for first, source, text, relations, count in loaded:
+        for first, source, text, relations, count, *rules in loaded:
             rels = {tuple(k): n for k, n in relations}
             program = LoadedProgram(first, source, SourceText.from_state(text), rels, count)
+            program.rules = tuple(rules[0]) if rules else ()
             store.add_loaded(program)
         return store
 

@@ -46,6 +46,13 @@ counted (the first builds what the knowledge base's questions are answered from)
   ``gate_verify_p99_ratio``: the large one's p99 / the small one's;
 - ``gate_verify_first_ms_1m``: the first call after the registration (not in the p99).
 
+And what a worker that replaces another pays for that knowledge base, in a fresh process
+(:data:`GATE_RESTART`): ``gate_rebuild_s_1m``, the gate built again from the program's text, beside
+``gate_plain_load_s_1m``, a plain knowledge base's load of the same text (``gate_build_ratio_1m``),
+and its first check (``gate_rebuild_first_ms_1m``); ``gate_save_s_1m``, the gate's knowledge base
+saved in quick-load form (what a retiring worker does); ``gate_restore_s_1m``, the gate built
+again from that form, and its first check (``gate_restore_first_ms_1m``).
+
 A registration the server refuses (a bound) leaves those figures ``null`` and says the status in
 ``gate_register_status_1m`` (201 when registered) and the server's reason in a warning (logged).
 
@@ -290,8 +297,49 @@ def gate_row(n: int, calls: int = GATE_CALLS, small: int = GATE_SMALL) -> dict[s
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+        restart = [sys.executable, "-c", GATE_RESTART, str(large), str(Path(tmp) / "saved")]
+        row.update(_last_json(_peak_run(restart)[0]))
     row["gate_calls"] = calls
     return row
+
+
+#: What a worker that replaces another pays for a registered knowledge base, in a fresh
+#: process: the gate built from the program's text (beside a plain knowledge base's load of the
+#: same text), its first check; the gate saved (as a retiring worker does), then built again
+#: from the saved form, and its first check.
+GATE_RESTART = """
+import json, sys, time
+from pathlib import Path
+from peirce.engine.prolog import KnowledgeBase
+from peirce.engine.prolog.runtime import runtime
+from peirce.evaluators.bench.perf_kb import program_pieces
+from peirce.pipelines.gate import Gate, KnowledgeKind, KnowledgeSource
+path, folder = Path(sys.argv[1]), Path(sys.argv[2])
+runtime()
+text = path.read_text(encoding="utf-8")
+t0 = time.perf_counter()
+with KnowledgeBase() as kb:
+    kb.read_program(text)
+plain = time.perf_counter() - t0
+ks = KnowledgeSource(KnowledgeKind.PROLOG, tuple(program_pieces(text, KnowledgeSource.MAX_TEXT)))
+chain, question = "P8 is red. P8 is big. So p8 is kind.\\nANSWER: True", "P8 is kind."
+t0 = time.perf_counter()
+gate = Gate(ks, saved=folder)
+t1 = time.perf_counter()
+assert gate.check(chain, question=question).action.value == "pass"
+t2 = time.perf_counter()
+gate.save(folder)
+t3 = time.perf_counter()
+gate.close()
+t4 = time.perf_counter()
+gate = Gate(ks, saved=folder)
+t5 = time.perf_counter()
+assert gate.restored and gate.check(chain, question=question).action.value == "pass"
+t6 = time.perf_counter()
+print(json.dumps({"gate_plain_load_s_1m": plain, "gate_rebuild_s_1m": t1 - t0,
+                  "gate_rebuild_first_ms_1m": (t2 - t1) * 1e3, "gate_save_s_1m": t3 - t2,
+                  "gate_restore_s_1m": t5 - t4, "gate_restore_first_ms_1m": (t6 - t5) * 1e3}))
+"""
 
 
 #: peirce's side: the program loaded, questions asked, the knowledge base saved.
@@ -506,6 +554,24 @@ def _gate_figures(row: dict[str, float]) -> tuple[list[str], dict[str, object]]:
         "gate_verify_p99_ms_small": _num(row["gate_verify_p99_ms_small"], 2),
         "gate_verify_p99_ratio": _num(ratio),
     }
+    if "gate_rebuild_s_1m" in row:
+        rebuild, plain = row["gate_rebuild_s_1m"], row["gate_plain_load_s_1m"]
+        lines.append(
+            f"gate: built again from its text in {rebuild:.2f} s ({rebuild / plain:.2f}x a plain "
+            f"knowledge base's load, {plain:.2f} s; first check "
+            f"{row['gate_rebuild_first_ms_1m']:.0f} ms); saved in {row['gate_save_s_1m']:.1f} s "
+            f"and read back in {row['gate_restore_s_1m']:.2f} s (first check "
+            f"{row['gate_restore_first_ms_1m']:.0f} ms)"
+        )
+        figures.update(
+            gate_plain_load_s_1m=_num(plain),
+            gate_rebuild_s_1m=_num(rebuild),
+            gate_build_ratio_1m=_num(rebuild / plain),
+            gate_rebuild_first_ms_1m=_num(row["gate_rebuild_first_ms_1m"], 1),
+            gate_save_s_1m=_num(row["gate_save_s_1m"]),
+            gate_restore_s_1m=_num(row["gate_restore_s_1m"]),
+            gate_restore_first_ms_1m=_num(row["gate_restore_first_ms_1m"], 1),
+        )
     return lines, figures
 
 

@@ -62,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--request-timeout", type=_positive, default=30.0, metavar="SECONDS")
     parser.add_argument(
         "--max-body", type=integer_at_least(1), default=1_000_000, metavar="BYTES",
-        help="the largest request body",
+        help="the largest request body (a knowledge base registered in one body counts: a "
+        "million Prolog facts are some 20 MB)",
     )  # fmt: skip
     parser.add_argument(
         "--token",

@@ -23,6 +23,10 @@ spirit of :func:`peirce.pipelines.proofs.check_proof` (open world, strong negati
 Premises given as first-order formulas (``formulas=``, with or without the English they
 formalise) are judged by Z3 instead (:mod:`peirce.pipelines.chains_fol`).
 
+Premises that are a Prolog program Prolog loaded itself (the gate's ``prolog`` knowledge bases)
+are asked of Prolog (:class:`~peirce.pipelines.program_premises.ProgramPremises`): a premise is
+read back into Python, with its English, only when a proof or a citation names it.
+
 Context sentences that are not translated make unproved claims ``unknown`` rather than
 ``unsupported`` (the missing knowledge might decide them), and are listed in the notes.
 
@@ -70,7 +74,7 @@ A wrong answer is flagged at the answer even when every step holds:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 
 from peirce.cot import (
@@ -89,6 +93,7 @@ from peirce.engine.prolog import KnowledgeBase, Limits
 from peirce.errors import InputError
 from peirce.logic import Clause, Const, Literal, Term, Var, skolemise
 from peirce.pipelines.chains_fol import FormulaContext, check_chain_formulas
+from peirce.pipelines.program_premises import ProgramPremises
 from peirce.results import Answer, ProofNode, Verdict
 from peirce.translators import cnl
 from peirce.translators.cot import read_chain
@@ -114,7 +119,7 @@ class _Reader:
     red": red(tiger)), its description only naming which individual is meant.
     """
 
-    names: frozenset[Term]
+    names: Container[Term]
     qualities: frozenset[str]
 
     @classmethod
@@ -242,6 +247,36 @@ class _Premises:
         own = self.own(self.texts[n - 1])
         return "fact" if own and all(c.is_fact for c in own) else "rule"
 
+    # (what the judge asks; :class:`~peirce.pipelines.program_premises.ProgramPremises` answers
+    # the same of a program Prolog holds, without reading its clauses)
+    @property
+    def count(self) -> int:
+        return len(self.texts)
+
+    def text(self, n: int) -> str:
+        return self.texts[n - 1]
+
+    def numbers_of(self, label: str) -> list[int]:
+        return self.numbers.get(label, [])
+
+    def is_premise(self, label: str) -> bool:
+        return label in self.texts
+
+    def total(self, what: str) -> int:
+        if what == "premise":
+            return self.count
+        return sum(self.kind(k) == what for k in range(1, self.count + 1))
+
+    def candidates(self, clause: Clause) -> list[Clause]:
+        return self.clauses
+
+    def begin(self) -> None:
+        pass
+
+
+#: The premises a judge asks: sentences read into clauses, or a program Prolog holds.
+Premises = _Premises | ProgramPremises
+
 
 class ChainContext:
     """A context read once, its knowledge base kept warm: for judging many chains against it
@@ -255,14 +290,18 @@ class ChainContext:
 
     def __init__(
         self,
-        context: str | Sequence[str] | _Premises,
+        context: str | Sequence[str] | _Premises | ProgramPremises,
         *,
         limits: Limits | None = None,
         kb: KnowledgeBase | None = None,
         classical: Callable[[], KnowledgeBase] | None = None,
     ) -> None:
         self.limits = limits or Limits()
-        self.premises = context if isinstance(context, _Premises) else _Premises.read(context)
+        self.premises: Premises = (
+            context if isinstance(context, _Premises | ProgramPremises) else _Premises.read(context)
+        )
+        if isinstance(self.premises, ProgramPremises):
+            self.premises.reader = _Reader(self.premises.names, self.premises.qualities)
         if kb is None:
             kb = KnowledgeBase(self.premises.clauses, limits=self.limits)
         self.kb = _fast(kb, self.premises)
@@ -309,7 +348,7 @@ class ChainContext:
         return self._classical
 
     @property
-    def sentences(self) -> list[str]:
+    def sentences(self) -> Sequence[str]:
         """The premises, one sentence each (premise ``n`` is the ``n``-th)."""
         return self.premises.texts
 
@@ -323,9 +362,9 @@ class ChainContext:
         return _ANSWER[self.kb.ask(goal).verdict]
 
     def close(self) -> None:
-        self.kb.kb.close()
-        if self._classical is not None:
+        if self._classical is not None:  # (first: it may link to the knowledge base's clauses)
             self._classical.close()
+        self.kb.kb.close()
 
     def __enter__(self) -> ChainContext:
         return self
@@ -334,9 +373,12 @@ class ChainContext:
         self.close()
 
 
-def _fast(kb: KnowledgeBase, premises: _Premises) -> FastKnowledgeBase:
+def _fast(kb: KnowledgeBase, premises: Premises) -> FastKnowledgeBase:
     """The knowledge base with its ground questions answered from its least model when the
-    premises are Datalog (:mod:`peirce.engine.ground_model`); Prolog answers the rest."""
+    premises are Datalog (:mod:`peirce.engine.ground_model`); Prolog answers the rest (a
+    program Prolog holds is read for the model only when the model pays for itself)."""
+    if isinstance(premises, ProgramPremises):
+        return FastKnowledgeBase(kb, (), later=premises.later())
     return FastKnowledgeBase(kb, premises.clauses)
 
 
@@ -345,7 +387,7 @@ class _Judge:
     """Judges the claims of one chain against one knowledge base."""
 
     kb: KnowledgeBase | FastKnowledgeBase
-    premises: _Premises
+    premises: Premises
     limits: Limits
     goal: Literal | None
     unsound: list[Clause] = field(default_factory=list)
@@ -503,11 +545,11 @@ class _Judge:
         return None
 
     def _where(self, c: Clause) -> str:
-        return ", ".join(f"premise {n}" for n in self.premises.numbers.get(c.label or "", []))
+        return ", ".join(f"premise {n}" for n in self.premises.numbers_of(c.label or ""))
 
     def _grounds(self, used: Sequence[str]) -> str:
         """ "premise 3" or "premises 2, 7 and 11": the premises a proof rests on."""
-        numbers = sorted({n for u in used for n in self.premises.numbers.get(u, [])})
+        numbers = sorted({n for u in used for n in self.premises.numbers_of(u)})
         if not numbers:
             return "the premises"
         if len(numbers) == 1:
@@ -522,17 +564,13 @@ class _Judge:
         options = [self._options(n, what) for n, what in named]
         if any(not o for o in options):
             n, what = next(x for x, o in zip(named, options, strict=True) if not o)
-            total = len(self.premises.texts)
-            if what != "premise":
-                total = sum(self.premises.kind(k) == what for k in range(1, total + 1))
+            total = self.premises.total(what)
             return f"cites {what} {n}, but there are {total} {what}s"
         cited = list(dict.fromkeys(k for o in options for k in o))
-        texts = {self.premises.texts[n - 1] for n in cited}
-        if texts & set(used) or any(
-            self._concludes(self.premises.texts[n - 1], clauses) for n in cited
-        ):
+        texts = {self.premises.text(n) for n in cited}
+        if texts & set(used) or any(self._concludes(self.premises.text(n), clauses) for n in cited):
             return None
-        rests = sorted({n for u in used for n in self.premises.numbers.get(u, [])})
+        rests = sorted({n for u in used for n in self.premises.numbers_of(u)})
         which = ", ".join(self._premise(n) for n in rests)
         names = ", ".join(
             self._premise(o[0])
@@ -545,7 +583,7 @@ class _Judge:
         )
 
     def _premise(self, n: int) -> str:
-        return f"premise {n} ({self.premises.texts[n - 1]!r})"
+        return f"premise {n} ({self.premises.text(n)!r})"
 
     def _options(self, n: int, what: str) -> list[int]:
         """The premises "premise n" / "rule n" / "fact n" may name: "rule 5" is the fifth rule,
@@ -612,7 +650,7 @@ class _Judge:
             )
         else:
             proved = goal if given is Answer.TRUE else goal.complement()
-            how = "states" if len(used) == 1 and used[0] in self.premises.texts else "prove"
+            how = "states" if len(used) == 1 and self.premises.is_premise(used[0]) else "prove"
             if value is Answer.UNKNOWN:  # "there is no information about whether X"
                 reason = f"says it is not known whether {goal}, but {self._grounds(used)} {how} "
                 reason += f"{proved}" if proved == goal else f"its opposite, {proved}"
@@ -661,13 +699,15 @@ class _Judge:
         clauses = self.read(claim.cnl)
         if not clauses:
             return ClaimCheck(claim, ClaimStatus.UNKNOWN, f"could not translate {claim.cnl!r}")
-        stated = {_shape(c): c for c in self.premises.clauses}
         for clause in clauses:
             for candidate in (clause, Clause(clause.head.complement(), clause.body)):
-                found = stated.get(_shape(candidate))
+                shape = _shape(candidate)
+                found = next(
+                    (c for c in self.premises.candidates(candidate) if _shape(c) == shape), None
+                )
                 if found is not None:
                     where = ", ".join(
-                        f"premise {n}" for n in self.premises.numbers[found.label or ""]
+                        f"premise {n}" for n in self.premises.numbers_of(found.label or "")
                     )
                     return ClaimCheck(
                         claim,
@@ -739,15 +779,17 @@ def _match(pattern: Literal, goal: Literal) -> dict[str, Term] | None:
 
 
 def _described(
-    term: Term, names: frozenset[Term], qualities: frozenset[str]
+    term: Term, names: Container[Term], qualities: frozenset[str]
 ) -> tuple[str, Term] | None:
     """ "big_tiger", when the premises name no such individual but know ``tiger`` and the
     quality ``big``: (``big``, ``tiger``)."""
-    if not isinstance(term, Const) or not isinstance(term.value, str) or term in names:
+    if not isinstance(term, Const) or not isinstance(term.value, str):
         return None
     quality, _, rest = term.value.partition("_")
+    if not rest or quality not in qualities or term in names:  # (names last: it may ask Prolog)
+        return None
     who = Const(rest)
-    return (quality, who) if rest and who in names and quality in qualities else None
+    return (quality, who) if who in names else None
 
 
 def _match_clause(premise: Clause, claim: Clause) -> dict[str, Term] | None:
@@ -865,7 +907,7 @@ def check_chain(
 
 
 def _judge_chain(
-    premises: _Premises,
+    premises: Premises,
     kb: KnowledgeBase | FastKnowledgeBase,
     limits: Limits,
     read: ChainText,
@@ -873,6 +915,7 @@ def _judge_chain(
     *,
     classical: Callable[[], KnowledgeBase] | None = None,
 ) -> ChainReport:
+    premises.begin()
     notes = tuple(f"premise not translated: {t!r}" for t in premises.untranslated)
     goal, goal_text = _goal(premises.reader, question, read)
     judge = _Judge(kb, premises, limits, goal, shared_classical=classical)

@@ -47,11 +47,13 @@ step 2 is refuted: says kind(bob) is false, but the premises make it true: kind(
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from peirce.cot import ChainReport, ClaimCheck, ClaimStatus, StepCheck
@@ -79,6 +81,8 @@ from peirce.translators.cot import read_chain
 from peirce.translators.fol import parse_formula
 
 if TYPE_CHECKING:
+    from peirce.engine.prolog import KnowledgeBase as KnowledgeBase_
+    from peirce.engine.prolog.source import LoadedProgram
     from peirce.pipelines.math_chain import ChainCheck as ChainCheck_
 
 __all__ = [
@@ -240,6 +244,8 @@ class KnowledgeRead:
     context: ChainContext
     formulas: tuple[Formula, ...] = ()
     formula_context: FormulaContext | None = None
+    #: read back from its saved quick-load form (see :func:`read_knowledge`), not from its text
+    restored: bool = False
 
 
 #: A reader: a knowledge source (of its kind), the bounds of proofs and of Z3 calls -> read.
@@ -263,9 +269,16 @@ def reader(kind: KnowledgeKind) -> Callable[[Reader], Reader]:
 
 
 def read_knowledge(
-    source: KnowledgeSource, limits: Limits, solver_limits: SolverLimits
+    source: KnowledgeSource,
+    limits: Limits,
+    solver_limits: SolverLimits,
+    *,
+    saved: Path | None = None,
 ) -> KnowledgeRead:
-    """``source`` read by the reader its kind has in :data:`READERS`.
+    """``source`` read by the reader its kind has in :data:`READERS`; a Prolog program that
+    :meth:`Gate.save` kept in the folder ``saved`` is read back from there instead (its
+    quick-load form, checked by SHA-256: a million facts in well under a second), and from its
+    text when that cannot be done (the reason logged).
 
     >>> from peirce.engine.fol import SolverLimits
     >>> ks = KnowledgeSource(KnowledgeKind.PROLOG, ("red(bob).",))
@@ -274,6 +287,10 @@ def read_knowledge(
     ['Bob is red.']
     >>> read.context.close()
     """
+    if saved is not None and KnowledgeKind.of(source.kind) is KnowledgeKind.PROLOG:
+        restored = _restore_prolog(source, limits, saved)
+        if restored is not None:
+            return restored
     found = READERS.get(KnowledgeKind.of(source.kind))
     if found is None:
         raise InputError(
@@ -300,42 +317,82 @@ def _read_prolog(source: KnowledgeSource, limits: Limits, _: SolverLimits) -> Kn
     """A Prolog program of facts and rules, which Prolog loads itself as data into the
     context's knowledge base (:meth:`~peirce.engine.prolog.KnowledgeBase.read_program`:
     nothing runs; bounded by the program's bytes and clauses, ``limits.program_bytes`` and
-    ``limits.clauses``; its diagnostics exact); the clauses are read again for the chain's
-    judge, each labelled by its controlled English."""
-    from peirce.engine.contrapositive import contrapositives
+    ``limits.clauses``; its diagnostics exact). The chain's judge asks Prolog about the
+    premises (:class:`~peirce.pipelines.program_premises.ProgramPremises`): a clause is read
+    back into Python, labelled by its controlled English, only when a proof or a citation
+    names it; the program's rules are read at once. A clause the controlled English cannot say
+    is named in words as near to it as its names allow, or as Prolog writes it
+    (:func:`~peirce.translators.cnl_render.describe_clause`)."""
     from peirce.engine.prolog import KnowledgeBase
-    from peirce.translators.cnl_render import render_clause
+    from peirce.translators.cnl_render import describe_clause
 
     kb = KnowledgeBase(limits=limits)
     text = "\n".join(source.premises)
     try:
-        loaded = kb.read_program(text, source="the knowledge base", labels=render_clause)
+        loaded = kb.read_program(text, source="the knowledge base", labels=describe_clause)
         errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
         if errors:
             raise InputError.from_diagnostic(
                 errors[0], text=text, source="the knowledge base", expected="Prolog facts and rules"
             )
-        clauses = loaded.clauses()
-        if not clauses:
+        if not loaded.count:
             raise InputError("the knowledge base has no clauses", expected="facts and rules")
-        texts = [c.label or "" for c in clauses]
+        return KnowledgeRead(_program_context(kb, loaded, limits))
+    except BaseException:
+        kb.close()
+        raise
 
-        def classical() -> KnowledgeBase:
-            """The program loaded again the same way, and its rules' contrapositives (only
-            the rules': a knowledge base of a million facts is not sent through JSON)."""
-            more = KnowledgeBase(limits=limits)
-            try:
-                more.read_program(text, source="the knowledge base", labels=render_clause)
-                more.add(contrapositives([c for c in clauses if not c.is_fact]))
-            except BaseException:
-                more.close()
-                raise
-            return more
 
-        context = ChainContext.from_clauses(
-            clauses, texts, limits=limits, kb=kb, classical=classical
-        )
-        return KnowledgeRead(context)
+def _program_context(kb: KnowledgeBase_, program: LoadedProgram, limits: Limits) -> ChainContext:
+    """The context of a program ``kb`` holds: its premises asked of Prolog, and its classical
+    reading the program's clauses, linked from ``kb`` (not loaded a second time), with its
+    rules' contrapositives."""
+    from peirce.engine.contrapositive import contrapositives
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.pipelines.program_premises import ProgramPremises
+
+    premises = ProgramPremises(kb, program)
+
+    def classical() -> KnowledgeBase:
+        more = KnowledgeBase(limits=limits)
+        try:
+            more.include(kb)
+            more.add(contrapositives(premises.rules()))
+        except BaseException:
+            more.close()
+            raise
+        return more
+
+    return ChainContext(premises, limits=limits, kb=kb, classical=classical)
+
+
+_log = logging.getLogger(__name__)
+
+
+def _saved_path(folder: Path, source: KnowledgeSource) -> Path:
+    return folder / f"{source.id}.kb"
+
+
+def _restore_prolog(source: KnowledgeSource, limits: Limits, folder: Path) -> KnowledgeRead | None:
+    """The program :meth:`Gate.save` kept for ``source`` in ``folder``, read back; ``None`` when
+    none is kept or it cannot be read back (then it is read from its text)."""
+    from peirce.engine.prolog import KnowledgeBase
+    from peirce.errors import PeirceError
+    from peirce.translators.cnl_render import describe_clause
+
+    path = _saved_path(folder, source)
+    if not path.exists():
+        return None
+    try:
+        kb = KnowledgeBase.load_saved(path, limits=limits)
+    except (OSError, PeirceError) as exc:
+        _log.warning("the saved form of %s is not read back (%s): read from its text", source.id,
+                     exc)  # fmt: skip
+        return None
+    try:
+        (program,) = kb._store.loaded
+        program.labels = describe_clause
+        return KnowledgeRead(_program_context(kb, program, limits), restored=True)
     except BaseException:
         kb.close()
         raise
@@ -412,6 +469,8 @@ class Gate:
         solver_limits: bounds on every Z3 call (``fol`` knowledge bases).
         client: an LLM client for repair (``None``: offline; repair answers from the
             verifier's proof when the policy allows it, else the gate blocks).
+        saved: a folder of knowledge bases kept by :meth:`save`: a Prolog program kept there is
+            read back from it.
     """
 
     def __init__(
@@ -422,6 +481,7 @@ class Gate:
         limits: Limits | None = None,
         solver_limits: SolverLimits | None = None,
         client: ChatClient | None = None,
+        saved: Path | None = None,
     ) -> None:
         self.source = source
         self.policy = policy or Policy()
@@ -429,10 +489,27 @@ class Gate:
         self.solver_limits = solver_limits or SolverLimits()
         self.client = client
         self._decided: dict[str, tuple[Answer | None, str]] = {}
-        read = read_knowledge(source, self.limits, self.solver_limits)
+        read = read_knowledge(source, self.limits, self.solver_limits, saved=saved)
         self.context = read.context
         self.formulas = read.formulas
         self.formula_context = read.formula_context
+        #: whether its knowledge base was read back from a saved quick-load form
+        self.restored = read.restored
+
+    def save(self, folder: Path) -> Path | None:
+        """Keep a Prolog knowledge base in ``folder``, by its id, in SWI-Prolog's quick-load form
+        (:meth:`~peirce.engine.prolog.KnowledgeBase.save`), for a gate built on it again
+        (``saved=folder``: a worker that replaces another); the file written, or ``None`` when
+        the kind has no such form or it is kept already. Saving a million facts takes some
+        seconds: the server does it when a worker retires, not while a request waits."""
+        if self.source.kind is not KnowledgeKind.PROLOG or self.restored:
+            return None
+        path = _saved_path(folder, self.source)
+        if path.exists():
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        self.context.kb.kb.save(path)
+        return path
 
     @classmethod
     def from_text(cls, premises: str | Sequence[str], **kwargs: object) -> Gate:

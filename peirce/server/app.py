@@ -100,7 +100,8 @@ class ServerSettings:
     """How the server runs (``peirce serve``'s options).
 
     Attributes:
-        data_dir: where registered knowledge bases are kept.
+        data_dir: where registered knowledge bases are kept (and, in ``saved/``, the quick-load
+            form of the Prolog ones, written when a worker retires and read by the next).
         workers: worker processes for checks (each its own Prolog engine); 0: in process.
         upstream: the OpenAI-compatible endpoint the proxy forwards to (its base URL, ending in
             ``/v1``), or ``None`` (the proxy answers 503).
@@ -148,6 +149,15 @@ class ServerSettings:
 _log = logging.getLogger("peirce.server")
 #: what a client is told of a failure inside a check (the detail goes to the server's log)
 _INTERNAL = "the check failed with an internal error (the server's log has the detail)"
+
+
+def _too_large(limit: int) -> str:
+    """Why a body past ``max_body`` is refused, and the option that moves the bound (a knowledge
+    base of a million facts is some 20 MB of JSON)."""
+    return (
+        f"the request body is larger than {limit:,} bytes, the bound this server was started "
+        "with (peirce serve --max-body BYTES)"
+    )
 
 
 class _HTTPError(Exception):
@@ -287,9 +297,7 @@ class _Guard:
             length = headers.get(b"content-length")
             limit = self.settings.max_body
             if length is not None and (not length.isdigit() or int(length) > limit):
-                await _error(413, f"the request body is larger than {limit:,} bytes")(
-                    scope, receive, send_counted
-                )
+                await _error(413, _too_large(limit))(scope, receive, send_counted)
                 return
             received = 0
             body_deadline: float | None = time.monotonic() + self.settings.header_timeout
@@ -310,7 +318,7 @@ class _Guard:
                 if message["type"] == "http.request":
                     received += len(message.get("body", b""))
                     if received > limit:
-                        raise _HTTPError(413, f"the request body is larger than {limit:,} bytes")
+                        raise _HTTPError(413, _too_large(limit))
                 return message
 
             await self.app(scope, bounded, send_counted)
@@ -1117,6 +1125,7 @@ def create_app(settings: ServerSettings | None = None, pool: Pool | None = None)
         llm,
         max_requests=settings.worker_requests,
         max_memory_mb=settings.worker_memory_mb,
+        saved=settings.data_dir / "saved",
     )
     try:
         store = Store.open(settings.store, settings.data_dir)
