@@ -402,6 +402,8 @@ run(clause_ids, [M, From, To], r(Text)) :-   % (a million ids: written at once, 
     atomic_list_concat(['[', Text0, ']'], Text).
 run(facts_like, [M, [NV, [Lit]], Max], Ids) :-
     facts_like(M, NV, Lit, Max, Ids).
+run(facts_matching, [M, [NV, [Lit]], Max], Ids) :-
+    facts_matching(M, NV, Lit, Max, Ids).
 run(mentions, [M, X], B) :-
     dec(X, [], A),
     (   mentions(M, A) -> B = 1 ; B = 0 ).
@@ -433,6 +435,20 @@ facts_like(M, NV, Lit, Max, Ids) :-
                              clause(M:S2, true, Ref),
                              stored_head(S2, G2, Id),
                              G2 =@= G )),
+            Ids).
+
+%   facts_matching(+M, +NV, +Lit, +Max, -Ids): the ids (at most Max, in order) of M's facts whose
+%   head is an instance of the literal Lit (by its first argument's index when it is bound).
+facts_matching(M, NV, Lit, Max, Ids) :-
+    length(Vs, NV),
+    dec_goal(Lit, Vs, G),
+    G \= '$b'(_), G \= '$c'(_, _),
+    stored(G, _, [], S0),
+    findall(Id, limit(Max, ( copy_term(S0, S),
+                             catch(clause(M:S, true, Ref), error(existence_error(_, _), _), fail),
+                             clause(M:S2, true, Ref),
+                             stored_head(S2, G2, Id),
+                             subsumes_term(G, G2) )),
             Ids).
 
 %   stored_head(+Stored, -Head, -Id): the head of a stored fact (see stored/4), and its id.

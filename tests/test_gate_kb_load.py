@@ -337,3 +337,43 @@ def test_a_program_of_many_rules_is_read_for_them_in_one_pass(
         assert g.context.premises.rules() == rules and len(rules) == 3
         assert g.context.premises.program.reads == len(_PROGRAM)  # type: ignore[union-attr]
         assert [_judged(check_chain(g.context, c, question=q)) for c, q in _CHAINS] == want
+
+
+# -- a repair prompt over a large program carries the premises that bear on the question ------
+def test_a_repair_prompt_over_a_large_program_is_bounded_and_numbered_as_the_gate_is() -> None:
+    from peirce.llm import LLMClient, LoopbackServer
+    from peirce.pipelines.gate import Policy
+    from peirce.pipelines.repair import PROMPT_PREMISES
+
+    n = 5000
+    program = (
+        *(f"red(p{i})." for i in range(n)),
+        "tall(gwen).",
+        "calm(gwen).",
+        "likes(gwen, p7).",
+        *(f"big(p{i})." for i in range(n)),
+        "kind(X) :- tall(X), calm(X).",
+        "happy(X) :- kind(X).",
+    )
+    wrong = "Gwen is not kind. So Gwen is not happy.\nANSWER: False"
+    right = "Gwen is tall and calm, so Gwen is kind. So Gwen is happy.\nANSWER: True"
+    policy = Policy(repair=True, max_rounds=2, samples=2, max_calls=4)
+    with (
+        LoopbackServer(script=[wrong, right, right]) as srv,
+        LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0) as c,
+        Gate(KnowledgeSource(KnowledgeKind.PROLOG, program), client=c) as g,
+    ):
+        read = g.context.premises.program  # type: ignore[union-attr]
+        d = g.check(wrong, question="Gwen is happy.", policy=policy)
+        prompts = [r["messages"][-1]["content"] for r in srv.requests]
+        assert d.action.value == "repair" and d.text == right, d.reason
+        # the prompts name Gwen's facts and the rules by the gate's numbers, not 10,005 premises
+        for prompt in prompts:
+            numbered = [line for line in prompt.splitlines() if line[:1].isdigit()]
+            assert 0 < len(numbered) <= PROMPT_PREMISES, len(numbered)
+            assert f"{n + 1}. Gwen is tall." in prompt and f"{n + 2}. Gwen is calm." in prompt
+            assert f"{n + 3}. " in prompt and f"{2 * n + 5}. " in prompt  # likes/2, a rule
+            assert f"of {2 * n + 5:,} premises shown" in prompt
+            assert "P3 is red." not in prompt
+        # and no premise but those shown (and the proofs') was read back to find them
+        assert read.reads < 50, read.reads

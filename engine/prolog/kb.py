@@ -485,6 +485,15 @@ class KnowledgeBase:
             got = api("facts_like", [self.module, query, most], limits=self.limits)
         return cast(list[int], got)
 
+    def facts_matching(self, lit: Literal, most: int = 64) -> list[int]:
+        """The ids (at most ``most``, in the order added) of the facts whose head is an instance
+        of ``lit`` (``sees(ann, X)``: whatever Ann sees), found by Prolog's index on the first
+        argument."""
+        query = encode_query([lit], self.builtins)[0]
+        with LOCK:
+            got = api("facts_matching", [self.module, query, most], limits=self.limits)
+        return cast(list[int], got)
+
     def mentions(self, name: str) -> bool:
         """Whether the atom ``name`` is an argument of some clause's head."""
         with LOCK:

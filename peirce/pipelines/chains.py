@@ -74,8 +74,9 @@ A wrong answer is flagged at the answer even when every step holds:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from peirce.cot import (
     ChainClaim,
@@ -273,6 +274,19 @@ class _Premises:
     def begin(self) -> None:
         pass
 
+    def about(self, names: Iterable[str], most: int) -> list[int]:
+        """The numbers of at most ``most`` premises that bear on ``names``: those with a rule
+        (up to half of ``most``), then those with a fact that names one of them."""
+        wanted = {Const(n) for n in names}
+        rules = [n for n in range(1, self.count + 1) if self.kind(n) == "rule"][: most // 2]
+        facts: list[int] = []
+        for c in self.clauses:
+            if len(rules) + len(facts) >= most:
+                break
+            if c.is_fact and wanted.intersection(c.head.args):
+                facts += [n for n in self.numbers_of(c.label or "") if n not in facts]
+        return sorted({*rules, *facts[: most - len(rules)]})
+
 
 #: The premises a judge asks: sentences read into clauses, or a program Prolog holds.
 Premises = _Premises | ProgramPremises
@@ -356,6 +370,21 @@ class ChainContext:
     def untranslated(self) -> list[str]:
         """The premises the controlled English could not read."""
         return self.premises.untranslated
+
+    def about(self, text: str, most: int) -> list[int]:
+        """The numbers of at most ``most`` premises that bear on ``text`` (a question, a
+        claim): the rules, then the facts about the names it mentions (each word, and each two
+        words joined, as names are written: "bald eagle" is ``bald_eagle``). For a prompt that
+        cannot carry every premise of a large context; no premise's text is read to find them.
+
+        >>> premises = ["Bob is red.", "Ann is blue.", "If something is red then it is kind."]
+        >>> with ChainContext(premises) as ctx:
+        ...     ctx.about("Is Ann kind?", 5)
+        [2, 3]
+        """
+        words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9']*", text)]
+        names = [*words, *(f"{a}_{b}" for a, b in pairwise(words))]
+        return self.premises.about(names, most)
 
     def ask(self, goal: Literal) -> Answer:
         """The answer the premises give to ``goal`` (open world)."""

@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from peirce.engine.prolog import KnowledgeBase
 from peirce.engine.prolog.source import Key, LoadedProgram
-from peirce.logic import Clause, Const, Literal, Term
+from peirce.logic import Clause, Const, Literal, Term, Var
 
 __all__ = ["Names", "ProgramPremises"]
 
@@ -57,6 +57,9 @@ MANY_RULES = 2_000
 #: Identical facts looked up per premise text (a program that states one fact more often is
 #: cited by the first of them).
 MOST_ALIKE = 1_000
+
+#: Relations looked up for the facts about a name (:meth:`ProgramPremises.about`).
+MOST_RELATIONS = 200
 
 
 class ProgramPremises:
@@ -181,6 +184,36 @@ class ProgramPremises:
                     hi = mid
             return lo
         return k
+
+    def about(self, names: Iterable[str], most: int) -> list[int]:
+        """The numbers of at most ``most`` premises that bear on ``names``: the rules (up to
+        half of ``most``), then the facts whose first argument is one of the names, each found
+        by Prolog's first-argument index (of the first :data:`MOST_RELATIONS` relations), no
+        premise's text read.
+
+        >>> from peirce.engine.prolog import KnowledgeBase
+        >>> kb = KnowledgeBase()
+        >>> text = "red(bob).\\nred(ann).\\nsees(ann, bob).\\nkind(X) :- red(X).\\nred(cy)."
+        >>> p = ProgramPremises(kb, kb.read_program(text))
+        >>> p.about(["ann", "dan"], 10), p.program.reads
+        ([2, 3, 4], 1)
+        >>> kb.close()
+        """
+        rules = self._rule_numbers_()[: most // 2]
+        found: set[int] = set()
+        relations = [(name, arity) for (name, arity, _) in self.program.relations if arity]
+        left = most - len(rules)
+        for who in dict.fromkeys(names):
+            for name, arity in relations[:MOST_RELATIONS]:
+                if left <= 0:
+                    break
+                rest = tuple(Var(f"_{k}") for k in range(1, arity))
+                for cid in self.kb.facts_matching(Literal(name, (Const(who), *rest)), left):
+                    n = self._number(cid)
+                    if n is not None and n not in found:
+                        found.add(n)
+                        left -= 1
+        return sorted({*rules, *found})
 
     # -- clauses -------------------------------------------------------------------------------
 

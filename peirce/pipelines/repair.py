@@ -13,6 +13,11 @@ Here the verifier takes the model's place wherever it can:
   was missing;
 - **Injector**: the premises of the knowledge base that share a name with them are folded into
   the next prompt;
+- a prompt carries every premise of a knowledge base of up to :data:`PROMPT_PREMISES`; past
+  that (a registered program of a million facts), the premises that bear on the question and the
+  failing step — the rules, and the facts about the names they mention, found by the knowledge
+  base's index without reading the others — under their own numbers, with a line saying how
+  many of how many are shown;
 - **QAIR**: *logic* is the share of the solution's claim-making steps that are entailed,
   *answer* is 1 when its answer is the one the knowledge base gives (0 otherwise), and
   *explanation* the share of its claim-making steps read into logic; a solution passes at
@@ -54,6 +59,8 @@ if TYPE_CHECKING:
 class _Context(Protocol):
     @property
     def sentences(self) -> Sequence[str]: ...
+
+    def about(self, text: str, most: int) -> list[int]: ...
 
     @property
     def kb(self) -> FastKnowledgeBase: ...
@@ -114,18 +121,48 @@ def qair_score(decision: Decision) -> float:
     return 0.2 * logic + 0.6 * answer + 0.2 * explanation
 
 
+#: The most premises a prompt carries: a knowledge base with more is shown the premises that
+#: bear on the question and the failing step (:meth:`ChainContext.about
+#: <peirce.pipelines.chains.ChainContext.about>`), at most this many.
+PROMPT_PREMISES = 300
+
+
 def _numbered(sentences: Sequence[str]) -> str:
     return "\n".join(f"{i}. {s}" for i, s in enumerate(sentences, start=1))
+
+
+def _shown(context: _Context, query: str) -> list[int]:
+    """The numbers of the premises a prompt about ``query`` carries: all of them, or those
+    that bear on it when there are more than :data:`PROMPT_PREMISES`."""
+    n = len(context.sentences)
+    return list(range(1, n + 1)) if n <= PROMPT_PREMISES else context.about(query, PROMPT_PREMISES)
+
+
+def _premises(context: _Context, query: str) -> str:
+    """The premises a prompt shows, numbered as the gate numbers them."""
+    sentences = context.sentences
+    if len(sentences) <= PROMPT_PREMISES:
+        return _numbered(sentences)
+    shown = _shown(context, query)
+    lines = [f"{k}. {sentences[k - 1]}" for k in shown]
+    lines.append(
+        f"({len(shown)} of {len(sentences):,} premises shown: the rules, and the facts about "
+        "the names the question and the failing step mention)"
+    )
+    return "\n".join(lines)
 
 
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
 
 
-def _retrieve(sentences: Sequence[str], query: str, most: int = 6) -> list[str]:
-    """The premises that share the most content words with the query (the Injector's facts)."""
+def _retrieve(context: _Context, query: str, most: int = 6) -> list[str]:
+    """The premises that share the most content words with the query (the Injector's facts),
+    among those a prompt about it may carry."""
+    sentences = context.sentences
     want = _words(query)
-    scored = [(len(want & _words(s)), i, s) for i, s in enumerate(sentences, start=1)]
+    texts = ((k, sentences[k - 1]) for k in _shown(context, query))
+    scored = [(len(want & _words(s)), i, s) for i, s in texts]
     hits = sorted((x for x in scored if x[0] > 0), key=lambda x: (-x[0], x[1]))[:most]
     return [f"{i}. {s}" for _, i, s in sorted(hits, key=lambda x: x[1])]
 
@@ -168,8 +205,8 @@ def repair(
     calls = 0
     client = gate.client
     if client is not None and policy.max_rounds and policy.max_calls and question_text:
-        sentences = gate.context.sentences
-        premises = _numbered(sentences)
+        context = gate.context
+        premises = _premises(context, f"{question_text} {_query(decision)}")
         candidates = [reasoning]
         judged = [decision]
         for r in range(1, policy.max_rounds + 1):
@@ -204,7 +241,7 @@ def repair(
                         "question": question_text,
                         "solution": anchor,
                         "finding": _monitor(judged[i]),
-                        "retrieved": "\n".join(_retrieve(sentences, _query(judged[i])))
+                        "retrieved": "\n".join(_retrieve(context, _query(judged[i])))
                         or "(none share a name with it)",
                         "references": "\n\n---\n\n".join(others) or "(none)",
                     }
