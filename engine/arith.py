@@ -191,17 +191,42 @@ def _close(a: Value, b: Value, left: Expr, right: Expr, approx: bool) -> bool:
         b, right = b * 100, right.left
     diff = sympy.Abs(a - b)
     allowed = _half_unit(right) + _half_unit(left)
+    if _percent(right) and isinstance(right, Bin):  # "1/3 = 33%": rounded to whole percents
+        allowed += _half_unit(right.left) / 100
     slack = _literal_slack(left) + _literal_slack(right)
     scale = max(abs(sympy.N(a, 30)), abs(sympy.N(b, 30)))
     bound = (
         sympy.Rational(allowed.numerator, allowed.denominator)
         + sympy.Rational(slack.numerator, slack.denominator) * 2 * scale
     )
+    if _has_pi(left) != _has_pi(right):  # "2π × 7 = 22/7 × 14 = 44": π taken as 22/7 or 3.14
+        bound = max(bound, _PI_SLACK * scale)
     if approx:
         bound = max(bound, sympy.Rational(1, 100) * scale)
-        if any(isinstance(e, Num) and e.value.denominator == 1 for e in (left, right)):
-            bound = max(bound, sympy.Rational(1, 2))  # "10/3 ≈ 3": rounded to a whole number
+        for e in (left, right):
+            if isinstance(e, Num) and e.value.denominator == 1 and e.decimals is None:
+                # "10/3 ≈ 3": rounded to a whole number; "1000/7 ≈ 140": to tens (a place
+                # coarser than a twentieth of the value is no rounding: "1000/7 ≈ 100")
+                half = sympy.Rational(_round_place(e.value.numerator), 2)
+                bound = max(bound, sympy.Rational(1, 2), min(half, scale / 20))
     return bool(sympy.N(diff, 30) <= sympy.N(bound, 30))
+
+
+#: how far a value computed with π taken as 22/7 or 3.14 may be from one computed with π
+#: (22/7 is 0.04% above π, 3.14 0.05% below; rounded results add to it)
+_PI_SLACK = Fraction(1, 500)
+
+
+def _has_pi(expr: Expr) -> bool:
+    return "pi" in str(expr)
+
+
+def _round_place(n: int) -> int:
+    """The place a whole number is rounded to as written: 140 to tens, 3 to units."""
+    place = 1
+    while n and n % (place * 10) == 0:
+        place *= 10
+    return place
 
 
 def _compare(op: str, a: Value, b: Value, left: Expr, right: Expr) -> bool | None:
@@ -231,6 +256,8 @@ def _show(value: Value) -> str:
 
 def check_relation(relation: Relation) -> RelationCheck:
     """Check every pair of neighbouring sides with values (see the module docstring)."""
+    if not relation.asserted:
+        return RelationCheck(relation, ArithStatus.NOT_CHECKABLE, "asked or refuted, not stated")
     values: list[Value | None] = []
     why: list[str] = []
     for side in relation.sides:
@@ -253,6 +280,9 @@ def check_relation(relation: Relation) -> RelationCheck:
         if not holds and op == "=" and _continues(a, right):
             checked += 1
             continue
+        if not holds and _congruent(a, b, relation.modulo):
+            checked += 1  # "7^4 = 1 (mod 100)": the text works modulo 100
+            continue
         if not holds and _ends_agree(relation, values):
             continue  # "C(9,7) = (9*8*...)/(7*...) = 36": a slip in the working, the result holds
         if not holds:
@@ -271,6 +301,16 @@ def check_relation(relation: Relation) -> RelationCheck:
         "; ".join(why) or "no side with a value to compare (variables, or numbers only as written)"
     )
     return RelationCheck(relation, ArithStatus.NOT_CHECKABLE, reason)
+
+
+def _congruent(a: Value, b: Value, moduli: tuple[int, ...]) -> bool:
+    """``a`` and ``b`` are integers congruent modulo one of ``moduli``."""
+    if not moduli or not getattr(a, "is_integer", False) or not getattr(b, "is_integer", False):
+        return False
+    try:
+        return any(int(a - b) % m == 0 for m in moduli if m > 1)
+    except TypeError:
+        return False
 
 
 def _ends_agree(relation: Relation, values: list[Value | None]) -> bool:

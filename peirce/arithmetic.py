@@ -140,12 +140,18 @@ class Relation:
         sides: the expressions.
         text: the relation as written.
         span: where it stands in the text it was read from.
+        asserted: ``False`` when the text asks it or refutes it ("Does 3 + 5 = 9? No.")
+            rather than states it: nothing to check.
+        modulo: the moduli the text works in ("mod 7", "the last two digits": 100): sides
+            congruent modulo one of them agree.
     """
 
     ops: tuple[str, ...]
     sides: tuple[Expr, ...]
     text: str
     span: Span
+    asserted: bool = True
+    modulo: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         out = str(self.sides[0])

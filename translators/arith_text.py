@@ -40,12 +40,13 @@ expression keeps its span.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 
 from peirce.arithmetic import Bin, Call, Expr, Neg, Num, Relation, Sym
 from peirce.errors import ParseError
 from peirce.span import Span
+from peirce.translators.arith_notation import UNIT, moduli, not_asserted, plain_math, units_mixed
 
 __all__ = ["ExprError", "parse_expression", "plain_math", "read_relations"]
 
@@ -58,154 +59,15 @@ class ExprError(ParseError):
     :class:`~peirce.errors.ParseError`, so a ``ValueError`` too."""
 
 
-# --------------------------------------------------------------------------- plain text
-
-
-@dataclass(slots=True)
-class _Mapped:
-    """A text rewritten step by step, remembering for each character where it came from."""
-
-    text: str
-    origin: list[int]
-
-    @classmethod
-    def of(cls, text: str) -> _Mapped:
-        return cls(text, list(range(len(text))))
-
-    def sub(self, pattern: str, repl: str | None = None, flags: int = 0, fn=None) -> None:  # type: ignore[no-untyped-def]
-        out: list[str] = []
-        origin: list[int] = []
-        last = 0
-        for m in re.finditer(pattern, self.text, flags):
-            out.append(self.text[last : m.start()])
-            origin.extend(self.origin[last : m.start()])
-            new = fn(m) if fn is not None else m.expand(repl or "")
-            at = self.origin[m.start()] if m.start() < len(self.origin) else len(self.origin)
-            out.append(new)
-            origin.extend([at] * len(new))
-            last = m.end()
-        out.append(self.text[last:])
-        origin.extend(self.origin[last:])
-        self.text = "".join(out)
-        self.origin = origin
-
-
-def _braced(text: str, start: int) -> int:
-    """The index just past the brace group that opens at ``text[start]`` (``-1``: unclosed)."""
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return -1
-
-
-def _command(m: _Mapped, command: str, form: str, args: int = 1) -> None:
-    """Every ``command{a}`` (or ``command{a}{b}``) rewritten to ``form`` (``{a}``, ``{b}``),
-    braces matched, nested ones included; at most 200 rewrites."""
-    for _ in range(200):
-        found = None
-        for f in re.finditer(command + r"\s*(?=\{)", m.text):
-            ends = []
-            at = f.end()
-            for _ in range(args):
-                end = _braced(m.text, at) if at < len(m.text) and m.text[at] == "{" else -1
-                if end < 0:
-                    break
-                ends.append(end)
-                at = end
-            if len(ends) == args:
-                found = (f, ends)
-                break
-        if found is None:
-            return
-        f, ends = found
-        starts = [f.end(), *ends[:-1]]
-        parts = [m.text[s + 1 : e - 1] for s, e in zip(starts, ends, strict=True)]
-        new = form.format(a=parts[0], b=parts[1] if args > 1 else "")
-        origin = m.origin[f.start()]
-        m.text = m.text[: f.start()] + new + m.text[ends[-1] :]
-        m.origin = m.origin[: f.start()] + [origin] * len(new) + m.origin[ends[-1] :]
-
-
-_NOT_UNIT = (
-    r"(?!(?:and|or|is|are|was|so|then|to|the|of|for|with|by|in|on|at|plus|minus|which|that|we"
-    r"|it|pi|sqrt|abs|if|as|be|equals|gives|from)\b)"
-)
-_UNIT = rf"{_NOT_UNIT}[A-Za-z][A-Za-z']+(?:\s*/\s*[A-Za-z]+)?"
-
-
-def plain_math(text: str) -> tuple[str, list[int]]:
-    """``text`` with LaTeX and prose around numbers rewritten to plain operators, and for each
-    character of the result its offset in ``text``.
-
-    >>> plain_math(r"\\( \\frac{1}{3} \\times 18 = 6 \\) flamingos")[0]
-    '\\n ((1)/(3))  *  18 = 6 \\n flamingos'
-    """
-    m = _Mapped.of(text)
-    m.sub(r"\\\\|\\[()\[\]]|\$\$|&", "\n")
-    # not arithmetic: a clock time ("10 am", "3:30"), a ratio ("3:2"), a residue ("= 1 mod 11",
-    # "\\pmod{5}", "100 % 7"), a double factorial ("5!!"): the side is left unread
-    m.sub(r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)(?![A-Za-z])|\b\d+:\d+\b", " # ", re.IGNORECASE)
-    m.sub(r"\(?\s*\\?(?:p?mod|bmod|modulo)\b|\\equiv|≡|(?<=\d)[ \t]*%[ \t]*(?=\d)|!!", " # ")
-    m.sub(r"(?<=\d)(?:\\,|\{,\}|\\ )(?=\d{3}(?!\d))", "")  # "10\\,000": a thousands separator
-    # "pages 1-10": a range, not a subtraction (a tight "a-b" with a < b)
-    m.sub(
-        r"(?<![\d.\-])(\d+)-(\d+)(?![\d.])", fn=lambda g: " # " if int(g[1]) < int(g[2]) else g[0]
-    )
-    # "C(9, 7)", "{9 \\choose 7}": a number of combinations
-    m.sub(
-        r"\bC\(\s*(\d+)\s*,\s*(\d+)\s*\)|\{\s*(\d+)\s*\\choose\s*(\d+)\s*\}",
-        fn=lambda g: "(({0})!/(({1})!(({0})-({1}))!))".format(g[1] or g[3], g[2] or g[4]),
-    )
-    m.sub(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])\.?", "")
-    _command(m, r"\\(?:text(?:bf|rm|it)?|mbox)", " {a} ")
-    _command(m, r"\\(?:mathrm|mathbf|operatorname|boxed)", " {a} ")
-    m.sub(r"(?<=\d)\s*(?=\\[dt]?frac)", " # ")  # "4\\frac{5}{8}": a mixed number or a product
-    _command(m, r"\\[dt]?frac", "(({a})/({b}))", 2)
-    _command(m, r"\\[dt]?binom", "(({a})!/(({b})!(({a})-({b}))!))", 2)
-    _command(m, r"\\sqrt", "sqrt({a})")
-    _command(m, r"\^", "^({a})")
-    m.sub(r"\\(?:times|cdot|ast)(?![A-Za-z])|×|·|∗", " * ")
-    m.sub(r"\\div(?![A-Za-z])|÷", " / ")
-    m.sub(r"\\(?:approx|sim)(?![A-Za-z])|≈", " ≈ ")
-    m.sub(r"\\(?:leq?|leqslant)(?![A-Za-z])|≤|<=", " ≤ ")
-    m.sub(r"\\(?:geq?|geqslant)(?![A-Za-z])|≥|>=", " ≥ ")
-    m.sub(r"\\(?:neq?|ne)(?![A-Za-z])|≠|!=", " ≠ ")
-    m.sub(r"\\pi(?![A-Za-z])|π", " pi ")
-    m.sub(r"\\%", "%")
-    m.sub(r"\\\$|\$", " ")
-    m.sub(r"\\[,;:!]|\\ |~", " ")
-    m.sub(r"−|–", "-")
-    m.sub(r"\\[A-Za-z]+", " # ")  # any other command: what it means is not read
-    m.sub(r"[{}]", " ")
-    m.sub(r"(?<=\d),(?=\d{3}(?!\d))", "")
-    m.sub(r"(?<=\d) [xX] (?=\d)", " * ")
-    # "2 1/2": a mixed number; "7.5 / 1/2": a fraction written tight binds tighter than the
-    # operators written with spaces around it
-    m.sub(r"(?<![\d./])(\d+) (\d+)/(\d+)(?![\d./])", fn=lambda g: f"({g[1]} + {g[2]}/{g[3]})")
-    m.sub(r"(?<=[/^])(\s+)(\d+(?:\.\d+)?/\d+)(?![\d./])", fn=lambda g: f"{g[1]}({g[2]})")
-    m.sub(r"\b(?:times|multiplied\s+by)\b", " * ", re.IGNORECASE)
-    m.sub(r"\bdivided\s+by\b", " / ", re.IGNORECASE)
-    m.sub(r"(?<=%)\s*of\b", " * ", re.IGNORECASE)
-    m.sub(r"(?<=\d/\d)\s+of\b|(?<=\d/\d\d)\s+of\b", " * ", re.IGNORECASE)
-    # remarks in parentheses: "(this week)", "(from step 2)"
-    m.sub(r"\(\s*[A-Za-z]{2,}[^()=]*\)", " ")
-    # units after a number, before an operator or a relation: "3 hours/day * 3 days ="
-    m.sub(rf"(?<=[\d%)]) +{_UNIT}(?: +{_UNIT}){{0,2}}(?= *[-+*/)])", " ")
-    return m.text, m.origin
-
-
 # --------------------------------------------------------------------------- expressions
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<name>[A-Za-z]+(?:_\{?[A-Za-z0-9]+\}?)?)"
-    r"|(?P<op>[-+*/^()%!]))"
+    r"|(?P<op>[-+*/^()%!@]))"
 )
 _FUNCTIONS = ("sqrt", "abs")
+#: words an expression may hold besides its functions
+_OPERATOR_WORDS = (*_FUNCTIONS, "pi", "choose")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -222,13 +84,27 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _binomial(n: Expr, k: Expr) -> Expr:
+    """``n choose k`` as factorials."""
+
+    def fact(e: Expr) -> Expr:
+        return Call("factorial", (e,))
+
+    return Bin("/", fact(n), Bin("*", fact(k), fact(Bin("-", n, k))))
+
+
 class _Parser:
-    """Recursive descent over the tokens: + - (left), * / and implicit products, unary minus,
-    ^ (right), postfix % and !."""
+    """Recursive descent over the tokens: + - (left), * / @ ("of") and implicit products,
+    "choose", unary minus, ^ (right), postfix % and !.
+
+    Refused as ambiguous (the side is left unread): two numbers side by side ("12 100"), a
+    percentage added to an amount ("180 - 30%": 30% of what?), and "x% of" followed by a sum
+    ("60% of 700 - 280": of 700, or of 420?)."""
 
     def __init__(self, tokens: list[tuple[str, str]]) -> None:
         self.tokens = tokens
         self.i = 0
+        self.percents: set[int] = set()  # ids of the percentages written, and their sums
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -241,23 +117,41 @@ class _Parser:
         return tok
 
     def sum(self) -> Expr:
-        left = self.product()
+        left, of = self.product()
         while (tok := self.peek()) and tok[1] in "+-" and tok[0] == "op":
+            if of:
+                raise ExprError("'of' before a sum: which part of it is taken is not said")
             self.take()
-            left = Bin(tok[1], left, self.product())
+            right, of = self.product()
+            pct = (id(left) in self.percents, id(right) in self.percents)
+            if pct[0] != pct[1]:
+                raise ExprError("a percentage added to an amount: of which amount is not said")
+            left = Bin(tok[1], left, right)
+            if pct[0]:
+                self.percents.add(id(left))
         return left
 
-    def product(self) -> Expr:
+    def product(self) -> tuple[Expr, bool]:
+        """A product, and whether its last operator was "of"."""
         left = self.unary()
+        of = False
         while (tok := self.peek()) is not None:
-            if tok[0] == "op" and tok[1] in "*/":
+            if tok[0] == "op" and tok[1] in "*/@":
                 self.take()
-                left = Bin(tok[1], left, self.unary())
+                left = Bin("/" if tok[1] == "/" else "*", left, self.unary())
+                of = tok[1] == "@"
+                continue
+            if tok == ("name", "choose"):
+                self.take()
+                left = _binomial(left, self.unary())
             elif tok[0] in ("num", "name") or tok == ("op", "("):
+                if tok[0] == "num" and self.tokens[self.i - 1][0] == "num":
+                    raise ExprError("two numbers side by side")
                 left = Bin("*", left, self.unary())  # implicit: "2(3+4)", "4x"
             else:
                 break
-        return left
+            of = False
+        return left, of
 
     def unary(self) -> Expr:
         tok = self.peek()
@@ -280,7 +174,11 @@ class _Parser:
         e = self.atom()
         while (tok := self.peek()) in (("op", "%"), ("op", "!")):
             self.take()
-            e = Bin("/", e, Num(Fraction(100))) if tok == ("op", "%") else Call("factorial", (e,))
+            if tok == ("op", "%"):
+                e = Bin("/", e, Num(Fraction(100)))
+                self.percents.add(id(e))
+            else:
+                e = Call("factorial", (e,))
         return e
 
     def atom(self) -> Expr:
@@ -308,8 +206,12 @@ class _Parser:
 def parse_expression(text: str) -> Expr:
     """One expression in plain notation (see :func:`plain_math`); :class:`ExprError` if not.
 
-    >>> str(parse_expression("2(3 + 4)^2 - 50%")), str(parse_expression("4x"))
-    ('2 * (3 + 4) ^ 2 - 50 / 100', '4 * x')
+    >>> str(parse_expression("2(3 + 4)^2 - 50% * 4")), str(parse_expression("4x"))
+    ('2 * (3 + 4) ^ 2 - 50 / 100 * 4', '4 * x')
+    >>> parse_expression("180 - 30%")
+    Traceback (most recent call last):
+      ...
+    peirce.translators.arith_text.ExprError: a percentage added to an amount: of which ...
     >>> parse_expression("Total cost")
     Traceback (most recent call last):
       ...
@@ -328,7 +230,7 @@ def parse_expression(text: str) -> Expr:
 # --------------------------------------------------------------------------- relations
 
 _REL = re.compile(r"=+|≈|≤|≥|(?<![-<])<(?![-=])|(?<![-=])>(?!=)|\bis\s+equal\s+to\b|\bequals\b")
-_SIDE_CHARS = re.compile(r"[\d\s.+\-*/^()%!A-Za-z_{}]")
+_SIDE_CHARS = re.compile(r"[\d\s.+\-*/^()%!@A-Za-z_{}]")
 _STOP_WORDS = re.compile(
     r"\b(?:is|are|was|so|then|thus|therefore|hence|and|or|which|that|gives|get|we|the|of|to"
     r"|for|if|total|equals|becomes|yields|means|in|on|at|with|by|from|this|it)\b",
@@ -339,7 +241,7 @@ _STOP_WORDS = re.compile(
 def _side_left(plain: str, end: int) -> tuple[int, int, bool]:
     """Where the side that ends at ``end`` starts (a unit after its last number, "3 * 3 days",
     is left out)."""
-    unit = re.search(rf"(?<=[\d%)]) +{_UNIT}(?: +{_UNIT})? *$", plain[max(0, end - 40) : end])
+    unit = re.search(rf"(?<=[\d%)]) +{UNIT}(?: +{UNIT})? *$", plain[max(0, end - 40) : end])
     if unit:
         end -= len(unit.group())
     i = end
@@ -348,7 +250,7 @@ def _side_left(plain: str, end: int) -> tuple[int, int, bool]:
     seg = plain[i:end]
     words = list(re.finditer(r"[A-Za-z]{2,}", seg))
     for w in reversed(words):
-        if w.group() not in _FUNCTIONS and w.group() != "pi":
+        if w.group() not in _OPERATOR_WORDS:
             return i + w.end(), end, bool(unit)
     return i, end, bool(unit)
 
@@ -361,7 +263,7 @@ def _side_right(plain: str, start: int) -> int:
         i += 1
     seg = plain[start:i]
     for w in re.finditer(r"[A-Za-z]{2,}", seg):
-        if w.group() not in _FUNCTIONS and w.group() != "pi":
+        if w.group() not in _OPERATOR_WORDS:
             return start + w.start()
     return i
 
@@ -378,25 +280,57 @@ def _quantity(side: Expr) -> bool:
     )
 
 
+#: a function named before a side makes it its argument ("log 100 + 1", "sin (30) * 2"); so
+#: does a single letter ("f (2)"), but for the words "a" and "I"
+_APPLIED = re.compile(
+    r"(?:\b(?:sin|cos|tan|cot|sec|csc|arc(?:sin|cos|tan)|sinh|cosh|tanh|log|ln|lg|exp|gcd|lcm"
+    r"|det|deg|mod)|(?<![A-Za-z])[B-HJ-Zb-z])\s*$"
+)
+#: what may stand right before a first side and right after a last one (anything else that is
+#: not a letter, "|3| + 2", "5²", "…", belongs to the expression and was not read)
+_OPENERS = frozenset("\n,;:\"'?[=≈≤≥<>≠—“‘*")
+_CLOSERS = frozenset("\n,;:\"'?])}.!=≈≤≥<>≠—”’")
+
+
 def _fragment(plain: str, a: int, b: int, piece: str, *, first: bool, last: bool) -> bool:
     """Whether ``plain[a:b]`` is only part of an expression: it ends with an operator, or it
-    is glued to a word ("3ab", "f(-1)"), or the first side starts with an operator after a
-    word ("x - 4 = ..." read from "- 4")."""
-    if not piece or re.search(r"[-+*/^(]$", piece):
+    is glued to a word ("3ab", "f(-1)") or to a sign not read ("|-3| + 2", "5²"), or it is
+    the argument of a function ("log 100 + 1"), or the first side starts with an operator
+    after a word ("x - 4 = ..." read from "- 4")."""
+    if not piece or re.search(r"[-+*/^(@]$", piece):
         return True
     a += len(plain[a:b]) - len(plain[a:b].lstrip())
     b -= len(plain[a:b]) - len(plain[a:b].rstrip())
-    before = plain[max(0, a - 6) : a]
+    before = plain[max(0, a - 12) : a]
     if "#" in piece or (first and re.search(r"(?:[A-Za-z_}]|#\s*)$", before)):
         return True  # glued to what comes before: "f(-1)", "x_1", a command not read
+    if first and (_APPLIED.search(before) or _glued(plain[:a].rstrip(" \t")[-1:], _OPENERS)):
+        return True
     if first and re.match(r"^[-+*/^]", piece) and re.search(r"[A-Za-z#]\W*$", before):
         return True
+    if last and _glued(plain[b:].lstrip(" \t")[:1], _CLOSERS):
+        return True
     return bool(last and re.match(r"[A-Za-z_({]|\s*#", plain[b : b + 6]))
+
+
+def _glued(char: str, allowed: frozenset[str]) -> bool:
+    return bool(char) and not char.isalnum() and char not in allowed and not char.isspace()
+
+
+def _mixed_units(text: str, origin: list[int], a: int, b: int) -> bool:
+    """The side ``plain[a:b]`` adds quantities of different units in ``text`` (the unit after
+    its last number included)."""
+    if b <= a or b > len(origin):
+        return False
+    start, end = origin[a], origin[b - 1] + 1
+    unit = re.match(r"\s*[A-Za-z]+", text[end:])
+    return units_mixed(text[start : end + (unit.end() if unit else 0)])
 
 
 def read_relations(text: str) -> list[Relation]:
     """Every relation stated in ``text``, in order (see the module docstring)."""
     plain, origin = plain_math(text)
+    modulo = moduli(text)
     out: list[Relation] = []
     rels = [m for m in _REL.finditer(plain)]
     used_until = 0
@@ -426,25 +360,33 @@ def read_relations(text: str) -> list[Relation]:
             break
         used_until = bounds[-1][1]
         k = j + 1
-        sides: list[Expr | None] = []
-        for n, (a, b) in enumerate(bounds):
-            piece = plain[a:b].strip()
-            if _fragment(plain, a, b, piece, first=n == 0, last=n == len(bounds) - 1):
-                sides.append(None)  # the expression goes on beyond what was read
-                continue
-            side: Expr | None
-            try:
-                side = parse_expression(piece)
-            except ExprError:
-                sides.append(None)
-                continue
-            if n == 0 and unit and _quantity(side):
-                side = None  # "1/2 inch = 20 miles": a quantity stated, not a computation
-            sides.append(side)
+        sides = [
+            _side(text, plain, origin, bounds, n, unit=unit and n == 0) for n in range(len(bounds))
+        ]
         relation = _relation(text, plain, origin=origin, bounds=bounds, ops=ops, sides=sides)
         if relation is not None:
-            out.append(relation)
+            out.append(replace(relation, modulo=modulo))
     return out
+
+
+def _side(
+    text: str, plain: str, origin: list[int], bounds: list[tuple[int, int]], n: int, *, unit: bool
+) -> Expr | None:
+    """Side ``n`` of a relation, or ``None`` when it is not read (see :func:`_fragment`)."""
+    a, b = bounds[n]
+    first, last = n == 0, n == len(bounds) - 1
+    piece = plain[a:b].strip()
+    if _fragment(plain, a, b, piece, first=first, last=last):
+        return None  # the expression goes on beyond what was read
+    if _mixed_units(text, origin, a, b):
+        return None  # "6 feet + 2 inches": the numbers are not of one unit
+    try:
+        side = parse_expression(piece)
+    except ExprError:
+        return None
+    if unit and _quantity(side):
+        return None  # "1/2 inch = 20 miles": a quantity stated, not a computation
+    return side
 
 
 def _op(word: str) -> str:
@@ -453,6 +395,21 @@ def _op(word: str) -> str:
     if word in ("≈", "≤", "≥", "<", ">"):
         return word
     return "="
+
+
+def _joined(gap: list[str]) -> str:
+    """The relation between two sides read, across the sides between them left out: ``=``
+    through ``=`` only, ``≈`` through ``=`` and ``≈``, an inequality through inequalities of
+    one direction; ``?`` when the directions differ ("0 < 2 < [unread] = 0.01")."""
+    kinds = set(gap)
+    if kinds <= {"="}:
+        return "="
+    if kinds <= {"=", "≈"}:
+        return "≈"
+    for strict, loose in (("<", "≤"), (">", "≥")):
+        if kinds <= {"=", "≈", strict, loose}:
+            return strict if strict in kinds else loose
+    return "?"
 
 
 def _relation(
@@ -464,22 +421,22 @@ def _relation(
     ops: list[str],
     sides: list[Expr | None],
 ) -> Relation | None:
-    """The relation over the sides that were read (a side left out joins its neighbours with
-    ``=``); ``None`` when fewer than two sides were read."""
+    """The relation over the sides that were read (see :func:`_joined` for a side left out);
+    ``None`` when fewer than two sides were read."""
     kept: list[Expr] = []
     kept_ops: list[str] = []
     kept_bounds: list[tuple[int, int]] = []
-    pending = "="
+    gap: list[str] = []
     for i, side in enumerate(sides):
+        if i > 0:
+            gap.append(ops[i - 1])
         if side is None:
-            if i > 0:
-                pending = "=" if ops[i - 1] == "=" and pending == "=" else "≈"
             continue
         if kept:
-            kept_ops.append(ops[i - 1] if pending == "=" else pending)
+            kept_ops.append(_joined(gap))
         kept.append(side)
         kept_bounds.append(bounds[i])
-        pending = "="
+        gap = []
     if len(kept) < 2:
         return None
     lo, hi = kept_bounds[0][0], kept_bounds[-1][1]
@@ -489,4 +446,11 @@ def _relation(
         hi -= 1
     a = origin[lo] if lo < len(origin) else len(text)
     b = origin[hi - 1] + 1 if 0 < hi <= len(origin) else len(text)
-    return Relation(tuple(kept_ops), tuple(kept), text[a:b], Span.at(text, a, b))
+    after = text[origin[bounds[-1][1] - 1] + 1 :] if 0 < bounds[-1][1] <= len(origin) else ""
+    return Relation(
+        tuple(kept_ops),
+        tuple(kept),
+        text[a:b],
+        Span.at(text, a, b),
+        asserted=not (not_asserted(text[b:]) or not_asserted(after)),
+    )
