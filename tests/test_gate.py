@@ -179,3 +179,42 @@ def test_a_logiclm_program_and_an_rdf_graph_are_knowledge_bases() -> None:
     assert bad.value.code == "syntax" and bad.value.span is not None
     assert bad.value.span.line == 2 and bad.value.expected
     assert str(bad.value).splitlines()[0].startswith("line 2, column")
+
+
+def test_a_repair_prompt_within_the_bound_carries_every_premise_as_numbered() -> None:
+    # up to PROMPT_PREMISES premises the prompt is the whole list, numbered 1..n, no summary line
+    script = [WRONG, RIGHT, RIGHT]
+    policy = Policy(repair=True, max_rounds=2, samples=2, max_calls=4)
+    with (
+        LoopbackServer(script=script) as srv,
+        LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0) as c,
+        Gate.from_text(PREMISES, client=c) as g,
+    ):
+        d = g.check(WRONG, question="Gwen is happy.", policy=policy)
+        prompts = [r["messages"][-1]["content"] for r in srv.requests]
+    whole = "\n".join(f"{i}. {s}" for i, s in enumerate(PREMISES, start=1))
+    assert d.action is Action.REPAIR and d.text == RIGHT
+    assert prompts and all(whole in p and "premises shown" not in p for p in prompts)
+
+
+def test_a_repair_prompt_over_many_sentences_shows_those_that_bear_on_the_question() -> None:
+    from peirce.pipelines.repair import PROMPT_PREMISES
+
+    n = PROMPT_PREMISES + 50
+    premises = [*PREMISES, *(f"P{i} is red." for i in range(n))]  # RIGHT cites 1 and 2
+    policy = Policy(repair=True, max_rounds=2, samples=2, max_calls=4)
+    with (
+        LoopbackServer(script=[WRONG, RIGHT, RIGHT]) as srv,
+        LLMClient(base_url=srv.base_url, api_key="x", model="m", cache=False, backoff=0) as c,
+        Gate.from_text(premises, client=c) as g,
+    ):
+        d = g.check(WRONG, question="Gwen is happy.", policy=policy)
+        prompts = [r["messages"][-1]["content"] for r in srv.requests]
+    assert d.action is Action.REPAIR and d.text == RIGHT and d.verified, d.reason
+    for prompt in prompts:
+        numbered = [line for line in prompt.splitlines() if line[:1].isdigit()]
+        assert 0 < len(numbered) <= PROMPT_PREMISES
+        # Gwen's premises under the gate's numbers, and the line naming what was kept
+        assert all(f"{i}. {s}" in prompt for i, s in enumerate(PREMISES, start=1))
+        assert f"of {len(premises):,} premises shown" in prompt and "mention gwen" in prompt
+        assert "P3 is red." not in prompt

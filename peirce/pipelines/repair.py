@@ -139,15 +139,20 @@ def _shown(context: _Context, query: str) -> list[int]:
 
 
 def _premises(context: _Context, query: str) -> str:
-    """The premises a prompt shows, numbered as the gate numbers them."""
+    """The premises a prompt shows, numbered as the gate numbers them: every one (exactly as
+    :func:`_numbered` writes them) up to :data:`PROMPT_PREMISES`; past that those of
+    :func:`_shown`, and a line saying how many of how many, and the names of ``query`` they
+    mention (only the shown premises' texts are read)."""
     sentences = context.sentences
     if len(sentences) <= PROMPT_PREMISES:
         return _numbered(sentences)
     shown = _shown(context, query)
     lines = [f"{k}. {sentences[k - 1]}" for k in shown]
+    seen = _words(" ".join(lines))
+    names = [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(query)) if w in seen]
     lines.append(
         f"({len(shown)} of {len(sentences):,} premises shown: the rules, and the facts about "
-        "the names the question and the failing step mention)"
+        f"the names of the question and the failing step; they mention {', '.join(names) or '-'})"
     )
     return "\n".join(lines)
 
