@@ -424,8 +424,14 @@ clause_ids(M, From, To, Ids) :-
     msort(Ids0, Ids).
 
 %   facts_like(+M, +NV, +Lit, +Max, -Ids): the ids (at most Max, in order) of M's facts whose head
-%   is a variant of the literal Lit (found by its first argument's index when it is bound).
+%   is a variant of the literal Lit; facts_matching/5: whose head is an instance of it (both found
+%   by its first argument's index when it is bound).
 facts_like(M, NV, Lit, Max, Ids) :-
+    facts_with(variant, M, NV, Lit, Max, Ids).
+facts_matching(M, NV, Lit, Max, Ids) :-
+    facts_with(instance, M, NV, Lit, Max, Ids).
+
+facts_with(How, M, NV, Lit, Max, Ids) :-
     length(Vs, NV),
     dec_goal(Lit, Vs, G),
     G \= '$b'(_), G \= '$c'(_, _),
@@ -434,22 +440,11 @@ facts_like(M, NV, Lit, Max, Ids) :-
                              catch(clause(M:S, true, Ref), error(existence_error(_, _), _), fail),
                              clause(M:S2, true, Ref),
                              stored_head(S2, G2, Id),
-                             G2 =@= G )),
+                             head_is(How, G, G2) )),
             Ids).
 
-%   facts_matching(+M, +NV, +Lit, +Max, -Ids): the ids (at most Max, in order) of M's facts whose
-%   head is an instance of the literal Lit (by its first argument's index when it is bound).
-facts_matching(M, NV, Lit, Max, Ids) :-
-    length(Vs, NV),
-    dec_goal(Lit, Vs, G),
-    G \= '$b'(_), G \= '$c'(_, _),
-    stored(G, _, [], S0),
-    findall(Id, limit(Max, ( copy_term(S0, S),
-                             catch(clause(M:S, true, Ref), error(existence_error(_, _), _), fail),
-                             clause(M:S2, true, Ref),
-                             stored_head(S2, G2, Id),
-                             subsumes_term(G, G2) )),
-            Ids).
+head_is(variant, G, G2) :- G2 =@= G.
+head_is(instance, G, G2) :- subsumes_term(G, G2).
 
 %   stored_head(+Stored, -Head, -Id): the head of a stored fact (see stored/4), and its id.
 stored_head(S, G, Id) :-
