@@ -181,11 +181,13 @@ class _Premises:
     numbers: dict[str, list[int]]
     untranslated: list[str]
     reader: _Reader = field(init=False)
-    #: each premise's clauses, the first fact of each head, and the rules in order: indexed
-    #: once, when first asked (a context kept warm is judged against many chains)
+    #: each premise's clauses, the first fact of each head, the rules in order, and the first
+    #: clause of each shape: indexed once, when first asked (a context kept warm is judged
+    #: against many chains)
     _by_label: dict[str, list[Clause]] | None = field(default=None, init=False, repr=False)
     _facts: dict[Literal, Clause] | None = field(default=None, init=False, repr=False)
     _rules: list[Clause] | None = field(default=None, init=False, repr=False)
+    _shapes: dict[str, Clause] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.reader = _Reader.of(self.clauses)
@@ -269,7 +271,13 @@ class _Premises:
         return sum(self.kind(k) == what for k in range(1, self.count + 1))
 
     def candidates(self, clause: Clause) -> list[Clause]:
-        return self.clauses
+        """The first clause of the same shape as ``clause`` (its variables renamed), if any."""
+        if self._shapes is None:
+            self._shapes = {}
+            for c in self.clauses:
+                self._shapes.setdefault(_shape(c), c)
+        found = self._shapes.get(_shape(clause))
+        return [] if found is None else [found]
 
     def begin(self) -> None:
         pass
