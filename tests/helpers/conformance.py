@@ -24,22 +24,10 @@ from collections import Counter
 
 from hypothesis import HealthCheck, settings
 
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a positive integer, got {raw!r}") from None
-    if value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {raw!r}")
-    return value
-
+from tests.helpers.fuzz import env_int
 
 #: Generated cases per property.
-EXAMPLES = _env_int("PEIRCE_CONFORMANCE_EXAMPLES", 200)
+EXAMPLES = env_int("PEIRCE_CONFORMANCE_EXAMPLES", 200)
 
 
 def conformance_settings(examples: int = EXAMPLES) -> settings:

@@ -43,7 +43,8 @@ from hypothesis import strategies as st
 T = TypeVar("T")
 
 
-def _env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int) -> int:
+    """A positive integer from the environment variable ``name`` (``default`` when unset)."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -56,9 +57,9 @@ def _env_int(name: str, default: int) -> int:
     return value
 
 
-EXAMPLES = _env_int("PEIRCE_FUZZ_EXAMPLES", 40)
-DEADLINE_MS = _env_int("PEIRCE_FUZZ_DEADLINE_MS", 2000)
-HANG_SECONDS = _env_int("PEIRCE_FUZZ_HANG_SECONDS", 10)
+EXAMPLES = env_int("PEIRCE_FUZZ_EXAMPLES", 40)
+DEADLINE_MS = env_int("PEIRCE_FUZZ_DEADLINE_MS", 2000)
+HANG_SECONDS = env_int("PEIRCE_FUZZ_HANG_SECONDS", 10)
 
 #: No generated input is longer than this many characters (mutations are cut back to it).
 MAX_LEN = 20_000
@@ -361,6 +362,7 @@ __all__ = [
     "Slow",
     "any_text",
     "bounded",
+    "env_int",
     "fuzz_settings",
     "huge_integer",
     "json_values",
