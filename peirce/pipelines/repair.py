@@ -127,10 +127,6 @@ def qair_score(decision: Decision) -> float:
 PROMPT_PREMISES = 300
 
 
-def _numbered(sentences: Sequence[str]) -> str:
-    return "\n".join(f"{i}. {s}" for i, s in enumerate(sentences, start=1))
-
-
 def _shown(context: _Context, query: str) -> list[int]:
     """The numbers of the premises a prompt about ``query`` carries: all of them, or those
     that bear on it when there are more than :data:`PROMPT_PREMISES`."""
@@ -139,15 +135,15 @@ def _shown(context: _Context, query: str) -> list[int]:
 
 
 def _premises(context: _Context, query: str) -> str:
-    """The premises a prompt shows, numbered as the gate numbers them: every one (exactly as
-    :func:`_numbered` writes them) up to :data:`PROMPT_PREMISES`; past that those of
-    :func:`_shown`, and a line saying how many of how many, and the names of ``query`` they
-    mention (only the shown premises' texts are read)."""
+    """The premises a prompt shows, numbered as the gate numbers them (``n. text``, one a
+    line): every one up to :data:`PROMPT_PREMISES`; past that those of :func:`_shown`, and a
+    line saying how many of how many, and the names of ``query`` they mention (only the shown
+    premises' texts are read)."""
     sentences = context.sentences
-    if len(sentences) <= PROMPT_PREMISES:
-        return _numbered(sentences)
     shown = _shown(context, query)
     lines = [f"{k}. {sentences[k - 1]}" for k in shown]
+    if len(sentences) <= PROMPT_PREMISES:
+        return "\n".join(lines)
     seen = _words(" ".join(lines))
     names = [w for w in dict.fromkeys(w.lower() for w in _WORD.findall(query)) if w in seen]
     lines.append(
