@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from peirce.errors import PeirceError, error_code
+from peirce.errors import InputError, PeirceError, error_code
 from peirce.jsontypes import JSON
 
 __all__ = [
@@ -168,7 +168,7 @@ def handle(job: Job, processor: Processor, item: Item) -> Result:
             error = fields.pop("error", None)
             code = fields.pop("error_code", None)
     if error is not None and code is None:
-        code = "invalid-input"
+        code = InputError.CODE
     elif error is None:
         code = None
     verdict = "error" if error is not None else str(fields.pop("verdict", "done"))
