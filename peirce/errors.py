@@ -29,10 +29,12 @@ extras) are read together, and every layer imports them from this one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Protocol, Self
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, Self, TypeVar
 
 from peirce.span import Span, caret_context
+
+V = TypeVar("V")
 
 __all__ = [
     "ERROR_CODES",
@@ -438,7 +440,7 @@ def http_status(exc: PeirceError) -> int:
     >>> [http_status(e) for e in (ParseError("bad"), BackendTimeout("slow"), LLMError("x"))]
     [400, 504, 502]
     """
-    return next((HTTP_STATUS[cls] for cls in type(exc).__mro__ if cls in HTTP_STATUS), 500)
+    return _nearest(HTTP_STATUS, exc, 500)
 
 
 def register_status(
@@ -481,7 +483,7 @@ def error_code(exc: BaseException) -> str:
         return exc.code
     if not isinstance(exc, PeirceError):
         return INTERNAL
-    return next((ERROR_CODES[c] for c in type(exc).__mro__ if c in ERROR_CODES), "error")
+    return _nearest(ERROR_CODES, exc, "error")
 
 
 def exit_status(exc: PeirceError) -> int:
@@ -490,5 +492,10 @@ def exit_status(exc: PeirceError) -> int:
     >>> exit_status(ConfigError("--resume needs --output")), exit_status(LLMError("HTTP 503"))
     (2, 3)
     """
-    table: dict[type, int] = dict(EXIT_STATUS)
-    return next((table[cls] for cls in type(exc).__mro__ if cls in table), 1)
+    return _nearest(EXIT_STATUS, exc, 1)
+
+
+def _nearest(table: Mapping[type[PeirceError], V], exc: BaseException, default: V) -> V:
+    """The entry of ``table`` for the nearest class ``exc`` is an instance of (its own first,
+    then its bases in method resolution order), else ``default``."""
+    return next((table[c] for c in type(exc).__mro__ if c in table), default)
